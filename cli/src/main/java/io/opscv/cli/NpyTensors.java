@@ -1,0 +1,83 @@
+package io.opscv.cli;
+
+import io.opscv.npy.Npy;
+import io.opscv.npy.NpyDtype;
+import io.opscv.npy.NpyFormatException;
+import io.opscv.npy.NpyHeader;
+import io.opscv.runtime.DataType;
+import io.opscv.runtime.Device;
+import io.opscv.runtime.DeviceMemory;
+import io.opscv.runtime.Format;
+import io.opscv.runtime.Tensor;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Moves tensors between .npy files and device memory for the subcommands. */
+final class NpyTensors {
+    private NpyTensors() {}
+
+    /** A tensor read from a file, and the descriptor to write results in (the input's encoding). */
+    record Loaded(Tensor tensor, String descr) {}
+
+    /**
+     * Reads {@code file} into a new contiguous tensor on {@code device}.
+     *
+     * @param declared what {@code --dtype} said, or {@code null}; {@code bfloat16} reads {@code <u2} as BF16
+     */
+    static Loaded load(Device device, Path file, DtypeOption declared, Format format) throws IOException {
+        NpyHeader header = Npy.readHeader(file);
+        DataType type = NpyDtype.toDataType(header.descr(), declared == DtypeOption.bfloat16);
+        if (declared != null && declared.dataType != type) {
+            throw new CliException(file + ": --dtype " + declared + " does not match the file's dtype '" + header.descr()
+                    + "' (" + type.dtName() + ")");
+        }
+        long bytes = header.dataBytes();
+        DeviceMemory memory = null;
+        if (bytes > 0) {
+            memory = device.malloc(bytes);
+            Npy.readData(file, header, memory.segment());
+        }
+        long[] shape = header.shape();
+        return new Loaded(Tensor.create(shape, type, null, 0, format, shape, memory), header.descr());
+    }
+
+    /** Writes a contiguous tensor to {@code file} atomically, in the encoding {@code descr}. */
+    static void save(Tensor tensor, Path file, String descr) throws IOException {
+        long bytes = tensor.numel() * tensor.dataType().byteSize();
+        Npy.write(file, descr, tensor.shape(), bytes == 0 ? java.lang.foreign.MemorySegment.NULL
+                : tensor.segment().asSlice(tensor.storageOffset() * tensor.dataType().byteSize(), bytes));
+    }
+
+    /** Rejects an output path that would overwrite the input or lies in a missing directory. */
+    static void checkOutputPath(Path out, Path... inputs) throws IOException {
+        Path dir = out.toAbsolutePath().getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new NpyFormatException(out + ": the output directory does not exist");
+        }
+        if (Files.isDirectory(out)) {
+            throw new NpyFormatException(out + ": is a directory");
+        }
+        for (Path in : inputs) {
+            boolean same = out.toAbsolutePath().normalize().equals(in.toAbsolutePath().normalize())
+                    || (Files.exists(out) && Files.exists(in) && Files.isSameFile(out, in));
+            if (same) {
+                throw new NpyFormatException(out + ": the output path is the input file; choose another path");
+            }
+        }
+    }
+
+    /** Parses {@code 1,2,3} into longs (any count, any sign: the operator validates them). */
+    static long[] parseSizes(String text, String option) {
+        String[] parts = text.split(",", -1);
+        long[] values = new long[parts.length];
+        for (int i = 0; i < parts.length; i++) {
+            try {
+                values[i] = Long.parseLong(parts[i].trim());
+            } catch (NumberFormatException e) {
+                throw new CliException(option + " expects comma-separated integers, but got '" + text + "'");
+            }
+        }
+        return values;
+    }
+}

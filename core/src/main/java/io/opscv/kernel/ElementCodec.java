@@ -1,0 +1,84 @@
+package io.opscv.kernel;
+
+import io.opscv.runtime.DataType;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * Moves runs of elements between a tensor (FLOAT, FLOAT16 or BF16, any element stride) and a
+ * {@code float[]} working buffer: decoding widens exactly; encoding rounds once, to nearest even
+ * (SPEC §1: FP16/BF16 are accumulated in FP32 and rounded once at the end).
+ */
+public final class ElementCodec {
+    static final ValueLayout.OfFloat F32 = ValueLayout.JAVA_FLOAT_UNALIGNED;
+    static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED;
+
+    private ElementCodec() {}
+
+    /** Reads {@code count} elements starting at element index {@code first}, {@code stride} apart, into {@code dst[dstOff..]}. */
+    public static void decode(MemorySegment seg, DataType type, long first, long stride, int count, float[] dst, int dstOff) {
+        switch (type) {
+            case FLOAT -> {
+                if (stride == 1) {
+                    MemorySegment.copy(seg, F32, first * 4, dst, dstOff, count);
+                } else {
+                    for (int k = 0; k < count; k++) {
+                        dst[dstOff + k] = seg.get(F32, (first + k * stride) * 4);
+                    }
+                }
+            }
+            case FLOAT16 -> {
+                for (int k = 0; k < count; k++) {
+                    dst[dstOff + k] = Float.float16ToFloat(seg.get(U16, (first + k * stride) * 2));
+                }
+            }
+            case BF16 -> {
+                for (int k = 0; k < count; k++) {
+                    dst[dstOff + k] = bf16ToFloat(seg.get(U16, (first + k * stride) * 2));
+                }
+            }
+            default -> throw new IllegalArgumentException("no float codec for " + type);
+        }
+    }
+
+    /** Writes {@code src[srcOff..srcOff+count)} to {@code count} elements starting at {@code first}, {@code stride} apart. */
+    public static void encode(float[] src, int srcOff, int count, MemorySegment seg, DataType type, long first, long stride) {
+        switch (type) {
+            case FLOAT -> {
+                if (stride == 1) {
+                    MemorySegment.copy(src, srcOff, seg, F32, first * 4, count);
+                } else {
+                    for (int k = 0; k < count; k++) {
+                        seg.set(F32, (first + k * stride) * 4, src[srcOff + k]);
+                    }
+                }
+            }
+            case FLOAT16 -> {
+                for (int k = 0; k < count; k++) {
+                    seg.set(U16, (first + k * stride) * 2, Float.floatToFloat16(src[srcOff + k]));
+                }
+            }
+            case BF16 -> {
+                for (int k = 0; k < count; k++) {
+                    seg.set(U16, (first + k * stride) * 2, floatToBf16(src[srcOff + k]));
+                }
+            }
+            default -> throw new IllegalArgumentException("no float codec for " + type);
+        }
+    }
+
+    /** BFLOAT16 bits → float (exact: bfloat16 is the upper half of a float). */
+    public static float bf16ToFloat(short bits) {
+        return Float.intBitsToFloat((bits & 0xffff) << 16);
+    }
+
+    /** float → BFLOAT16 bits, rounding to nearest even; NaN stays NaN (quieted), overflow gives ±Inf. */
+    public static short floatToBf16(float value) {
+        int bits = Float.floatToRawIntBits(value);
+        if ((bits & 0x7fffffff) > 0x7f800000) {
+            return (short) ((bits >>> 16) | 0x0040);
+        }
+        bits += 0x7fff + ((bits >>> 16) & 1);
+        return (short) (bits >>> 16);
+    }
+}

@@ -1,0 +1,138 @@
+package io.opscv.kernel;
+
+/**
+ * The coordinates of 1-D linear interpolation along one axis (SPEC §1), computed once per call in
+ * double precision and shared by every row: for each output position j, the left tap
+ * {@code x0[j]}, the right tap {@code x0[j] + (x0[j] < lin - 1 ? 1 : 0)} and the weights
+ * {@code w0[j]}, {@code w1[j]} (rounded to float).
+ *
+ * <p>For the gather form of the backward, {@code start[i]} is the first j whose left tap is ≥ i
+ * ({@code start[lin] == lout}); the taps are monotone in j, so the j that reach input i are
+ * {@code [start[i-1], start[i+1])}.
+ *
+ * <p>The formulas follow PyTorch's {@code area_pixel_compute_scale} and
+ * {@code area_pixel_compute_source_index} (aten/src/ATen/native/UpSample.h), in double.
+ */
+public final class LinearTable {
+    private final int lin;
+    private final int lout;
+    private final boolean identity;
+    final int[] x0;
+    final float[] w0;
+    final float[] w1;
+    final int[] start;
+
+    private LinearTable(int lin, int lout, boolean identity, int[] x0, float[] w0, float[] w1, int[] start) {
+        this.lin = lin;
+        this.lout = lout;
+        this.identity = identity;
+        this.x0 = x0;
+        this.w0 = w0;
+        this.w1 = w1;
+        this.start = start;
+    }
+
+    /**
+     * The source step per output element (SPEC §1 table).
+     *
+     * @param scales the forward multiplier; ≤ 0 means "not given"
+     */
+    public static double scale(long lin, long lout, boolean alignCorners, double scales) {
+        if (alignCorners) {
+            return lout > 1 ? (double) (lin - 1) / (double) (lout - 1) : 0.0;
+        }
+        return scales > 0 ? 1.0 / scales : (double) lin / (double) lout;
+    }
+
+    /** The (unclamped above) source coordinate of output element {@code j}. */
+    public static double sourceIndex(double scale, long j, boolean alignCorners) {
+        if (alignCorners) {
+            return scale * j;
+        }
+        double src = scale * (j + 0.5) - 0.5;
+        return src < 0 ? 0.0 : src;
+    }
+
+    /**
+     * Builds the table for an axis of input length {@code lin} and output length {@code lout}
+     * (both in 1 .. 2^31 - 1). When they are equal the table is the identity.
+     */
+    public static LinearTable of(int lin, int lout, boolean alignCorners, double scales) {
+        if (lin <= 0 || lout <= 0) {
+            throw new IllegalArgumentException("lin (" + lin + ") and lout (" + lout + ") must be > 0");
+        }
+        int[] x0 = new int[lout];
+        float[] w0 = new float[lout];
+        float[] w1 = new float[lout];
+        boolean identity = lin == lout;
+        double scale = scale(lin, lout, alignCorners, scales);
+        for (int j = 0; j < lout; j++) {
+            if (identity) {
+                x0[j] = j;
+                w0[j] = 1f;
+                continue;
+            }
+            double src = sourceIndex(scale, j, alignCorners);
+            int left = (int) Math.min(Math.floor(src), lin - 1);
+            double lambda1 = Math.min(Math.max(src - left, 0.0), 1.0);
+            x0[j] = left;
+            w1[j] = (float) lambda1;
+            w0[j] = (float) (1.0 - lambda1);
+        }
+        int[] start = new int[lin + 1];
+        int j = 0;
+        for (int i = 0; i <= lin; i++) {
+            while (j < lout && x0[j] < i) {
+                j++;
+            }
+            start[i] = j;
+        }
+        return new LinearTable(lin, lout, identity, x0, w0, w1, start);
+    }
+
+    public int lin() {
+        return lin;
+    }
+
+    public int lout() {
+        return lout;
+    }
+
+    /** True when lin == lout: the operators copy. */
+    public boolean identity() {
+        return identity;
+    }
+
+    /** Left tap of output j. */
+    public int x0(int j) {
+        return x0[j];
+    }
+
+    /** Right tap of output j. */
+    public int x1(int j) {
+        return x0[j] < lin - 1 ? x0[j] + 1 : x0[j];
+    }
+
+    public float w0(int j) {
+        return w0[j];
+    }
+
+    public float w1(int j) {
+        return w1[j];
+    }
+
+    /** First output j whose left tap is ≥ i, for 0 ≤ i ≤ lin. */
+    public int start(int i) {
+        return start[i];
+    }
+
+    /** First output position a block of inputs [i0, i1) reads in the gather form of the backward. */
+    public int gatherFrom(int i0) {
+        return i0 > 0 ? start[i0 - 1] : 0;
+    }
+
+    /** One past the last output position a block of inputs [i0, i1) reads. */
+    public int gatherTo(int i1) {
+        return start[i1];
+    }
+}

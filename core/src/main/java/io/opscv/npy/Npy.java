@@ -1,0 +1,380 @@
+package io.opscv.npy;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads and writes NumPy {@code .npy} files (format versions 1.0–3.0, little-endian, C order)
+ * straight between the file and off-heap memory.
+ *
+ * <p>Reading checks the header against the file before anything is allocated: a header that
+ * claims more data than the file holds is rejected. Writing is atomic: the data goes to a
+ * temporary file beside the target, which is then renamed over it, so a failure leaves no
+ * partial output.
+ */
+public final class Npy {
+    private static final byte[] MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
+    /** The largest header this reader accepts (NumPy itself writes a few hundred bytes). */
+    static final int MAX_HEADER_BYTES = 1 << 20;
+    private static final int CHUNK = 1 << 26;
+
+    private Npy() {}
+
+    /** Reads and validates the header of {@code file}. */
+    public static NpyHeader readHeader(Path file) throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            return readHeader(ch, file);
+        } catch (NoSuchFileException e) {
+            throw new NpyFormatException(file + ": no such file");
+        }
+    }
+
+    private static NpyHeader readHeader(FileChannel ch, Path file) throws IOException {
+        long fileSize = ch.size();
+        ByteBuffer pre = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN);
+        readFully(ch, pre, 0);
+        pre.flip();
+        if (pre.remaining() < 10) {
+            throw new NpyFormatException(file + ": not a .npy file (only " + fileSize + " bytes)");
+        }
+        for (byte b : MAGIC) {
+            if (pre.get() != b) {
+                throw new NpyFormatException(file + ": not a .npy file (wrong magic string)");
+            }
+        }
+        int major = pre.get() & 0xff;
+        int minor = pre.get() & 0xff;
+        long headerLength;
+        int prefix;
+        if (major == 1) {
+            headerLength = pre.getShort() & 0xffff;
+            prefix = 10;
+        } else if (major == 2 || major == 3) {
+            if (pre.remaining() < 4) {
+                throw new NpyFormatException(file + ": truncated .npy header");
+            }
+            headerLength = pre.getInt() & 0xffffffffL;
+            prefix = 12;
+        } else {
+            throw new NpyFormatException(file + ": unsupported .npy format version " + major + "." + minor + " (1.0-3.0 are)");
+        }
+        if (headerLength > MAX_HEADER_BYTES) {
+            throw new NpyFormatException(file + ": header length " + headerLength + " is larger than " + MAX_HEADER_BYTES + " bytes");
+        }
+        if (prefix + headerLength > fileSize) {
+            throw new NpyFormatException(file + ": header length " + headerLength + " reaches beyond the end of the file ("
+                    + fileSize + " bytes)");
+        }
+        ByteBuffer hb = ByteBuffer.allocate((int) headerLength);
+        readFully(ch, hb, prefix);
+        String text = new String(hb.array(), 0, hb.position(),
+                major == 3 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
+        Map<String, Object> dict;
+        try {
+            dict = new HeaderParser(text).parseDict();
+        } catch (IllegalArgumentException e) {
+            throw new NpyFormatException(file + ": header is not a Python dict literal: " + e.getMessage());
+        }
+        Object descr = dict.get("descr");
+        Object fortran = dict.get("fortran_order");
+        Object shapeObj = dict.get("shape");
+        if (!(descr instanceof String d) || !(fortran instanceof Boolean f) || !(shapeObj instanceof List<?> shapeList)
+                || dict.size() != 3) {
+            throw new NpyFormatException(file + ": header must have exactly the keys 'descr' (str), 'fortran_order' (bool) and 'shape' (tuple)");
+        }
+        long[] shape = new long[shapeList.size()];
+        for (int i = 0; i < shape.length; i++) {
+            if (!(shapeList.get(i) instanceof Long v) || v < 0) {
+                throw new NpyFormatException(file + ": shape " + shapeList + " must hold non-negative integers");
+            }
+            shape[i] = v;
+        }
+        if (f && shape.length > 1) {
+            throw new NpyFormatException(file + ": Fortran-ordered arrays are not supported: save the array in C order");
+        }
+        NpyDtype.toDataTypeOrDescribe(d, file);
+        long dataOffset = prefix + headerLength;
+        NpyHeader header = new NpyHeader(d, shape, dataOffset);
+        long dataBytes;
+        try {
+            long numel = 1;
+            for (long dim : shape) {
+                numel = Math.multiplyExact(numel, dim);
+            }
+            dataBytes = Math.multiplyExact(numel, (long) header.itemSize());
+        } catch (ArithmeticException e) {
+            throw new NpyFormatException(file + ": shape " + java.util.Arrays.toString(shape) + " is too large");
+        }
+        if (dataBytes != fileSize - dataOffset) {
+            throw new NpyFormatException(file + ": header shape " + java.util.Arrays.toString(shape) + " of '" + d + "' needs "
+                    + dataBytes + " data bytes, but the file has " + (fileSize - dataOffset));
+        }
+        return header;
+    }
+
+    /** Reads the data of {@code file} (whose header is {@code header}) into {@code dst}, which must hold it. */
+    public static void readData(Path file, NpyHeader header, MemorySegment dst) throws IOException {
+        long bytes = header.dataBytes();
+        if (dst.byteSize() < bytes) {
+            throw new IllegalArgumentException("destination holds " + dst.byteSize() + " bytes, the data is " + bytes);
+        }
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            if (ch.size() - header.dataOffset() != bytes) {
+                throw new NpyFormatException(file + ": the file changed while it was read");
+            }
+            for (long pos = 0; pos < bytes; pos += CHUNK) {
+                int n = (int) Math.min(CHUNK, bytes - pos);
+                ByteBuffer buf = dst.asSlice(pos, n).asByteBuffer();
+                readFully(ch, buf, header.dataOffset() + pos);
+                if (buf.hasRemaining()) {
+                    throw new NpyFormatException(file + ": truncated data");
+                }
+            }
+        }
+    }
+
+    /**
+     * Writes {@code data} (the elements in C order) as a .npy file, atomically: temporary file
+     * beside {@code file}, then rename.
+     */
+    public static void write(Path file, String descr, long[] shape, MemorySegment data) throws IOException {
+        byte[] header = headerBytes(descr, shape);
+        Path dir = file.toAbsolutePath().getParent();
+        if (dir == null || !Files.isDirectory(dir)) {
+            throw new NpyFormatException(file + ": the output directory does not exist");
+        }
+        Path tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");
+        boolean done = false;
+        try {
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                writeFully(ch, ByteBuffer.wrap(header));
+                for (long pos = 0; pos < data.byteSize(); pos += CHUNK) {
+                    int n = (int) Math.min(CHUNK, data.byteSize() - pos);
+                    writeFully(ch, data.asSlice(pos, n).asByteBuffer());
+                }
+                ch.force(false);
+            }
+            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            done = true;
+        } finally {
+            if (!done) {
+                Files.deleteIfExists(tmp);
+            }
+        }
+    }
+
+    /** The bytes of a version 1.0 header (2.0 if it does not fit), padded to a multiple of 64. */
+    static byte[] headerBytes(String descr, long[] shape) {
+        StringBuilder dict = new StringBuilder("{'descr': '").append(descr).append("', 'fortran_order': False, 'shape': (");
+        for (int i = 0; i < shape.length; i++) {
+            dict.append(shape[i]).append(shape.length == 1 ? "," : (i + 1 < shape.length ? ", " : ""));
+        }
+        dict.append("), }");
+        int prefix = 10;
+        int total = prefix + dict.length() + 1;
+        int padded = (total + 63) / 64 * 64;
+        if (padded - prefix > 0xffff) {
+            prefix = 12;
+            total = prefix + dict.length() + 1;
+            padded = (total + 63) / 64 * 64;
+        }
+        dict.append(" ".repeat(padded - total)).append('\n');
+        byte[] text = dict.toString().getBytes(StandardCharsets.ISO_8859_1);
+        ByteBuffer out = ByteBuffer.allocate(prefix + text.length).order(ByteOrder.LITTLE_ENDIAN);
+        out.put(MAGIC);
+        if (prefix == 10) {
+            out.put((byte) 1).put((byte) 0).putShort((short) text.length);
+        } else {
+            out.put((byte) 2).put((byte) 0).putInt(text.length);
+        }
+        out.put(text);
+        return out.array();
+    }
+
+    private static void readFully(FileChannel ch, ByteBuffer buf, long position) throws IOException {
+        long pos = position;
+        while (buf.hasRemaining()) {
+            int n = ch.read(buf, pos);
+            if (n < 0) {
+                return;
+            }
+            pos += n;
+        }
+    }
+
+    private static void writeFully(FileChannel ch, ByteBuffer buf) throws IOException {
+        while (buf.hasRemaining()) {
+            ch.write(buf);
+        }
+    }
+
+    /** A strict parser for the Python literal subset .npy headers use: dicts, tuples, str, int, bool. */
+    static final class HeaderParser {
+        private final String s;
+        private int pos;
+
+        HeaderParser(String s) {
+            this.s = s;
+        }
+
+        Map<String, Object> parseDict() {
+            skipSpace();
+            Object value = parseValue();
+            skipSpace();
+            if (pos != s.length()) {
+                throw new IllegalArgumentException("unexpected text after the dict at offset " + pos);
+            }
+            if (!(value instanceof Map<?, ?> map)) {
+                throw new IllegalArgumentException("expected a dict");
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> result = (Map<String, Object>) map;
+            return result;
+        }
+
+        private Object parseValue() {
+            skipSpace();
+            if (pos >= s.length()) {
+                throw new IllegalArgumentException("unexpected end of header");
+            }
+            char ch = s.charAt(pos);
+            if (ch == '{') {
+                return parseMap();
+            }
+            if (ch == '(' || ch == '[') {
+                return parseSequence(ch == '(' ? ')' : ']');
+            }
+            if (ch == '\'' || ch == '"') {
+                return parseString();
+            }
+            if (s.startsWith("True", pos)) {
+                pos += 4;
+                return Boolean.TRUE;
+            }
+            if (s.startsWith("False", pos)) {
+                pos += 5;
+                return Boolean.FALSE;
+            }
+            if (Character.isDigit(ch) || ch == '-') {
+                return parseInt();
+            }
+            throw new IllegalArgumentException("unexpected '" + ch + "' at offset " + pos);
+        }
+
+        private Map<String, Object> parseMap() {
+            pos++;
+            Map<String, Object> map = new java.util.LinkedHashMap<>();
+            while (true) {
+                skipSpace();
+                if (peek() == '}') {
+                    pos++;
+                    return map;
+                }
+                Object key = parseValue();
+                if (!(key instanceof String k)) {
+                    throw new IllegalArgumentException("dict keys must be strings");
+                }
+                skipSpace();
+                expect(':');
+                Object value = parseValue();
+                if (map.put(k, value) != null) {
+                    throw new IllegalArgumentException("duplicate key '" + k + "'");
+                }
+                skipSpace();
+                if (peek() == ',') {
+                    pos++;
+                } else if (peek() != '}') {
+                    throw new IllegalArgumentException("expected ',' or '}' at offset " + pos);
+                }
+            }
+        }
+
+        private List<Object> parseSequence(char close) {
+            pos++;
+            List<Object> items = new ArrayList<>();
+            while (true) {
+                skipSpace();
+                if (peek() == close) {
+                    pos++;
+                    return items;
+                }
+                items.add(parseValue());
+                skipSpace();
+                if (peek() == ',') {
+                    pos++;
+                } else if (peek() != close) {
+                    throw new IllegalArgumentException("expected ',' or '" + close + "' at offset " + pos);
+                }
+            }
+        }
+
+        private String parseString() {
+            char quote = s.charAt(pos++);
+            int end = s.indexOf(quote, pos);
+            if (end < 0) {
+                throw new IllegalArgumentException("unterminated string");
+            }
+            String value = s.substring(pos, end);
+            if (value.indexOf('\\') >= 0) {
+                throw new IllegalArgumentException("escapes in strings are not supported");
+            }
+            pos = end + 1;
+            return value;
+        }
+
+        private Long parseInt() {
+            int begin = pos;
+            if (peek() == '-') {
+                pos++;
+            }
+            while (pos < s.length() && Character.isDigit(s.charAt(pos))) {
+                pos++;
+            }
+            if (pos < s.length() && s.charAt(pos) == 'L') {
+                pos++; // Python 2 long suffix, as old NumPy wrote it
+                return parseLong(s.substring(begin, pos - 1));
+            }
+            return parseLong(s.substring(begin, pos));
+        }
+
+        private static Long parseLong(String digits) {
+            try {
+                return Long.parseLong(digits);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("integer '" + digits + "' out of range");
+            }
+        }
+
+        private char peek() {
+            if (pos >= s.length()) {
+                throw new IllegalArgumentException("unexpected end of header");
+            }
+            return s.charAt(pos);
+        }
+
+        private void expect(char ch) {
+            if (peek() != ch) {
+                throw new IllegalArgumentException("expected '" + ch + "' at offset " + pos);
+            }
+            pos++;
+        }
+
+        private void skipSpace() {
+            while (pos < s.length() && Character.isWhitespace(s.charAt(pos))) {
+                pos++;
+            }
+        }
+    }
+}

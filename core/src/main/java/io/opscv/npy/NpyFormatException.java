@@ -1,0 +1,12 @@
+package io.opscv.npy;
+
+import java.io.IOException;
+
+/** A file that is not a .npy file this library reads; the message says what is wrong, in one line. */
+public final class NpyFormatException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    public NpyFormatException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,178 @@
+package io.opscv.op;
+
+import io.opscv.runtime.AclnnException;
+import io.opscv.runtime.AclnnStatus;
+import io.opscv.runtime.DataType;
+import io.opscv.runtime.IntArray;
+import io.opscv.runtime.Platform;
+import io.opscv.runtime.Tensor;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The validation rules the operators share, each written once with its message (the upstream
+ * texts where SPEC gives them). Every method throws {@link AclnnException} when its rule is broken
+ * and returns normally otherwise.
+ */
+public final class Checks {
+    /** SPEC §5: every dimension of gradOut and out is at most 2^20. */
+    public static final long MAX_DIM_SIZE = 1L << 20;
+    /** SPEC §5: N · C < 2^31. */
+    public static final long MAX_NC_EXCLUSIVE = 1L << 31;
+    /** SPEC §5: (gradOut_L + out_L + out_L) · N · C · sizeof(dtype) < 60 GiB. */
+    public static final long MAX_MEMORY_BYTES_EXCLUSIVE = 60L << 30;
+    /** SPEC §5: scales ≤ 500 and outputSize / inputSize ≤ 500. */
+    public static final double MAX_SCALE = 500.0;
+    /** SPEC §5: below this |scales| counts as "not given" for the floor rule. */
+    public static final double SCALES_EPSILON = 1e-9;
+
+    private Checks() {}
+
+    /** CheckNotNull: 161001 with upstream's text. */
+    public static void notNull(Object argument, String name) {
+        if (argument == null) {
+            throw new AclnnException(AclnnStatus.ERR_PARAM_NULLPTR, "Expected a proper Tensor but got null for argument " + name + ".");
+        }
+    }
+
+    /** A destroyed tensor or freed memory is a dangling argument. */
+    public static void usable(Tensor tensor, String name) {
+        if (!tensor.isUsable()) {
+            throw AclnnException.invalid("Tensor " + name + " was destroyed or its device memory freed: " + tensor + ".");
+        }
+    }
+
+    /** A destroyed int array is a dangling argument. */
+    public static void usable(IntArray array, String name) {
+        if (!array.isUsable()) {
+            throw AclnnException.invalid("IntArray " + name + " was destroyed (aclDestroyIntArray).");
+        }
+    }
+
+    /** CheckShape: {@code tensor} has {@code dims} dimensions. */
+    public static void dimension(Tensor tensor, int dims, String name) {
+        if (tensor.dim() != dims) {
+            throw AclnnException.invalid("Expected " + dims + " dimension input, but got " + name + " with sizes "
+                    + Arrays.toString(tensor.shape()) + ".");
+        }
+    }
+
+    /** CheckShape: an int array has {@code size} elements ({@code name} as upstream spells it, e.g. output_size). */
+    public static void arraySize(IntArray array, int size, String name) {
+        if (array.size() != size) {
+            throw AclnnException.invalid("It is expected " + name + " equals to " + size + ", but got size " + array.size());
+        }
+    }
+
+    /** The platform runs the operator at all (SPEC §6). */
+    public static void platformSupported(Platform platform) {
+        if (!platform.supported()) {
+            throw AclnnException.invalid("the operator doesn't support " + platform.socName() + " npuArch");
+        }
+    }
+
+    /** CheckDtypeValid: {@code tensor}'s dtype is in {@code supported}. */
+    public static void dtypeIn(Tensor tensor, String name, List<DataType> supported) {
+        if (!supported.contains(tensor.dataType())) {
+            throw AclnnException.invalid("Tensor " + name + " not implemented for " + tensor.dataType().dtName()
+                    + ", should be in dtype support list " + dtNames(supported) + ".");
+        }
+    }
+
+    /** CheckDtypeValid: {@code tensor}'s dtype equals {@code expected}. */
+    public static void dtypeEquals(Tensor tensor, String name, DataType expected) {
+        if (tensor.dataType() != expected) {
+            throw AclnnException.invalid("Tensor " + name + " expected dtype is " + expected.dtName() + " but found "
+                    + tensor.dataType().dtName() + ".");
+        }
+    }
+
+    /** SPEC §5: every dimension of {@code tensor} is at most {@link #MAX_DIM_SIZE}. */
+    public static void dimensionsAtMost(Tensor tensor, String name, long max) {
+        for (long d : tensor.shape()) {
+            if (d > max) {
+                throw AclnnException.invalid("Every dimension of " + name + " should be <= " + max + ", but got " + name
+                        + " with sizes " + Arrays.toString(tensor.shape()) + ".");
+            }
+        }
+    }
+
+    /** SPEC §5: N · C < 2^31, computed without overflow. */
+    public static void batchBelowLimit(long n, long c) {
+        long nc;
+        try {
+            nc = Math.multiplyExact(n, c);
+        } catch (ArithmeticException e) {
+            nc = Long.MAX_VALUE;
+        }
+        if (nc >= MAX_NC_EXCLUSIVE) {
+            throw AclnnException.invalid("N * C should be < 2^31 (" + MAX_NC_EXCLUSIVE + "), but got N (" + n + ") * C (" + c
+                    + ")" + (nc == Long.MAX_VALUE ? " beyond 2^63" : " = " + nc) + ".");
+        }
+    }
+
+    /**
+     * SPEC §5: the bytes an operator touches, {@code elementsPerRow · rows · sizeof(dtype)}, stay below 60 GiB;
+     * products that overflow a long count as too large.
+     */
+    public static void memoryBelowLimit(long elementsPerRow, long rows, DataType dtype, String formula) {
+        long bytes;
+        try {
+            bytes = Math.multiplyExact(Math.multiplyExact(elementsPerRow, rows), (long) dtype.byteSize());
+        } catch (ArithmeticException e) {
+            bytes = Long.MAX_VALUE;
+        }
+        if (bytes >= MAX_MEMORY_BYTES_EXCLUSIVE) {
+            throw AclnnException.invalid("The memory the operator needs, " + formula + " = "
+                    + (bytes == Long.MAX_VALUE ? "more than 2^63" : Long.toString(bytes)) + " bytes, should be < 60 GiB ("
+                    + MAX_MEMORY_BYTES_EXCLUSIVE + " bytes).");
+        }
+    }
+
+    /** scales is a number (NaN would silently mean "not given"). */
+    public static void scalesIsNumber(double scales, String name) {
+        if (Double.isNaN(scales)) {
+            throw AclnnException.invalid(name + " should be a number, but got NaN.");
+        }
+    }
+
+    /** SPEC §5: scales ≤ 500. */
+    public static void scalesAtMost500(double scales, String name) {
+        if (scales > MAX_SCALE) {
+            throw AclnnException.invalid(name + " should be <= 500, but got " + scales + ".");
+        }
+    }
+
+    /** SPEC §5: outputSize / inputSize ≤ 500 (the backward's shrink ratio), in exact integer arithmetic. */
+    public static void ratioAtMost500(long outputLength, long inputLength, String axis) {
+        if (outputLength > 500L * inputLength) {
+            throw AclnnException.invalid("The size ratio outputSize / inputSize along " + axis + " should be <= 500, but got "
+                    + outputLength + " / " + inputLength + ".");
+        }
+    }
+
+    /**
+     * SPEC §5: when |scales| > 1e-9, outputLength == floor(inputLength · scales). {@code scales} is the
+     * forward multiplier: 6 → 3 is 0.5, not 2.
+     */
+    public static void scalesMatchSizes(double scales, long inputLength, long outputLength, String scalesName,
+                                        String outputName, String inputName) {
+        if (Math.abs(scales) > SCALES_EPSILON) {
+            double expected = Math.floor(inputLength * scales);
+            if (expected != (double) outputLength) {
+                throw AclnnException.invalid(outputName + " (" + outputLength + ") should equal floor(" + inputName + " ("
+                        + inputLength + ") * " + scalesName + " (" + scales + ")) = " + formatFloor(expected)
+                        + "; " + scalesName + " is the forward multiplier (output / input).");
+            }
+        }
+    }
+
+    private static String formatFloor(double value) {
+        return Double.isFinite(value) && Math.abs(value) < 1e18 ? Long.toString((long) value) : Double.toString(value);
+    }
+
+    static String dtNames(List<DataType> types) {
+        return types.stream().map(DataType::dtName).collect(Collectors.joining(", ", "[", "]"));
+    }
+}

@@ -1,0 +1,154 @@
+package io.opscv.op;
+
+import io.opscv.plan.Executor;
+import io.opscv.plan.LinearBackwardFusedStep;
+import io.opscv.plan.PlanStep;
+import io.opscv.plan.ViewCopyStep;
+import io.opscv.runtime.AclnnException;
+import io.opscv.runtime.DataType;
+import io.opscv.runtime.DeviceMemory;
+import io.opscv.runtime.IntArray;
+import io.opscv.runtime.Platform;
+import io.opscv.runtime.Stream;
+import io.opscv.runtime.Tensor;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * {@code aclnnUpsampleLinear1dBackward}: the gradient of 1-D linear interpolation over the last
+ * axis of an (N, C, L) tensor (SPEC §1), called in two phases (SPEC §2).
+ *
+ * <pre>{@code
+ * WorkspaceAndExecutor p = UpsampleLinear1dBackward.getWorkspaceSize(gradOut, outputSize, inputSize,
+ *         alignCorners, scales, out);                                   // phase 1
+ * UpsampleLinear1dBackward.run(workspace, p.workspaceSize(), p.executor(), stream);  // phase 2
+ * stream.synchronize();
+ * }</pre>
+ *
+ * <p>Phase 1 validates in SPEC §4's order, enforces SPEC §5 and builds the plan; every failure is
+ * an {@link AclnnException} carrying 161001 or 161002 and a message naming the argument.
+ */
+public final class UpsampleLinear1dBackward {
+    /** The ACLNN name of this operator. */
+    public static final String NAME = "aclnnUpsampleLinear1dBackward";
+
+    private UpsampleLinear1dBackward() {}
+
+    /**
+     * Phase 1 on the platform of {@code gradOut}'s device ({@link Platform#CPU} when it has none).
+     *
+     * @param gradOut      (N, C, Lout), FLOAT / FLOAT16 / BF16, any strides
+     * @param outputSize   {Lout}: the forward output length
+     * @param inputSize    {N, C, Lin}: the shape of {@code out}
+     * @param alignCorners align the centres (true) or the outer edges (false) of the corner pixels
+     * @param scales       the forward multiplier along L (Lout ≈ Lin · scales); 0 = not given; ≤ 500
+     * @param out          (N, C, Lin), the dtype of gradOut, any strides: the gradient w.r.t. the forward input
+     */
+    public static WorkspaceAndExecutor getWorkspaceSize(Tensor gradOut, IntArray outputSize, IntArray inputSize,
+                                                        boolean alignCorners, double scales, Tensor out) {
+        Platform platform = gradOut != null && gradOut.device() != null ? gradOut.device().platform() : Platform.defaultPlatform();
+        return getWorkspaceSize(platform, gradOut, outputSize, inputSize, alignCorners, scales, out);
+    }
+
+    /** Phase 1 as {@code platform} would run it (SPEC §6). */
+    public static WorkspaceAndExecutor getWorkspaceSize(Platform platform, Tensor gradOut, IntArray outputSize,
+                                                        IntArray inputSize, boolean alignCorners, double scales, Tensor out) {
+        if (platform == null) {
+            throw AclnnException.invalid("Expected a platform but got null.");
+        }
+        // 1. CheckNotNull
+        Checks.notNull(gradOut, "gradOut");
+        Checks.notNull(outputSize, "outputSize");
+        Checks.notNull(inputSize, "inputSize");
+        Checks.notNull(out, "out");
+        Checks.usable(gradOut, "gradOut");
+        Checks.usable(outputSize, "outputSize");
+        Checks.usable(inputSize, "inputSize");
+        Checks.usable(out, "out");
+
+        // 2. CheckShape
+        Checks.dimension(gradOut, 3, "gradOut");
+        Checks.dimension(out, 3, "out");
+        Checks.arraySize(outputSize, 1, "output_size");
+        Checks.arraySize(inputSize, 3, "input_size");
+
+        // 3. CheckDtypeValid, then the platform's extra dtype rule
+        Checks.platformSupported(platform);
+        Checks.dtypeIn(gradOut, "gradOut", DtypeSupport.of(platform));
+        Checks.dtypeEquals(out, "out", gradOut.dataType());
+        long[] in = inputSize.toArray();
+        long lout = outputSize.get(0);
+        if (gradOut.dataType() == DataType.BF16 && DtypeSupport.bf16NeedsEqualShapes(platform)
+                && !Arrays.equals(gradOut.shape(), in)) {
+            throw AclnnException.invalid("Tensor gradOut of dtype DT_BF16 is supported on " + platform.socName()
+                    + " only when gradOut's shape equals inputSize (no interpolation), but got gradOut "
+                    + Arrays.toString(gradOut.shape()) + " and inputSize " + Arrays.toString(in) + ".");
+        }
+
+        // 4. CheckInputElement
+        long n = in[0];
+        long c = in[1];
+        long lin = in[2];
+        if (lin <= 0 || lout <= 0) {
+            throw AclnnException.invalid("Input and output sizes should greater than 0, but got input (L: " + lin
+                    + "), output (L: " + lout + ")");
+        }
+        if (n < 0 || c < 0) {
+            throw AclnnException.invalid("Input sizes should not be negative, but got input (N: " + n + ", C: " + c
+                    + ", L: " + lin + ")");
+        }
+        long[] expectedGradOut = {n, c, lout};
+        for (int d = 0; d < 3; d++) {
+            if (gradOut.size(d) != expectedGradOut[d]) {
+                throw AclnnException.invalid("Expected grad_output to have the same shape as output; output.size(" + d + ") = "
+                        + expectedGradOut[d] + " but got grad_output.size(" + d + ") = " + gradOut.size(d));
+            }
+        }
+
+        // 5. CheckNCValid
+        if (out.size(0) != gradOut.size(0) || out.size(1) != gradOut.size(1)) {
+            throw AclnnException.invalid("gradOut and out should have the same N and C, but got gradOut "
+                    + Arrays.toString(gradOut.shape()) + " and out " + Arrays.toString(out.shape()) + ".");
+        }
+        if (!Arrays.equals(out.shape(), in)) {
+            throw AclnnException.invalid("Expected out to have the shape of inputSize " + Arrays.toString(in) + ", but got out "
+                    + Arrays.toString(out.shape()) + ".");
+        }
+
+        // 6. Limits
+        Checks.dimensionsAtMost(gradOut, "gradOut", Checks.MAX_DIM_SIZE);
+        Checks.dimensionsAtMost(out, "out", Checks.MAX_DIM_SIZE);
+        Checks.batchBelowLimit(n, c);
+        Checks.memoryBelowLimit(lout + 2 * lin, n * c, gradOut.dataType(),
+                "(gradOut_L + out_L + out_L) * N * C * sizeof(" + gradOut.dataType().dtName() + ")");
+
+        // 7. Empty tensors: nothing to compute, no workspace.
+        if (gradOut.isEmpty()) {
+            return new WorkspaceAndExecutor(0, new Executor(NAME, platform, List.of(), List.of(gradOut, out)));
+        }
+
+        // 8. Scales
+        Checks.scalesIsNumber(scales, "scales");
+        Checks.scalesAtMost500(scales, "scales");
+        Checks.ratioAtMost500(lout, lin, "L");
+        Checks.scalesMatchSizes(scales, lin, lout, "scales", "outputSize[0]", "inputSize[2]");
+
+        Executor executor = new Executor(NAME, platform, plan(gradOut, out, alignCorners, scales), List.of(gradOut, out));
+        return new WorkspaceAndExecutor(executor.workspaceSize(), executor);
+    }
+
+    private static List<PlanStep> plan(Tensor gradOut, Tensor out, boolean alignCorners, double scales) {
+        if (gradOut.size(2) == out.size(2)) {
+            return List.of(new ViewCopyStep(gradOut, "gradOut", out, "out"));
+        }
+        return List.of(new LinearBackwardFusedStep(gradOut, out, alignCorners, scales));
+    }
+
+    /**
+     * Phase 2 ({@code aclnnUpsampleLinear1dBackward}): queues the executor's plan on {@code stream},
+     * using {@code workspace} (may be {@code null} when {@code workspaceSize} is 0).
+     */
+    public static void run(DeviceMemory workspace, long workspaceSize, Executor executor, Stream stream) {
+        Executor.launch(NAME, workspace, workspaceSize, executor, stream);
+    }
+}

@@ -1,0 +1,55 @@
+package io.opscv.runtime;
+
+import java.util.Objects;
+
+/**
+ * A failed ACLNN or runtime call: the status code of SPEC §3 and a message naming the argument, the
+ * expected value and the actual one. Creating one also records the message as the thread's
+ * recent error text ({@link AclRuntime#getRecentErrMsg()}), as every failing ACLNN call does.
+ */
+public final class AclnnException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    private final AclnnStatus status;
+
+    public AclnnException(AclnnStatus status, String message) {
+        this(status, message, null);
+    }
+
+    public AclnnException(AclnnStatus status, String message, Throwable cause) {
+        super(message, cause);
+        this.status = Objects.requireNonNull(status, "status");
+        if (status == AclnnStatus.SUCCESS) {
+            throw new IllegalArgumentException("an AclnnException cannot carry ACLNN_SUCCESS");
+        }
+        RecentError.record(message);
+    }
+
+    /** The status code of the failure. */
+    public AclnnStatus status() {
+        return status;
+    }
+
+    /** The numeric code, e.g. 161002. */
+    public int code() {
+        return status.code();
+    }
+
+    /** {@code ACLNN_ERR_PARAM_INVALID (161002): <message>}, the form the CLI prints. */
+    @Override
+    public String toString() {
+        return status + ": " + getMessage();
+    }
+
+    static AclnnException nullptr(String message) {
+        return new AclnnException(AclnnStatus.ERR_PARAM_NULLPTR, message);
+    }
+
+    public static AclnnException invalid(String message) {
+        return new AclnnException(AclnnStatus.ERR_PARAM_INVALID, message);
+    }
+
+    public static AclnnException runtime(String message, Throwable cause) {
+        return new AclnnException(AclnnStatus.ERR_RUNTIME_ERROR, message, cause);
+    }
+}

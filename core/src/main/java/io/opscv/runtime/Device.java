@@ -1,0 +1,206 @@
+package io.opscv.runtime;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * An opened device ({@code aclrtSetDevice}) and its context: it allocates device memory
+ * ({@code aclrtMalloc}), copies ({@code aclrtMemcpy}), creates streams, and holds the context
+ * options ({@code aclrtCtxSetSysParamOpt}). Closing it is {@code aclrtResetDevice}: its streams are
+ * drained and destroyed and its memory is freed.
+ */
+public final class Device implements AutoCloseable {
+    private final AclRuntime runtime;
+    private final int id;
+    private final Platform platform;
+    private final List<Stream> streams = new ArrayList<>();
+    private final List<DeviceMemory> allocations = new ArrayList<>();
+    private volatile boolean deterministic;
+    private volatile boolean closed;
+
+    Device(AclRuntime runtime, int id, Platform platform) {
+        this.runtime = runtime;
+        this.id = id;
+        this.platform = platform;
+        this.deterministic = platform.deterministicByDefault();
+    }
+
+    public int id() {
+        return id;
+    }
+
+    /** The product this device behaves as. */
+    public Platform platform() {
+        return platform;
+    }
+
+    /**
+     * Whether computations on this device are deterministic: the platform's default until
+     * {@code ACL_OPT_DETERMINISTIC} is set. The CPU kernels are bit-reproducible either way; the
+     * flag is kept so that a golden model answers what the product would.
+     */
+    public boolean deterministic() {
+        return deterministic;
+    }
+
+    /** {@code aclrtCtxSetSysParamOpt}. */
+    public void setSysParamOpt(SysParamOpt opt, long value) {
+        ensureOpen();
+        if (opt == null) {
+            throw AclnnException.nullptr("Expected a proper SysParamOpt but got null for argument opt.");
+        }
+        if (value != 0 && value != 1) {
+            throw AclnnException.invalid("ACL_OPT_DETERMINISTIC takes 0 or 1, but got " + value + ".");
+        }
+        deterministic = value == 1 || platform.deterministicByDefault();
+    }
+
+    /** {@code aclrtCtxGetSysParamOpt}. */
+    public long getSysParamOpt(SysParamOpt opt) {
+        if (opt == null) {
+            throw AclnnException.nullptr("Expected a proper SysParamOpt but got null for argument opt.");
+        }
+        return deterministic ? 1 : 0;
+    }
+
+    /** {@code aclrtCreateStream}. */
+    public synchronized Stream createStream() {
+        ensureOpen();
+        Stream stream = new Stream(this);
+        streams.add(stream);
+        return stream;
+    }
+
+    /**
+     * {@code aclrtMalloc}: {@code size} bytes of zeroed device memory. Fails with
+     * {@link AclnnStatus#ERR_RUNTIME_ERROR} when the memory cannot be had.
+     */
+    public DeviceMemory malloc(long size) {
+        ensureOpen();
+        if (size <= 0) {
+            throw AclnnException.invalid("aclrtMalloc size must be > 0, but got " + size + ".");
+        }
+        DeviceMemory memory = DeviceMemory.allocate(this, size);
+        synchronized (this) {
+            allocations.add(memory);
+        }
+        return memory;
+    }
+
+    /**
+     * Wraps memory the caller already owns (an off-heap {@link MemorySegment}) as device memory,
+     * without copying: the Java developer's zero-copy path. The caller keeps ownership; closing the
+     * returned object only forbids further use through it.
+     */
+    public DeviceMemory wrap(MemorySegment segment) {
+        ensureOpen();
+        if (segment == null) {
+            throw AclnnException.nullptr("Expected a proper MemorySegment but got null for argument segment.");
+        }
+        return DeviceMemory.wrap(this, segment);
+    }
+
+    /** {@code aclrtMemcpy} host → device. */
+    public void memcpy(DeviceMemory dst, long destMax, MemorySegment src, long count, MemcpyKind kind) {
+        requireKind(kind, MemcpyKind.HOST_TO_DEVICE);
+        requireNotNull(dst, "dst");
+        requireNotNull(src, "src");
+        copy(dst.segmentForAccess(), destMax, src, count);
+    }
+
+    /** {@code aclrtMemcpy} device → host. */
+    public void memcpy(MemorySegment dst, long destMax, DeviceMemory src, long count, MemcpyKind kind) {
+        requireKind(kind, MemcpyKind.DEVICE_TO_HOST);
+        requireNotNull(dst, "dst");
+        requireNotNull(src, "src");
+        copy(dst, destMax, src.segmentForAccess(), count);
+    }
+
+    /** {@code aclrtMemcpy} device → device. */
+    public void memcpy(DeviceMemory dst, long destMax, DeviceMemory src, long count, MemcpyKind kind) {
+        requireKind(kind, MemcpyKind.DEVICE_TO_DEVICE);
+        requireNotNull(dst, "dst");
+        requireNotNull(src, "src");
+        copy(dst.segmentForAccess(), destMax, src.segmentForAccess(), count);
+    }
+
+    private void copy(MemorySegment dst, long destMax, MemorySegment src, long count) {
+        ensureOpen();
+        if (count < 0 || destMax < 0) {
+            throw AclnnException.invalid("aclrtMemcpy needs count >= 0 and destMax >= 0, but got count=" + count
+                    + ", destMax=" + destMax + ".");
+        }
+        if (count > destMax) {
+            throw AclnnException.invalid("aclrtMemcpy count (" + count + ") > destMax (" + destMax + ").");
+        }
+        if (destMax > dst.byteSize()) {
+            throw AclnnException.invalid("aclrtMemcpy destMax (" + destMax + ") > size of dst (" + dst.byteSize() + ").");
+        }
+        if (count > src.byteSize()) {
+            throw AclnnException.invalid("aclrtMemcpy count (" + count + ") > size of src (" + src.byteSize() + ").");
+        }
+        MemorySegment.copy(src, 0, dst, 0, count);
+    }
+
+    private static void requireKind(MemcpyKind actual, MemcpyKind expected) {
+        if (actual == null) {
+            throw AclnnException.nullptr("Expected a proper MemcpyKind but got null for argument kind.");
+        }
+        if (actual != expected) {
+            throw AclnnException.invalid("aclrtMemcpy kind " + actual + " does not match its arguments, expected "
+                    + expected + ".");
+        }
+    }
+
+    private static void requireNotNull(Object value, String name) {
+        if (value == null) {
+            throw AclnnException.nullptr("Expected a proper buffer but got null for argument " + name + ".");
+        }
+    }
+
+    synchronized void forget(Stream stream) {
+        streams.remove(stream);
+    }
+
+    synchronized void forget(DeviceMemory memory) {
+        allocations.remove(memory);
+    }
+
+    void ensureOpen() {
+        if (closed) {
+            throw AclnnException.invalid("Device " + id + " was reset (aclrtResetDevice) and cannot be used.");
+        }
+    }
+
+    boolean isOpen() {
+        return !closed;
+    }
+
+    /** {@code aclrtResetDevice}: drains and destroys this device's streams, frees its memory. */
+    @Override
+    public void close() {
+        List<Stream> openStreams;
+        List<DeviceMemory> openMemory;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            openStreams = new ArrayList<>(streams);
+            openMemory = new ArrayList<>(allocations);
+        }
+        for (Stream s : openStreams) {
+            s.close();
+        }
+        for (DeviceMemory m : openMemory) {
+            m.close();
+        }
+        runtime.forget(this);
+    }
+
+    @Override
+    public String toString() {
+        return "Device[" + id + ", " + platform + "]";
+    }
+}

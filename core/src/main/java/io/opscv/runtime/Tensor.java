@@ -1,0 +1,262 @@
+package io.opscv.runtime;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+
+/**
+ * A tensor as {@code aclCreateTensor} describes one: a view (shape, strides in elements, storage
+ * offset in elements) over a storage (storage shape) in device memory, with a dtype and a format.
+ * Views need not be contiguous: any non-negative strides work, including 0 (broadcast) and
+ * transposed orders.
+ *
+ * <p>Creation checks, with overflow-safe 64-bit arithmetic, that every element the view can reach
+ * lies inside its storage and that the storage lies inside the device memory; a tensor that exists
+ * therefore never reads or writes outside its memory.
+ */
+public final class Tensor implements AutoCloseable {
+    /** The most dimensions a tensor may have (as ACL's {@code aclCreateTensor}). */
+    public static final int MAX_DIM = 8;
+
+    private final long[] shape;
+    private final long[] strides;
+    private final long storageOffset;
+    private final DataType dataType;
+    private final Format format;
+    private final long[] storageShape;
+    private final DeviceMemory memory;
+    private final long numel;
+    private volatile boolean destroyed;
+
+    private Tensor(long[] shape, long[] strides, long storageOffset, DataType dataType, Format format,
+                   long[] storageShape, DeviceMemory memory, long numel) {
+        this.shape = shape;
+        this.strides = strides;
+        this.storageOffset = storageOffset;
+        this.dataType = dataType;
+        this.format = format;
+        this.storageShape = storageShape;
+        this.memory = memory;
+        this.numel = numel;
+    }
+
+    /**
+     * {@code aclCreateTensor(viewShape, dataType, stride, offset, format, storageShape, deviceAddr)}.
+     *
+     * @param viewShape     the logical shape; each dimension ≥ 0
+     * @param dataType      the element type
+     * @param strides       strides in elements, one per dimension, each ≥ 0; {@code null} means contiguous
+     * @param storageOffset offset of element [0, ..., 0] in the storage, in elements, ≥ 0
+     * @param format        the layout tag (ND, NCL, NCHW, NHWC, ...)
+     * @param storageShape  the storage's shape; {@code null} means just large enough for the view
+     * @param memory        the device memory holding the storage; may be {@code null} only for an empty view
+     * @throws AclnnException 161001 for a missing argument, 161002 when the view or storage reach
+     *                        outside their memory or a dimension/stride is negative
+     */
+    public static Tensor create(long[] viewShape, DataType dataType, long[] strides, long storageOffset,
+                                Format format, long[] storageShape, DeviceMemory memory) {
+        if (viewShape == null) {
+            throw AclnnException.nullptr("Expected a proper shape but got null for argument viewShape.");
+        }
+        if (dataType == null) {
+            throw AclnnException.nullptr("Expected a proper DataType but got null for argument dataType.");
+        }
+        if (format == null) {
+            throw AclnnException.nullptr("Expected a proper Format but got null for argument format.");
+        }
+        long[] shape = viewShape.clone();
+        if (shape.length > MAX_DIM) {
+            throw AclnnException.invalid("A tensor has at most " + MAX_DIM + " dimensions, but viewShape "
+                    + Arrays.toString(shape) + " has " + shape.length + ".");
+        }
+        for (long d : shape) {
+            if (d < 0) {
+                throw AclnnException.invalid("Tensor dimensions must be >= 0, but viewShape is " + Arrays.toString(shape) + ".");
+            }
+        }
+        long[] st = strides == null ? contiguousStrides(shape) : strides.clone();
+        if (st.length != shape.length) {
+            throw AclnnException.invalid("strides " + Arrays.toString(st) + " must have one entry per dimension of viewShape "
+                    + Arrays.toString(shape) + ".");
+        }
+        for (long s : st) {
+            if (s < 0) {
+                throw AclnnException.invalid("Tensor strides must be >= 0, but strides are " + Arrays.toString(st) + ".");
+            }
+        }
+        if (storageOffset < 0) {
+            throw AclnnException.invalid("storageOffset must be >= 0, but got " + storageOffset + ".");
+        }
+        long numel = checkedProduct(shape, "viewShape");
+        // Index of the last element the view can reach (only meaningful when numel > 0).
+        long lastIndex = storageOffset;
+        if (numel > 0) {
+            try {
+                for (int d = 0; d < shape.length; d++) {
+                    lastIndex = Math.addExact(lastIndex, Math.multiplyExact(shape[d] - 1, st[d]));
+                }
+            } catch (ArithmeticException e) {
+                throw AclnnException.invalid("The view (shape " + Arrays.toString(shape) + ", strides " + Arrays.toString(st)
+                        + ", offset " + storageOffset + ") reaches beyond 2^63 elements.");
+            }
+        }
+        long[] storage = storageShape == null ? new long[] {numel == 0 ? storageOffset : lastIndex + 1} : storageShape.clone();
+        for (long d : storage) {
+            if (d < 0) {
+                throw AclnnException.invalid("Storage dimensions must be >= 0, but storageShape is " + Arrays.toString(storage) + ".");
+            }
+        }
+        long storageNumel = checkedProduct(storage, "storageShape");
+        if (numel > 0 && lastIndex >= storageNumel) {
+            throw AclnnException.invalid("The view (shape " + Arrays.toString(shape) + ", strides " + Arrays.toString(st)
+                    + ", offset " + storageOffset + ") reaches element " + lastIndex + ", outside its storage of "
+                    + storageNumel + " elements (storageShape " + Arrays.toString(storage) + ").");
+        }
+        long storageBytes;
+        try {
+            storageBytes = Math.multiplyExact(storageNumel, (long) dataType.byteSize());
+        } catch (ArithmeticException e) {
+            throw AclnnException.invalid("storageShape " + Arrays.toString(storage) + " of " + dataType + " exceeds 2^63 bytes.");
+        }
+        if (memory == null) {
+            if (numel > 0) {
+                throw AclnnException.nullptr("Expected proper device memory but got null for a tensor of shape "
+                        + Arrays.toString(shape) + ".");
+            }
+        } else {
+            if (memory.isFreed()) {
+                throw AclnnException.invalid("The device memory of the tensor was freed (aclrtFree).");
+            }
+            if (storageBytes > memory.size()) {
+                throw AclnnException.invalid("The storage (storageShape " + Arrays.toString(storage) + " of " + dataType + ", "
+                        + storageBytes + " bytes) does not fit in its device memory of " + memory.size() + " bytes.");
+            }
+        }
+        return new Tensor(shape, st, storageOffset, dataType, format, storage, memory, numel);
+    }
+
+    /** A contiguous (row-major) tensor over {@code memory}, starting at its first byte. */
+    public static Tensor create(long[] shape, DataType dataType, Format format, DeviceMemory memory) {
+        return create(shape, dataType, null, 0, format, shape, memory);
+    }
+
+    /** Row-major strides, in elements, of {@code shape}. */
+    public static long[] contiguousStrides(long[] shape) {
+        long[] strides = new long[shape.length];
+        long s = 1;
+        for (int d = shape.length - 1; d >= 0; d--) {
+            strides[d] = s;
+            s *= Math.max(shape[d], 1);
+        }
+        return strides;
+    }
+
+    private static long checkedProduct(long[] dims, String name) {
+        long p = 1;
+        try {
+            for (long d : dims) {
+                p = Math.multiplyExact(p, d);
+            }
+        } catch (ArithmeticException e) {
+            throw AclnnException.invalid(name + " " + Arrays.toString(dims) + " has more than 2^63 elements.");
+        }
+        return p;
+    }
+
+    /** The view's shape (a copy). */
+    public long[] shape() {
+        return shape.clone();
+    }
+
+    public int dim() {
+        return shape.length;
+    }
+
+    public long size(int d) {
+        return shape[d];
+    }
+
+    /** The strides in elements (a copy). */
+    public long[] strides() {
+        return strides.clone();
+    }
+
+    public long stride(int d) {
+        return strides[d];
+    }
+
+    /** Offset of the view's first element in the storage, in elements. */
+    public long storageOffset() {
+        return storageOffset;
+    }
+
+    public long[] storageShape() {
+        return storageShape.clone();
+    }
+
+    public DataType dataType() {
+        return dataType;
+    }
+
+    public Format format() {
+        return format;
+    }
+
+    /** Number of elements of the view. */
+    public long numel() {
+        return numel;
+    }
+
+    public boolean isEmpty() {
+        return numel == 0;
+    }
+
+    /** Whether the view is row-major contiguous (dimensions of size 1 may have any stride). */
+    public boolean isContiguous() {
+        long expected = 1;
+        for (int d = shape.length - 1; d >= 0; d--) {
+            if (shape[d] != 1 && strides[d] != expected) {
+                return false;
+            }
+            expected *= shape[d];
+        }
+        return true;
+    }
+
+    /** The device memory, or {@code null} for an empty tensor created without memory. */
+    public DeviceMemory memory() {
+        return memory;
+    }
+
+    /** The device the memory belongs to, or {@code null}. */
+    public Device device() {
+        return memory == null ? null : memory.device();
+    }
+
+    /**
+     * The memory for kernels: fails with a status if the tensor was destroyed or its memory freed.
+     * Empty tensors without memory give {@link MemorySegment#NULL}.
+     */
+    public MemorySegment segment() {
+        if (destroyed) {
+            throw AclnnException.invalid("The tensor " + this + " was destroyed (aclDestroyTensor) and cannot be used.");
+        }
+        return memory == null ? MemorySegment.NULL : memory.segmentForAccess();
+    }
+
+    /** Whether the tensor can still be used: not destroyed, memory not freed. */
+    public boolean isUsable() {
+        return !destroyed && (memory == null || !memory.isFreed());
+    }
+
+    /** {@code aclDestroyTensor}: the memory stays allocated; the tensor can no longer be used. */
+    @Override
+    public void close() {
+        destroyed = true;
+    }
+
+    @Override
+    public String toString() {
+        return "Tensor[" + dataType + ", " + format.name() + ", shape=" + Arrays.toString(shape) + ", strides="
+                + Arrays.toString(strides) + ", offset=" + storageOffset + "]";
+    }
+}
