@@ -1,0 +1,2 @@
+/** Test utilities shared by the modules' tests (published in opscv-core's test-jar). */
+package io.opscv.testing;
