@@ -7,6 +7,29 @@ package io.opscv.testing;
 public final class Reference {
     private Reference() {}
 
+    /** How many terms each input element of a row sums in the backward (for the criterion's {@code terms}). */
+    public static int maxTerms(int lin, int lout, boolean alignCorners, double scales) {
+        if (lin == lout) {
+            return 1;
+        }
+        double[] ones = new double[lout];
+        java.util.Arrays.fill(ones, 1.0);
+        int[] count = new int[lin];
+        double scale = alignCorners ? (lout > 1 ? (lin - 1.0) / (lout - 1.0) : 0.0)
+                : (scales > 0 ? 1.0 / scales : (double) lin / lout);
+        for (int j = 0; j < lout; j++) {
+            double src = alignCorners ? scale * j : Math.max(0.0, scale * (j + 0.5) - 0.5);
+            int x0 = (int) Math.min(Math.floor(src), lin - 1);
+            count[x0]++;
+            count[x0 < lin - 1 ? x0 + 1 : x0]++;
+        }
+        int max = 0;
+        for (int c : count) {
+            max = Math.max(max, c);
+        }
+        return max;
+    }
+
     /** Backward: gradOut (rows, lout) -> gradInput (rows, lin). Copies when lin == lout. */
     public static double[] linear1dBackward(double[] gradOut, int rows, int lin, int lout, boolean alignCorners, double scales) {
         double[] out = new double[rows * lin];

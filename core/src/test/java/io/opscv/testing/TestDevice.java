@@ -41,7 +41,7 @@ public final class TestDevice implements AutoCloseable {
 
     /**
      * A tensor with the given strides and offset whose logical (row-major) elements are {@code values};
-     * the storage's other elements are filled with a sentinel (-7777) so stray reads or writes show.
+     * the storage's other elements are filled with a sentinel (-7168, exact in every float dtype) so stray reads or writes show.
      */
     public Tensor strided(long[] shape, DataType type, long[] strides, long offset, float[] values) {
         long last = offset;
@@ -70,7 +70,7 @@ public final class TestDevice implements AutoCloseable {
     }
 
     /** Storage filler that marks elements no view should touch. */
-    public static final float SENTINEL = -7777f;
+    public static final float SENTINEL = -7168f;
 
     /** A tensor of {@code type} whose elements are given as raw storage bytes (e.g. bf16 bit patterns). */
     public Tensor fromRaw(long[] shape, DataType type, MemorySegment raw) {
