@@ -1,0 +1,137 @@
+package io.opscv.npy;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.opscv.runtime.DataType;
+import io.opscv.testing.GoldenCase;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** .npy reading and writing: NumPy's own files, round trips per encoding, and what is refused. */
+class NpyTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void readsFilesWrittenByNumPy() throws IOException {
+        Path p = GoldenCase.resource("bwd_up2x_f32.grad_out.npy");
+        NpyHeader h = Npy.readHeader(p);
+        assertEquals("<f4", h.descr());
+        assertArrayEquals(new long[] {2, 3, 32}, h.shape());
+        assertEquals(Files.size(p) - 2 * 3 * 32 * 4, h.dataOffset());
+        NpyHeader bf = Npy.readHeader(GoldenCase.resource("bwd_up2.5x_ac_bf16.grad_out.npy"));
+        assertEquals("<u2", bf.descr());
+        assertEquals(DataType.BF16, NpyDtype.toDataType(bf.descr(), true));
+        assertEquals(DataType.UINT16, NpyDtype.toDataType(bf.descr(), false));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"<f4", "<f2", "<u2", "<f8", "<i4", "|b1", "<i8", "|u1", "<c8"})
+    void roundTripsEachEncoding(String descr) throws IOException {
+        long[] shape = {2, 3, 5};
+        int bytes = 30 * NpyDtype.itemSize(descr);
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment data = arena.allocate(bytes);
+            for (int k = 0; k < bytes; k++) {
+                data.set(ValueLayout.JAVA_BYTE, k, (byte) (k * 37 + 11));
+            }
+            Path p = dir.resolve("x.npy");
+            Npy.write(p, descr, shape, data);
+            NpyHeader h = Npy.readHeader(p);
+            assertEquals(descr, h.descr());
+            assertArrayEquals(shape, h.shape());
+            assertEquals(0, h.dataOffset() % 64, "header padded to 64 bytes as NumPy does");
+            MemorySegment back = arena.allocate(bytes);
+            Npy.readData(p, h, back);
+            assertEquals(-1, data.mismatch(back));
+            try (var files = Files.list(dir)) {
+                assertEquals(1, files.count(), "no temporary file left behind");
+            }
+        }
+    }
+
+    @Test
+    void writesOneAndZeroDimensionalShapesAsPythonTuples() {
+        String one = new String(Npy.headerBytes("<f4", new long[] {7}), StandardCharsets.ISO_8859_1);
+        assertTrue(one.contains("'shape': (7,)"), one);
+        String zero = new String(Npy.headerBytes("<f4", new long[0]), StandardCharsets.ISO_8859_1);
+        assertTrue(zero.contains("'shape': ()"), zero);
+    }
+
+    @Test
+    void readsVersion2AndVersion3Headers() throws IOException {
+        for (int version : new int[] {2, 3}) {
+            String dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
+            int len = 128 - 12;
+            ByteBuffer b = ByteBuffer.allocate(12 + len + 8).order(ByteOrder.LITTLE_ENDIAN);
+            b.put(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', (byte) version, 0}).putInt(len);
+            b.put((dict + " ".repeat(len - dict.length() - 1) + "\n").getBytes(StandardCharsets.US_ASCII));
+            b.putFloat(1.5f).putFloat(-2f);
+            Path p = dir.resolve("v" + version + ".npy");
+            Files.write(p, b.array());
+            NpyHeader h = Npy.readHeader(p);
+            assertArrayEquals(new long[] {2}, h.shape());
+            assertEquals(128, h.dataOffset());
+        }
+    }
+
+    private Path fileWithHeader(String dict, int dataBytes) throws IOException {
+        byte[] text = (dict + "\n").getBytes(StandardCharsets.ISO_8859_1);
+        ByteBuffer b = ByteBuffer.allocate(10 + text.length + dataBytes).order(ByteOrder.LITTLE_ENDIAN);
+        b.put(new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0}).putShort((short) text.length).put(text);
+        Path p = Files.createTempFile(dir, "bad", ".npy");
+        Files.write(p, b.array());
+        return p;
+    }
+
+    private static void refused(Path p, String text) {
+        NpyFormatException e = assertThrows(NpyFormatException.class, () -> Npy.readHeader(p));
+        assertTrue(e.getMessage().contains(text), e.getMessage());
+        assertTrue(!e.getMessage().contains("\n"), "one line");
+    }
+
+    @Test
+    void refusesWhatItCannotRead() throws IOException {
+        refused(fileWithHeader("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", 8), "big-endian");
+        refused(fileWithHeader("{'descr': '|O', 'fortran_order': False, 'shape': (2,), }", 16), "unsupported dtype");
+        refused(fileWithHeader("{'descr': '<f4', 'fortran_order': True, 'shape': (2, 2), }", 16), "Fortran");
+        refused(fileWithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (1099511627776,), }", 8),
+                "needs 4398046511104 data bytes, but the file has 8");
+        refused(fileWithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", 8), "needs 12 data bytes");
+        refused(fileWithHeader("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), __import__('os') }", 8),
+                "not a Python dict literal");
+        refused(fileWithHeader("{'descr': '<f4', 'shape': (2,), }", 8), "exactly the keys");
+        Path magic = dir.resolve("magic.npy");
+        Files.write(magic, "hello world, not numpy".getBytes(StandardCharsets.US_ASCII));
+        refused(magic, "wrong magic string");
+        Path shortFile = dir.resolve("short.npy");
+        Files.write(shortFile, new byte[] {(byte) 0x93, 'N'});
+        refused(shortFile, "not a .npy file");
+        Path headerTooLong = dir.resolve("long.npy");
+        Files.write(headerTooLong, new byte[] {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, (byte) 0xff, (byte) 0x7f, '{'});
+        refused(headerTooLong, "reaches beyond the end of the file");
+        refused(dir.resolve("missing.npy"), "no such file");
+    }
+
+    @Test
+    void writingIntoAMissingDirectoryFailsWithoutLeavingFiles() {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment data = arena.allocate(4);
+            assertThrows(IOException.class, () -> Npy.write(dir.resolve("nope/x.npy"), "<f4", new long[] {1}, data));
+        }
+    }
+}
