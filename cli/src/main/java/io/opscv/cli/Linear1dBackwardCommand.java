@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "linear1d-backward",
+@Command(name = "linear1d-backward", mixinStandardHelpOptions = true,
         description = {
             "Run aclnnUpsampleLinear1dBackward on a .npy gradOut (N, C, Lout) and write out (N, C, Lin).",
             "Files: <f4 = FLOAT, <f2 = FLOAT16, bfloat16 as raw bits in <u2 with --dtype bfloat16; "
