@@ -7,10 +7,12 @@ package io.opscv.verify;
 public final class CaseFileException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
+    /** A mistake described by {@code message}. */
     public CaseFileException(String message) {
         super(message);
     }
 
+    /** A mistake described by {@code message}, found by {@code cause} (e.g. the JSON parser). */
     public CaseFileException(String message, Throwable cause) {
         super(message, cause);
     }

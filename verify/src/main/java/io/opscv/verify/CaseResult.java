@@ -17,7 +17,7 @@ package io.opscv.verify;
  * @param mare           the upstream max relative error; NaN when not judged
  * @param allOnes        whether the input was all ones (the upstream standard then decides too)
  * @param criterionPass  whether every element met the per-element criterion
- * @param upstreamPass   whether MERE < T and MARE < 10·T
+ * @param upstreamPass   whether {@code MERE < T} and {@code MARE < 10·T}
  * @param workspaceSize  the workspace phase 1 asked for, or −1 when the operator did not run
  * @param message        why a case did not pass, or a note; empty when there is nothing to say
  */

@@ -13,6 +13,7 @@ import java.util.TreeMap;
  * @param results          one per case, in file order
  */
 public record CheckRun(String source, Platform platformOverride, List<CaseResult> results) {
+    /** Copies {@code results}. */
     public CheckRun {
         results = List.copyOf(results);
     }

@@ -39,7 +39,7 @@ public final class UpstreamStandard {
         return Math.abs(got - e) / (Math.abs(e) + DENOMINATOR_OFFSET);
     }
 
-    /** Whether MERE < T and MARE < 10·T. */
+    /** Whether {@code MERE < T} and {@code MARE < 10·T}. */
     public static boolean passes(double mere, double mare, DataType type) {
         double t = threshold(type);
         return mere < t && mare < 10 * t;
