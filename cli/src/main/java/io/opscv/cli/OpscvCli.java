@@ -17,13 +17,13 @@ import picocli.CommandLine.Command;
 /**
  * {@code opscv}: the command-line tool. Exit codes: 0 success, 1 an operator status (stderr starts
  * with the status name and code), 2 a bad argument or unreadable file (one line on stderr),
- * 3 an internal error.
+ * 3 an internal error, 4 ({@code check}) a case failed or could not be judged.
  */
 @Command(name = "opscv", mixinStandardHelpOptions = true, version = "opscv 0.1.0",
         description = "CPU implementation and golden model of the CANN ops-cv upsample-backward operators.",
-        subcommands = {ExampleCommand.class, Linear1dBackwardCommand.class},
+        subcommands = {ExampleCommand.class, Linear1dBackwardCommand.class, CheckCommand.class},
         footer = {"", "Exit codes: 0 success; 1 operator status (e.g. 'ACLNN_ERR_PARAM_INVALID (161002): ...');",
-            "2 bad argument or file; 3 internal error."})
+            "2 bad argument or file; 3 internal error; 4 check: a case failed."})
 public final class OpscvCli implements Runnable {
     public static final int EXIT_OK = 0;
     public static final int EXIT_STATUS = 1;

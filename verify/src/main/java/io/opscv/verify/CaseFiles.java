@@ -1,0 +1,280 @@
+package io.opscv.verify;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.opscv.runtime.DataType;
+import io.opscv.runtime.Platform;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Reads case files (docs/VERIFICATION.md): a JSON object with explicit {@code "cases"} in the format of
+ * the golden set's {@code cases.json} and/or {@code "sweeps"} that generate cases from a seed, and an
+ * optional default {@code "platform"}. File names in a case are relative to the case file's folder.
+ */
+public final class CaseFiles {
+    /**
+     * The most elements a case's input or output may have: the harness holds float64 copies (input,
+     * expected, bound, result) on the heap.
+     */
+    public static final long MAX_ELEMENTS_PER_TENSOR = 1L << 25;
+
+    /** Fields that describe a case without changing it (the golden set's generator notes). */
+    static final Set<String> INFORMATIONAL_CASE_FIELDS = Set.of("amp", "nonfinite", "comment", "description");
+    private static final Set<String> INFORMATIONAL_FILE_FIELDS = Set.of("generator", "comment", "description");
+
+    private CaseFiles() {}
+
+    /** Every case of {@code file}: its explicit cases, then each sweep's, in file order. */
+    public static List<CheckCase> read(Path file) throws IOException {
+        JsonNode root;
+        try {
+            root = new ObjectMapper().readTree(Files.readString(file));
+        } catch (NoSuchFileException e) {
+            throw new CaseFileException(file + ": no such file");
+        } catch (JsonProcessingException e) {
+            throw new CaseFileException(file + ": not valid JSON: " + e.getOriginalMessage() + " (line "
+                    + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")", e);
+        }
+        Path folder = file.toAbsolutePath().getParent();
+        JsonFields top = new JsonFields(root, file.toString());
+        Platform platform = platform(top, null);
+        JsonNode cases = top.node("cases");
+        JsonNode sweeps = top.node("sweeps");
+        top.rejectUnknown(INFORMATIONAL_FILE_FIELDS);
+        if (cases == null && sweeps == null) {
+            throw new CaseFileException(file + ": expected \"cases\" and/or \"sweeps\", found neither");
+        }
+        List<CheckCase> all = new ArrayList<>();
+        if (cases != null) {
+            requireArray(cases, file + ": field 'cases'");
+            int index = 0;
+            for (JsonNode node : cases) {
+                all.add(explicitCase(node, file + ": case " + index++, folder, platform));
+            }
+        }
+        if (sweeps != null) {
+            requireArray(sweeps, file + ": field 'sweeps'");
+            int index = 0;
+            for (JsonNode node : sweeps) {
+                all.addAll(Sweep.parse(node, file + ": sweep " + index++, platform).generate());
+            }
+        }
+        Set<String> names = new HashSet<>();
+        for (CheckCase c : all) {
+            if (!names.add(c.name())) {
+                throw new CaseFileException(file + ": two cases are named '" + c.name() + "'; names must be unique");
+            }
+        }
+        return all;
+    }
+
+    private static CheckCase explicitCase(JsonNode node, String where, Path folder, Platform filePlatform) {
+        JsonFields f = new JsonFields(node, where);
+        String name = f.requiredText("name");
+        String context = where + " ('" + name + "')";
+        f = new JsonFields(node, context);
+        f.requiredText("name");
+        OperatorAdapter adapter = adapter(f);
+        Integer expectStatus = f.optionalInt("expect_status", 0);
+        // Sizes of 0 only make sense for a case that expects phase 1 to refuse them (or the empty case).
+        boolean statusOnly = expectStatus != null && expectStatus != 0;
+        int least = statusOnly ? 0 : 1;
+        int n = f.requiredInt("n", 0);
+        int c = f.requiredInt("c", 0);
+        int[] in;
+        int[] out;
+        double[] scales;
+        if (adapter.spatialAxes() == 1) {
+            in = new int[] {f.requiredInt("l_in", least)};
+            out = new int[] {f.requiredInt("l_out", least)};
+            scales = new double[] {f.number("scales", 0.0)};
+        } else {
+            in = new int[] {f.requiredInt("h_in", least), f.requiredInt("w_in", least)};
+            out = new int[] {f.requiredInt("h_out", least), f.requiredInt("w_out", least)};
+            scales = new double[] {f.number("scales_h", 0.0), f.number("scales_w", 0.0)};
+        }
+        boolean alignCorners = f.bool("align_corners", false);
+        DataType type = dataType(f);
+        Platform platform = platform(f, filePlatform);
+        Standard standard = standard(f);
+        InputSource input = input(f, adapter, folder, statusOnly);
+        Path expected = path(f, "expected", folder);
+        Path bound = path(f, "bound", folder);
+        Integer terms = f.optionalInt("terms", 0);
+        Path actual = path(f, "actual", folder);
+        f.rejectUnknown(INFORMATIONAL_CASE_FIELDS);
+        if (actual != null && statusOnly) {
+            throw new CaseFileException(context + ": 'actual' and a non-zero 'expect_status' exclude each other: a result "
+                    + "file is judged by its values, a status by running phase 1");
+        }
+        CheckCase result = new CheckCase(name, adapter.op(), n, c, in, out, alignCorners, scales, type, platform, input,
+                expected, bound, terms, actual, statusOnly ? expectStatus : null, standard, null);
+        if (!statusOnly) {
+            checkSize(result, context);
+        }
+        return result;
+    }
+
+    static OperatorAdapter adapter(JsonFields f) {
+        String op = f.requiredText("op");
+        try {
+            return OperatorAdapters.forOp(op);
+        } catch (IllegalArgumentException e) {
+            throw new CaseFileException(f.context() + ": " + e.getMessage());
+        }
+    }
+
+    private static InputSource input(JsonFields f, OperatorAdapter adapter, Path folder, boolean statusOnly) {
+        String field = adapter.inputField();
+        String other = adapter.backward() ? "self" : "grad_out";
+        if (f.has(other)) {
+            throw new CaseFileException(f.context() + ": " + adapter.op() + " reads its input from '" + field + "', not '"
+                    + other + "'");
+        }
+        Path file = path(f, field, folder);
+        JsonNode values = f.node("values");
+        JsonNode seed = f.node("seed");
+        if (statusOnly && file == null && values == null) {
+            return new InputSource.Unused();
+        }
+        if ((file == null) == (values == null)) {
+            throw new CaseFileException(f.context() + ": give the input either as a file ('" + field
+                    + "') or as drawn values ('values', with an optional 'seed'), exactly one of them");
+        }
+        if (file != null) {
+            if (seed != null) {
+                throw new CaseFileException(f.context() + ": 'seed' belongs to drawn 'values', not to an input file");
+            }
+            return new InputSource.File(file);
+        }
+        long s = seed == null ? 0 : f.requiredLong("seed");
+        return new InputSource.Drawn(valueSpec(values, f.context() + ", field 'values'"), s);
+    }
+
+    private static Path path(JsonFields f, String field, Path folder) {
+        String text = f.text(field, null);
+        return text == null ? null : folder.resolve(text);
+    }
+
+    /** Parses a value distribution: {@code "ones"}, {@code "normal"}, or an object with {@code "kind"}. */
+    static ValueSpec valueSpec(JsonNode node, String context) {
+        if (node.isTextual()) {
+            return switch (node.asText()) {
+                case "ones" -> ValueSpec.ONES;
+                case "normal" -> ValueSpec.STANDARD_NORMAL;
+                default -> throw new CaseFileException(context + ": expected \"ones\", \"normal\" or an object with \"kind\", "
+                        + "but got \"" + node.asText() + "\"");
+            };
+        }
+        JsonFields f = new JsonFields(node, context);
+        String kind = f.requiredText("kind");
+        double nan = f.number("nan_fraction", 0.0);
+        double inf = f.number("inf_fraction", 0.0);
+        ValueSpec spec;
+        try {
+            spec = switch (kind) {
+                case "ones" -> new ValueSpec(ValueSpec.Kind.ONES, 1.0, 0.0, nan, inf);
+                case "constant" -> new ValueSpec(ValueSpec.Kind.CONSTANT, requiredNumber(f, "value"), 0.0, nan, inf);
+                case "normal" -> new ValueSpec(ValueSpec.Kind.NORMAL, f.number("mean", 0.0), f.number("std", 1.0), nan, inf);
+                case "uniform" -> new ValueSpec(ValueSpec.Kind.UNIFORM, f.number("min", -1.0), f.number("max", 1.0), nan, inf);
+                default -> throw new CaseFileException(context + ": field 'kind' should be ones, constant, normal or uniform, "
+                        + "but got \"" + kind + "\"");
+            };
+        } catch (CaseFileException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw new CaseFileException(context + ": " + e.getMessage());
+        }
+        f.rejectUnknown(Set.of());
+        return spec;
+    }
+
+    private static double requiredNumber(JsonFields f, String field) {
+        if (!f.has(field)) {
+            throw f.missing(field);
+        }
+        return f.number(field, 0.0);
+    }
+
+    static DataType dataType(JsonFields f) {
+        return dataType(f.node("dtype"), f, "dtype");
+    }
+
+    static DataType dataType(JsonNode node, JsonFields f, String field) {
+        if (node == null) {
+            throw f.missing(field);
+        }
+        String name = node.isTextual() ? node.asText() : "";
+        return switch (name) {
+            case "float32" -> DataType.FLOAT;
+            case "float16" -> DataType.FLOAT16;
+            case "bfloat16" -> DataType.BF16;
+            default -> throw f.wrong(field, "float32, float16 or bfloat16", node);
+        };
+    }
+
+    /** The case-file name of a dtype: float32, float16, bfloat16. */
+    public static String dtypeName(DataType type) {
+        return switch (type) {
+            case FLOAT -> "float32";
+            case FLOAT16 -> "float16";
+            case BF16 -> "bfloat16";
+            default -> type.dtName();
+        };
+    }
+
+    static Platform platform(JsonFields f, Platform fallback) {
+        String name = f.text("platform", null);
+        if (name == null) {
+            return fallback;
+        }
+        try {
+            return Platform.byName(name);
+        } catch (IllegalArgumentException e) {
+            throw new CaseFileException(f.context() + ": field 'platform': " + e.getMessage());
+        }
+    }
+
+    static Standard standard(JsonFields f) {
+        String name = f.text("standard", "auto");
+        for (Standard s : Standard.values()) {
+            if (s.fileName().equals(name.toLowerCase(Locale.ROOT))) {
+                return s;
+            }
+        }
+        throw new CaseFileException(f.context() + ": field 'standard' should be auto, element or upstream, but got \"" + name + "\"");
+    }
+
+    /** Refuses a case whose tensors exceed {@link #MAX_ELEMENTS_PER_TENSOR}. */
+    static void checkSize(CheckCase c, String context) {
+        long rows = (long) c.n() * c.c();
+        long largest = Math.max(rows * product(c.inSizes()), rows * product(c.outSizes()));
+        if (largest > MAX_ELEMENTS_PER_TENSOR) {
+            throw new CaseFileException(context + ": a tensor of " + largest + " elements is larger than the harness takes ("
+                    + MAX_ELEMENTS_PER_TENSOR + " elements: it holds float64 copies on the heap)");
+        }
+    }
+
+    private static long product(int[] sizes) {
+        long p = 1;
+        for (int size : sizes) {
+            p = Math.multiplyExact(p, size);
+        }
+        return p;
+    }
+
+    private static void requireArray(JsonNode node, String context) {
+        if (!node.isArray()) {
+            throw new CaseFileException(context + " should be an array, but got " + JsonFields.kind(node));
+        }
+    }
+}

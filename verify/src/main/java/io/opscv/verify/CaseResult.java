@@ -1,0 +1,43 @@
+package io.opscv.verify;
+
+/**
+ * The outcome of one case, with the numbers behind it.
+ *
+ * @param checkCase      the case
+ * @param verdict        the outcome
+ * @param judged         what was judged: {@code operator}, {@code actual} (a file produced elsewhere) or {@code status}
+ * @param golden         what it was judged against: {@code expected file} or {@code float64 reference}
+ * @param elements       output elements compared
+ * @param terms          the criterion's terms
+ * @param maxErrorRatio  the largest per-element |got − e| / allowed (≤ 1 passes the criterion); NaN when not judged
+ * @param worstElement   the row-major index of that element, or −1
+ * @param worstGot       the result at that element
+ * @param worstExpected  the expected value at that element
+ * @param mere           the upstream mean relative error; NaN when not judged
+ * @param mare           the upstream max relative error; NaN when not judged
+ * @param allOnes        whether the input was all ones (the upstream standard then decides too)
+ * @param criterionPass  whether every element met the per-element criterion
+ * @param upstreamPass   whether {@code MERE < T} and {@code MARE < 10·T}
+ * @param workspaceSize  the workspace phase 1 asked for, or −1 when the operator did not run
+ * @param message        why a case did not pass, or a note; empty when there is nothing to say
+ */
+public record CaseResult(CheckCase checkCase, Verdict verdict, String judged, String golden, long elements, int terms,
+                         double maxErrorRatio, long worstElement, double worstGot, double worstExpected, double mere, double mare,
+                         boolean allOnes, boolean criterionPass, boolean upstreamPass, long workspaceSize, String message) {
+
+    /** A case that was not judged numerically: skipped, a status check, or an error. */
+    static CaseResult unjudged(CheckCase c, Verdict verdict, String judged, String message) {
+        return new CaseResult(c, verdict, judged, "", 0, 0, Double.NaN, -1, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
+                false, false, false, -1, message);
+    }
+
+    /** The upstream threshold T of the case's dtype. */
+    public double threshold() {
+        return UpstreamStandard.threshold(checkCase.dataType());
+    }
+
+    /** Whether numbers were computed (false for skipped, status and error cases). */
+    public boolean judgedNumerically() {
+        return !Double.isNaN(maxErrorRatio);
+    }
+}

@@ -1,0 +1,50 @@
+package io.opscv.verify;
+
+import io.opscv.runtime.Platform;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The results of checking a case file.
+ *
+ * @param source           the case file, as given
+ * @param platformOverride the platform every case ran as ({@code --platform}), or {@code null}
+ * @param results          one per case, in file order
+ */
+public record CheckRun(String source, Platform platformOverride, List<CaseResult> results) {
+    /** Copies {@code results}. */
+    public CheckRun {
+        results = List.copyOf(results);
+    }
+
+    /** Cases with {@code verdict}. */
+    public long count(Verdict verdict) {
+        return results.stream().filter(r -> r.verdict() == verdict).count();
+    }
+
+    /** Whether no case failed or errored. */
+    public boolean passed() {
+        return results.stream().noneMatch(r -> r.verdict().failed());
+    }
+
+    /** One line: counts per verdict, and which ops were skipped. */
+    public String summaryLine() {
+        StringBuilder line = new StringBuilder();
+        line.append(results.size()).append(results.size() == 1 ? " case: " : " cases: ")
+                .append(count(Verdict.PASS)).append(" passed, ")
+                .append(count(Verdict.FAIL)).append(" failed, ")
+                .append(count(Verdict.ERROR)).append(" errors, ")
+                .append(count(Verdict.SKIP)).append(" skipped");
+        Map<String, Integer> skipped = new TreeMap<>();
+        for (CaseResult r : results) {
+            if (r.verdict() == Verdict.SKIP) {
+                skipped.merge(r.checkCase().op(), 1, Integer::sum);
+            }
+        }
+        if (!skipped.isEmpty()) {
+            line.append(" (operator not in this build: ").append(String.join(", ", skipped.keySet())).append(')');
+        }
+        return line.toString();
+    }
+}

@@ -1,0 +1,192 @@
+package io.opscv.verify;
+
+import io.opscv.npy.NpyFormatException;
+import io.opscv.op.WorkspaceAndExecutor;
+import io.opscv.runtime.AclRuntime;
+import io.opscv.runtime.AclnnException;
+import io.opscv.runtime.DataType;
+import io.opscv.runtime.Device;
+import io.opscv.runtime.DeviceMemory;
+import io.opscv.runtime.Platform;
+import io.opscv.runtime.Stream;
+import io.opscv.runtime.Tensor;
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Runs cases and judges them. For each case: the input (a file, or values drawn with the case's seed and
+ * rounded to its dtype); the golden (the case's expected file, else the float64 reference); the result
+ * (the case's {@code actual} file, else the operator run through both phases on the case's platform);
+ * then {@link Judgement}. A case that expects a status runs phase 1 only.
+ *
+ * <p>Cases run one after another, each with its own input and output memory, so results do not depend
+ * on the order or on threads.
+ */
+public final class Checker {
+    /** Written to every output element before phase 2, so that an element the operator misses shows. */
+    static final double OUT_SENTINEL = -7777.0;
+
+    private Checker() {}
+
+    /**
+     * Checks {@code cases}.
+     *
+     * @param source           the case file's name, for the report
+     * @param platformOverride when not {@code null}, every case runs as this platform
+     * @param progress         receives one line per case, e.g. {@code [  3/21] bwd_up3x_f16 PASS}
+     */
+    public static CheckRun check(String source, List<CheckCase> cases, Platform platformOverride, Consumer<String> progress) {
+        List<CaseResult> results = new ArrayList<>(cases.size());
+        String width = Integer.toString(Integer.toString(cases.size()).length());
+        try (Sessions sessions = new Sessions()) {
+            for (int i = 0; i < cases.size(); i++) {
+                CheckCase c = platformOverride != null ? cases.get(i).onPlatform(platformOverride) : cases.get(i);
+                CaseResult result = checkOne(c, sessions);
+                results.add(result);
+                progress.accept(String.format("[%" + width + "d/%d] %s %s%s", i + 1, cases.size(), c.name(), result.verdict(),
+                        result.verdict() == Verdict.PASS || result.message().isEmpty() ? "" : ": " + result.message()));
+            }
+        }
+        return new CheckRun(source, platformOverride, results);
+    }
+
+    /** Checks one case with a fresh runtime (for tests and single runs). */
+    public static CaseResult checkOne(CheckCase c) {
+        try (Sessions sessions = new Sessions()) {
+            return checkOne(c, sessions);
+        }
+    }
+
+    private static CaseResult checkOne(CheckCase c, Sessions sessions) {
+        OperatorAdapter adapter = OperatorAdapters.forOp(c.op());
+        Platform platform = c.platform() != null ? c.platform() : Platform.defaultPlatform();
+        if (c.actual() == null && !adapter.hasOperator()) {
+            return CaseResult.unjudged(c, Verdict.SKIP, "", adapter.aclnnName() + " is not in this build; give an 'actual' "
+                    + "file to judge a result produced elsewhere");
+        }
+        try {
+            if (c.expectStatus() != null) {
+                return checkStatus(c, adapter, platform, sessions);
+            }
+            return checkValues(c, adapter, platform, sessions);
+        } catch (AclnnException e) {
+            sessions.discard(platform);
+            return CaseResult.unjudged(c, Verdict.FAIL, "operator", oneLine(e.toString()));
+        } catch (NpyFormatException e) {
+            return CaseResult.unjudged(c, Verdict.ERROR, "", oneLine(e.getMessage()));
+        } catch (IOException | RuntimeException e) {
+            sessions.discard(platform);
+            return CaseResult.unjudged(c, Verdict.ERROR, "", oneLine(e.toString()));
+        }
+    }
+
+    private static CaseResult checkValues(CheckCase c, OperatorAdapter adapter, Platform platform, Sessions sessions)
+            throws IOException {
+        long[] inShape = adapter.inputShape(c);
+        long[] outShape = adapter.outputShape(c);
+        DataType type = c.dataType();
+        // Shared: the operator reads the input on its stream's thread (the segment is wrapped, not copied).
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment inputBytes = CaseData.input(c, inShape, arena);
+            double[] input = CaseData.decode(inputBytes, type, Math.toIntExact(CaseData.numel(inShape)));
+            double[] expected = c.expected() != null ? CaseData.float64(c.expected(), "expected", outShape) : adapter.reference(c, input);
+            double[] bound = c.bound() != null ? CaseData.float64(c.bound(), "bound", outShape)
+                    : adapter.reference(c, CaseData.abs(input));
+            int terms = c.terms() != null ? c.terms() : adapter.terms(c);
+            String golden = c.expected() != null ? "expected file" : "float64 reference";
+            boolean allOnes = CaseData.allOnes(input);
+            if (c.actual() != null) {
+                double[] got = CaseData.actual(c.actual(), type, outShape);
+                return Judgement.judge(c, "actual", golden, got, expected, bound, terms, allOnes, -1);
+            }
+            Session session = sessions.get(platform);
+            try (DeviceMemory inMemory = inShapeIsEmpty(inShape) ? null : session.device.wrap(inputBytes);
+                 Tensor in = Tensor.create(inShape, type, null, 0, adapter.format(), inShape, inMemory);
+                 DeviceMemory outMemory = inShapeIsEmpty(outShape) ? null
+                         : session.device.malloc(CaseData.numel(outShape) * type.byteSize());
+                 Tensor out = Tensor.create(outShape, type, null, 0, adapter.format(), outShape, outMemory)) {
+                int outCount = Math.toIntExact(CaseData.numel(outShape));
+                if (outMemory != null) {
+                    double[] sentinel = new double[outCount];
+                    java.util.Arrays.fill(sentinel, OUT_SENTINEL);
+                    CaseData.encode(sentinel, type, outMemory.segment());
+                }
+                WorkspaceAndExecutor phase1 = adapter.getWorkspaceSize(platform, c, in, out);
+                try (DeviceMemory workspace = phase1.workspaceSize() > 0 ? session.device.malloc(phase1.workspaceSize()) : null) {
+                    adapter.run(workspace, phase1.workspaceSize(), phase1.executor(), session.stream);
+                    session.stream.synchronize();
+                }
+                double[] got = outMemory == null ? new double[0] : CaseData.decode(outMemory.segment(), type, outCount);
+                return Judgement.judge(c, "operator", golden, got, expected, bound, terms, allOnes, phase1.workspaceSize());
+            }
+        }
+    }
+
+    private static CaseResult checkStatus(CheckCase c, OperatorAdapter adapter, Platform platform, Sessions sessions) {
+        Session session = sessions.get(platform);
+        // Phase 1 only validates: tensors of one element broadcast over the shape (strides 0) allocate nothing big.
+        try (DeviceMemory inMemory = session.device.malloc(8);
+             DeviceMemory outMemory = session.device.malloc(8);
+             Tensor in = broadcast(adapter.inputShape(c), c.dataType(), adapter, inMemory);
+             Tensor out = broadcast(adapter.outputShape(c), c.dataType(), adapter, outMemory)) {
+            try {
+                adapter.getWorkspaceSize(platform, c, in, out);
+            } catch (AclnnException e) {
+                boolean expected = e.code() == c.expectStatus();
+                return CaseResult.unjudged(c, expected ? Verdict.PASS : Verdict.FAIL, "status",
+                        (expected ? "" : "expected status " + c.expectStatus() + ", got ") + oneLine(e.toString()));
+            }
+            return CaseResult.unjudged(c, Verdict.FAIL, "status", "expected status " + c.expectStatus()
+                    + ", but phase 1 succeeded");
+        }
+    }
+
+    private static Tensor broadcast(long[] shape, DataType type, OperatorAdapter adapter, DeviceMemory memory) {
+        return Tensor.create(shape, type, new long[shape.length], 0, adapter.format(), new long[] {1}, memory);
+    }
+
+    private static boolean inShapeIsEmpty(long[] shape) {
+        return CaseData.numel(shape) == 0;
+    }
+
+    private static String oneLine(String text) {
+        return text == null ? "" : text.replace('\n', ' ').replace('\r', ' ');
+    }
+
+    /** A runtime, device and stream. */
+    private record Session(AclRuntime runtime, Device device, Stream stream) {}
+
+    /** One session per platform, opened on first use; a session that saw a failure is replaced. */
+    private static final class Sessions implements AutoCloseable {
+        private final Map<Platform, Session> open = new EnumMap<>(Platform.class);
+
+        Session get(Platform platform) {
+            return open.computeIfAbsent(platform, p -> {
+                AclRuntime runtime = AclRuntime.init(p);
+                Device device = runtime.setDevice(0);
+                return new Session(runtime, device, device.createStream());
+            });
+        }
+
+        void discard(Platform platform) {
+            Session session = open.remove(platform);
+            if (session != null) {
+                session.runtime.close();
+            }
+        }
+
+        @Override
+        public void close() {
+            for (Session session : open.values()) {
+                session.runtime.close();
+            }
+            open.clear();
+        }
+    }
+}

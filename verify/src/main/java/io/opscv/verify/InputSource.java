@@ -1,0 +1,33 @@
+package io.opscv.verify;
+
+import java.nio.file.Path;
+
+/** Where a case's input tensor comes from: a .npy file, or values drawn from a distribution with a seed. */
+public sealed interface InputSource {
+    /** A .npy file in the case's dtype ({@code <f4}, {@code <f2}, bfloat16 bits as {@code <u2}). */
+    record File(Path path) implements InputSource {
+        @Override
+        public String describe() {
+            return path.getFileName().toString();
+        }
+    }
+
+    /** Values drawn from {@code values} with {@code seed}, then rounded to the case's dtype. */
+    record Drawn(ValueSpec values, long seed) implements InputSource {
+        @Override
+        public String describe() {
+            return values.describe() + " seed " + seed;
+        }
+    }
+
+    /** No input: a case that expects phase 1 to fail reads no values. */
+    record Unused() implements InputSource {
+        @Override
+        public String describe() {
+            return "(not read)";
+        }
+    }
+
+    /** A short description for tables and reports. */
+    String describe();
+}

@@ -1,0 +1,18 @@
+package io.opscv.verify;
+
+/** The outcome of one case. */
+public enum Verdict {
+    /** Judged and within the standard (or phase 1 failed with the expected status). */
+    PASS,
+    /** Judged and outside the standard, or the wrong status. */
+    FAIL,
+    /** Could not be judged: a missing or malformed file, an operator failure at run time. */
+    ERROR,
+    /** Not run: the operator is not in this build and the case has no {@code actual} file. */
+    SKIP;
+
+    /** Whether this verdict makes {@code check} exit non-zero. */
+    public boolean failed() {
+        return this == FAIL || this == ERROR;
+    }
+}

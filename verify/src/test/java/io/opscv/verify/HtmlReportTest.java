@@ -1,0 +1,132 @@
+package io.opscv.verify;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.opscv.npy.Npy;
+import io.opscv.testing.GoldenFiles;
+import java.lang.foreign.Arena;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import javax.xml.XMLConstants;
+import javax.xml.parsers.DocumentBuilder;
+import javax.xml.parsers.DocumentBuilderFactory;
+import javax.xml.xpath.XPath;
+import javax.xml.xpath.XPathConstants;
+import javax.xml.xpath.XPathFactory;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.NodeList;
+
+/**
+ * The HTML report is well-formed XHTML (the JDK's XML parser reads it), self-contained, and lists every case;
+ * its charts have one point per judged case. (bin/render-report shows it in Chromium.)
+ */
+class HtmlReportTest {
+    private static final String XHTML = "http://www.w3.org/1999/xhtml";
+    private static final String SVG = "http://www.w3.org/2000/svg";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void theGoldenRunsReportListsEveryCaseAndParses() throws Exception {
+        CheckRun run = Checker.check(GoldenFiles.casesJson().toString(), CaseFiles.read(GoldenFiles.casesJson()), null, l -> { });
+        Document page = parse(HtmlReport.write(run, dir.resolve("golden-report")));
+        assertEquals(names(run), caseNames(page));
+        assertEquals(run.summaryLine(), text(page, "//*[local-name()='p'][contains(@class, 'headline')]"));
+        // Two charts, each with a point per numerically judged case (the 14 that ran; skipped ones have no numbers).
+        NodeList charts = page.getElementsByTagNameNS(SVG, "svg");
+        assertEquals(2, charts.getLength());
+        for (int k = 0; k < charts.getLength(); k++) {
+            assertEquals(14, ((Element) charts.item(k)).getElementsByTagNameNS(SVG, "circle").getLength());
+        }
+    }
+
+    @Test
+    void everyKindOfOutcomeAndAwkwardNamesAreShownAndEscaped() throws Exception {
+        Path cases = dir.resolve("mixed.json");
+        try (Arena arena = Arena.ofConfined()) {
+            // A result with the wrong values: all zeros, where the reference of an all-ones gradOut is 2 everywhere.
+            Npy.write(dir.resolve("zeros.npy"), "<f4", new long[] {1, 2, 6}, arena.allocate(4 * 12));
+        }
+        Files.writeString(cases, """
+                {"cases": [
+                  {"op": "upsample_linear1d_backward", "name": "a <b> & \\"c\\" 'd'", "n": 1, "c": 2, "l_in": 6, "l_out": 12,
+                   "dtype": "float16", "values": "normal"},
+                  {"op": "upsample_linear1d_backward", "name": "wrong", "n": 1, "c": 2, "l_in": 6, "l_out": 12,
+                   "dtype": "float32", "values": "ones", "actual": "zeros.npy"},
+                  {"op": "upsample_linear1d_backward", "name": "refused", "n": 1, "c": 1, "l_in": 6, "l_out": 3300,
+                   "scales": 550, "dtype": "float32", "expect_status": 161002},
+                  {"op": "upsample_linear1d_backward", "name": "missing", "n": 1, "c": 1, "l_in": 6, "l_out": 12,
+                   "dtype": "float32", "grad_out": "missing<&>.npy"},
+                  {"op": "upsample_bilinear2d", "name": "skipped", "n": 1, "c": 1, "h_in": 2, "w_in": 3, "h_out": 4, "w_out": 6,
+                   "dtype": "bfloat16", "values": "ones"}
+                ]}""");
+        CheckRun run = Checker.check(cases + " <&>", CaseFiles.read(cases), null, l -> { });
+        List<String> verdicts = run.results().stream().map(r -> r.verdict().name()).toList();
+        assertEquals(List.of("PASS", "FAIL", "PASS", "ERROR", "SKIP"), verdicts);
+        Path file = HtmlReport.write(run, dir.resolve("mixed-report"));
+        String html = Files.readString(file);
+        assertTrue(!html.contains("<script") && !html.contains("src=\"") && !html.contains("href=\""), "self-contained");
+        Document page = parse(file);
+        assertEquals(names(run), caseNames(page));
+        assertEquals("a <b> & \"c\" 'd'", caseNames(page).getFirst());
+        // Rows carry their verdict as a class (the page colours them); the failure says which element.
+        NodeList rows = rows(page);
+        for (int k = 0; k < rows.getLength(); k++) {
+            assertEquals(verdicts.get(k).toLowerCase(java.util.Locale.ROOT), ((Element) rows.item(k)).getAttribute("class"));
+        }
+        // The out of an all-ones gradOut upsampled 2x is 2 everywhere.
+        assertTrue(rows.item(1).getTextContent().contains("0: got 0.0, expected 2.0"), rows.item(1).getTextContent());
+        assertTrue(rows.item(3).getTextContent().contains("missing<&>.npy: no such file"), rows.item(3).getTextContent());
+        // Two cases have numbers (the passing drawn one and the wrong actual): two points per chart, one marked failed.
+        NodeList charts = page.getElementsByTagNameNS(SVG, "svg");
+        for (int k = 0; k < charts.getLength(); k++) {
+            NodeList points = ((Element) charts.item(k)).getElementsByTagNameNS(SVG, "circle");
+            assertEquals(2, points.getLength());
+            assertEquals("point failed", ((Element) points.item(1)).getAttribute("class"));
+        }
+    }
+
+    private static List<String> names(CheckRun run) {
+        return run.results().stream().map(r -> r.checkCase().name()).toList();
+    }
+
+    private static NodeList rows(Document page) throws Exception {
+        XPath xpath = XPathFactory.newInstance().newXPath();
+        return (NodeList) xpath.evaluate("//*[local-name()='table'][@id='cases']/*[local-name()='tbody']/*[local-name()='tr']",
+                page, XPathConstants.NODESET);
+    }
+
+    private static List<String> caseNames(Document page) throws Exception {
+        NodeList rows = rows(page);
+        List<String> names = new ArrayList<>();
+        for (int k = 0; k < rows.getLength(); k++) {
+            NodeList cells = ((Element) rows.item(k)).getElementsByTagNameNS(XHTML, "td");
+            names.add(cells.item(1).getTextContent());
+        }
+        return names;
+    }
+
+    private static String text(Document page, String path) throws Exception {
+        return XPathFactory.newInstance().newXPath().evaluate(path, page);
+    }
+
+    /** Parses the page as XML: any markup error (unclosed tag, bare '&' or '<') fails here. */
+    private static Document parse(Path file) throws Exception {
+        DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+        factory.setNamespaceAware(true);
+        factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
+        DocumentBuilder builder = factory.newDocumentBuilder();
+        builder.setErrorHandler(null);
+        Document page = builder.parse(file.toFile());
+        assertEquals(XHTML, page.getDocumentElement().getNamespaceURI());
+        assertEquals("html", page.getDocumentElement().getLocalName());
+        return page;
+    }
+}
