@@ -9,6 +9,7 @@ import io.opscv.runtime.Platform;
 import io.opscv.runtime.Tensor;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Builds a plan the way upstream's phase 1 does with its l0 operators: each call appends one step
@@ -37,7 +38,7 @@ public final class PlanBuilder {
             steps.add(new ViewStep("Contiguous", x, x, "already contiguous: no copy"));
             return x;
         }
-        Operand y = allocate(x.name() + ".contiguous", x.shape(), x.dataType(), x.format());
+        Operand y = allocate(derivedName(x, "contiguous"), x.shape(), x.dataType(), x.format());
         steps.add(new ContiguousStep(x, y));
         return y;
     }
@@ -69,7 +70,7 @@ public final class PlanBuilder {
             steps.add(new ViewStep("Cast(" + type.dtName() + ")", x, x, "already " + type.dtName() + ": no copy"));
             return x;
         }
-        Operand y = allocate(x.name() + "." + type.dtName(), x.shape(), type, x.format());
+        Operand y = allocate(derivedName(x, shortName(type)), x.shape(), type, x.format());
         steps.add(new CastStep(x, y));
         return y;
     }
@@ -81,7 +82,7 @@ public final class PlanBuilder {
         for (int d = 0; d < order.length; d++) {
             permuted[d] = shape[order[d]];
         }
-        Operand y = allocate(x.name() + ".transposed", permuted, x.dataType(), format);
+        Operand y = allocate(derivedName(x, format.name().toLowerCase(Locale.ROOT)), permuted, x.dataType(), format);
         steps.add(new TransposeStep(x, order, y));
         return y;
     }
@@ -89,7 +90,7 @@ public final class PlanBuilder {
     /** l0 TransData of a plain NCHW / NHWC operand to NC1HWC0 (C0 from its dtype). */
     public Operand toBlocked(Operand x) {
         long[] nchw = Layouts.toNchw(x.shape(), x.format());
-        Operand y = allocate(x.name() + ".5hd", TransDataKernel.blockedShape(nchw, x.dataType()), x.dataType(),
+        Operand y = allocate(derivedName(x, "5hd"), TransDataKernel.blockedShape(nchw, x.dataType()), x.dataType(),
                 Format.NC1HWC0);
         steps.add(new TransDataStep(x, y));
         return y;
@@ -98,7 +99,7 @@ public final class PlanBuilder {
     /** l0 TransData of an NC1HWC0 operand back to {@code format} (NCHW or NHWC) with {@code channels} channels. */
     public Operand fromBlocked(Operand x, long channels, Format format) {
         long[] nchw = {x.size(0), channels, x.size(2), x.size(3)};
-        Operand y = allocate(x.name() + "." + format.name().toLowerCase(java.util.Locale.ROOT), Layouts.fromNchw(nchw, format),
+        Operand y = allocate(derivedName(x, format.name().toLowerCase(Locale.ROOT)), Layouts.fromNchw(nchw, format),
                 x.dataType(), format);
         steps.add(new TransDataStep(x, y));
         return y;
@@ -107,6 +108,22 @@ public final class PlanBuilder {
     /** l0 ViewCopy into a user tensor (the plan's last step). */
     public void viewCopy(Operand src, Operand dst) {
         steps.add(new ViewCopyStep(src, dst));
+    }
+
+    /** An intermediate's name: what it holds (the part before the first dot) and what it now is, e.g. gradOut.fp32. */
+    static String derivedName(Operand x, String what) {
+        String name = x.name();
+        int dot = name.indexOf('.');
+        return (dot < 0 ? name : name.substring(0, dot)) + "." + what;
+    }
+
+    private static String shortName(DataType type) {
+        return switch (type) {
+            case FLOAT -> "fp32";
+            case FLOAT16 -> "fp16";
+            case BF16 -> "bf16";
+            default -> type.name().toLowerCase(Locale.ROOT);
+        };
     }
 
     /** The steps so far. */

@@ -371,8 +371,8 @@ class UpsampleLinear1dBackwardPlansTest {
                     + p.workspaceSize() + " bytes"), explain);
             assertTrue(explain.contains("Unsqueeze(2): gradOut FLOAT16 ND [1, 1, 3] -> gradOut FLOAT16 ND [1, 1, 1, 3] (view)"),
                     explain);
-            assertTrue(explain.contains("-> gradOut.DT_FLOAT FLOAT NCHW [1, 1, 1, 3] @ws+0 [workspace 512 bytes]"), explain);
-            assertTrue(explain.contains("ViewCopy: gradInput.DT_FLOAT16 FLOAT16 ND [1, 1, 6] @ws+1024 -> out FLOAT16 ND [1, 1, 6]"),
+            assertTrue(explain.contains("-> gradOut.fp32 FLOAT NCHW [1, 1, 1, 3] @ws+0 [workspace 512 bytes]"), explain);
+            assertTrue(explain.contains("ViewCopy: gradInput.fp16 FLOAT16 ND [1, 1, 6] @ws+1024 -> out FLOAT16 ND [1, 1, 6]"),
                     explain);
             assertEquals(8, explain.lines().count() - 1, explain);
         }
