@@ -160,12 +160,7 @@ public final class Checks {
     public static void scalesMatchSizes(double scales, long inputLength, long outputLength, String scalesName,
                                         String outputName, String inputName) {
         if (Math.abs(scales) > SCALES_EPSILON) {
-            double expected = Math.floor(inputLength * scales);
-            if (expected != (double) outputLength) {
-                throw AclnnException.invalid(outputName + " (" + outputLength + ") should equal floor(" + inputName + " ("
-                        + inputLength + ") * " + scalesName + " (" + scales + ")) = " + formatFloor(expected)
-                        + "; " + scalesName + " is the forward multiplier (output / input).");
-            }
+            floorRule(scales, inputLength, outputLength, scalesName, outputName, inputName);
         }
     }
 
@@ -176,12 +171,17 @@ public final class Checks {
     public static void positiveScalesMatchSizes(double scales, long inputLength, long outputLength, String scalesName,
                                                 String outputName, String inputName) {
         if (scales > 0) {
-            double expected = Math.floor(inputLength * scales);
-            if (expected != (double) outputLength) {
-                throw AclnnException.invalid(outputName + " (" + outputLength + ") should equal floor(" + inputName + " ("
-                        + inputLength + ") * " + scalesName + " (" + scales + ")) = " + formatFloor(expected)
-                        + "; " + scalesName + " is the forward multiplier (output / input).");
-            }
+            floorRule(scales, inputLength, outputLength, scalesName, outputName, inputName);
+        }
+    }
+
+    private static void floorRule(double scales, long inputLength, long outputLength, String scalesName, String outputName,
+                                  String inputName) {
+        double expected = Math.floor(inputLength * scales);
+        if (expected != (double) outputLength) {
+            throw AclnnException.invalid(outputName + " (" + outputLength + ") should equal floor(" + inputName + " ("
+                    + inputLength + ") * " + scalesName + " (" + scales + ")) = " + formatFloor(expected)
+                    + "; " + scalesName + " is the forward multiplier (output / input).");
         }
     }
 
