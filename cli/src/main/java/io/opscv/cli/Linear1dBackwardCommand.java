@@ -4,7 +4,6 @@ import io.opscv.op.UpsampleLinear1dBackward;
 import io.opscv.op.WorkspaceAndExecutor;
 import io.opscv.runtime.AclRuntime;
 import io.opscv.runtime.Device;
-import io.opscv.runtime.DeviceMemory;
 import io.opscv.runtime.Format;
 import io.opscv.runtime.IntArray;
 import io.opscv.runtime.Platform;
@@ -52,6 +51,9 @@ final class Linear1dBackwardCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE}).")
     String soc;
 
+    @Option(names = "--explain", description = "Print the execution plan (steps, operands, workspace) before running it.")
+    boolean explain;
+
     @Option(names = "--out", required = true, paramLabel = "OUT.npy", description = "Where to write out.")
     Path outFile;
 
@@ -80,10 +82,7 @@ final class Linear1dBackwardCommand implements Callable<Integer> {
                 Tensor out = OpscvCli.allocate(device, outShape, gradOut.dataType());
                 WorkspaceAndExecutor phase1 = UpsampleLinear1dBackward.getWorkspaceSize(platform, gradOut, outputSizeArray,
                         inputSizeArray, alignCorners, scales, out);
-                try (DeviceMemory workspace = phase1.workspaceSize() > 0 ? device.malloc(phase1.workspaceSize()) : null) {
-                    UpsampleLinear1dBackward.run(workspace, phase1.workspaceSize(), phase1.executor(), stream);
-                    stream.synchronize();
-                }
+                Phase2Runner.run(device, stream, phase1, UpsampleLinear1dBackward::run, explain, parent.out());
                 NpyTensors.save(out, outFile, loaded.descr());
             }
         }

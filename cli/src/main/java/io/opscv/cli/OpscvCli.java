@@ -17,13 +17,16 @@ import picocli.CommandLine.Command;
 /**
  * {@code opscv}: the command-line tool. Exit codes: 0 success, 1 an operator status (stderr starts
  * with the status name and code), 2 a bad argument or unreadable file (one line on stderr),
- * 3 an internal error, 4 ({@code check}) a case failed or could not be judged.
+ * 3 an internal error, 4 a verification failed ({@code check}: a case failed or could not be judged;
+ * {@code gradcheck}: a forward/backward pair is not adjoint).
  */
 @Command(name = "opscv", mixinStandardHelpOptions = true, version = "opscv 0.1.0",
         description = "CPU implementation and golden model of the CANN ops-cv upsample-backward operators.",
-        subcommands = {ExampleCommand.class, Linear1dBackwardCommand.class, CheckCommand.class},
+        subcommands = {ExampleCommand.class, Linear1dBackwardCommand.class, Linear1dCommand.class,
+            Bilinear2dBackwardCommand.class, Bilinear2dCommand.class, GradcheckCommand.class, CheckCommand.class},
         footer = {"", "Exit codes: 0 success; 1 operator status (e.g. 'ACLNN_ERR_PARAM_INVALID (161002): ...');",
-            "2 bad argument or file; 3 internal error; 4 check: a case failed."})
+            "2 bad argument or file; 3 internal error; 4 verification failed (check: a case failed;",
+            "gradcheck: a pair is not adjoint)."})
 public final class OpscvCli implements Runnable {
     public static final int EXIT_OK = 0;
     public static final int EXIT_STATUS = 1;
@@ -114,17 +117,27 @@ public final class OpscvCli implements Runnable {
 
     /** A tensor of {@code shape} whose every element is the same one (strides 0): validation without allocation. */
     static Tensor probeTensor(Device device, long[] shape, DataType type) {
+        return probeTensor(device, shape, type, Format.ND);
+    }
+
+    /** {@link #probeTensor(Device, long[], DataType)} with a format tag (NCHW / NHWC for the 2-D operators). */
+    static Tensor probeTensor(Device device, long[] shape, DataType type, Format format) {
         DeviceMemory one = device.malloc(Math.max(type.byteSize(), 1));
-        return Tensor.create(shape, type, new long[shape.length], 0, Format.ND, new long[] {1}, one);
+        return Tensor.create(shape, type, new long[shape.length], 0, format, new long[] {1}, one);
     }
 
     /** A new contiguous tensor (no memory when empty). */
     static Tensor allocate(Device device, long[] shape, DataType type) {
+        return allocate(device, shape, type, Format.ND);
+    }
+
+    /** {@link #allocate(Device, long[], DataType)} with a format tag. */
+    static Tensor allocate(Device device, long[] shape, DataType type, Format format) {
         long numel = 1;
         for (long d : shape) {
             numel = Math.multiplyExact(numel, d);
         }
         DeviceMemory memory = numel == 0 ? null : device.malloc(Math.multiplyExact(numel, (long) type.byteSize()));
-        return Tensor.create(shape, type, null, 0, Format.ND, shape, memory);
+        return Tensor.create(shape, type, null, 0, format, shape, memory);
     }
 }

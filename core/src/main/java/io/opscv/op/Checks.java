@@ -3,6 +3,7 @@ package io.opscv.op;
 import io.opscv.runtime.AclnnException;
 import io.opscv.runtime.AclnnStatus;
 import io.opscv.runtime.DataType;
+import io.opscv.runtime.Format;
 import io.opscv.runtime.IntArray;
 import io.opscv.runtime.Platform;
 import io.opscv.runtime.Tensor;
@@ -159,13 +160,120 @@ public final class Checks {
     public static void scalesMatchSizes(double scales, long inputLength, long outputLength, String scalesName,
                                         String outputName, String inputName) {
         if (Math.abs(scales) > SCALES_EPSILON) {
-            double expected = Math.floor(inputLength * scales);
-            if (expected != (double) outputLength) {
-                throw AclnnException.invalid(outputName + " (" + outputLength + ") should equal floor(" + inputName + " ("
-                        + inputLength + ") * " + scalesName + " (" + scales + ")) = " + formatFloor(expected)
-                        + "; " + scalesName + " is the forward multiplier (output / input).");
+            floorRule(scales, inputLength, outputLength, scalesName, outputName, inputName);
+        }
+    }
+
+    /**
+     * SPEC §10 (the forward): when {@code scales > 0}, outputLength == floor(inputLength · scales);
+     * a zero or negative scales means "not given" and skips the rule.
+     */
+    public static void positiveScalesMatchSizes(double scales, long inputLength, long outputLength, String scalesName,
+                                                String outputName, String inputName) {
+        if (scales > 0) {
+            floorRule(scales, inputLength, outputLength, scalesName, outputName, inputName);
+        }
+    }
+
+    private static void floorRule(double scales, long inputLength, long outputLength, String scalesName, String outputName,
+                                  String inputName) {
+        double expected = Math.floor(inputLength * scales);
+        if (expected != (double) outputLength) {
+            throw AclnnException.invalid(outputName + " (" + outputLength + ") should equal floor(" + inputName + " ("
+                    + inputLength + ") * " + scalesName + " (" + scales + ")) = " + formatFloor(expected)
+                    + "; " + scalesName + " is the forward multiplier (output / input).");
+        }
+    }
+
+    /** aclnnUpsampleBilinear2d: scalesH and scalesW cannot be negative (upstream's CheckScalesValid). */
+    public static void scalesNotNegative(double scalesH, double scalesW) {
+        if (scalesH < 0 || scalesW < 0) {
+            throw AclnnException.invalid("scalesH and scalesW cannot be negative, but got scalesH (" + scalesH
+                    + ") and scalesW (" + scalesW + ").");
+        }
+    }
+
+    /**
+     * A forward's input has data: every dimension but the batch is non-zero (PyTorch's and upstream's
+     * "Non-empty 3D data tensor expected" rule).
+     */
+    public static void nonEmptyData(Tensor self) {
+        for (int d = 1; d < self.dim(); d++) {
+            if (self.size(d) == 0) {
+                throw AclnnException.invalid("Non-empty " + self.dim() + "D data tensor expected but got a tensor with sizes "
+                        + Arrays.toString(self.shape()) + ".");
             }
         }
+    }
+
+    /**
+     * The requested lengths are > 0; {@code axes} names them (e.g. H, W). {@code input} may be
+     * {@code null} when the input lengths come from a tensor already checked.
+     */
+    public static void lengthsPositive(long[] input, long[] output, String... axes) {
+        boolean ok = true;
+        for (int k = 0; k < axes.length; k++) {
+            ok &= output[k] > 0 && (input == null || input[k] > 0);
+        }
+        if (!ok) {
+            throw AclnnException.invalid("Input and output sizes should greater than 0, but got "
+                    + (input == null ? "" : "input " + axisList(input, axes) + ", ") + "output " + axisList(output, axes));
+        }
+    }
+
+    /** The batch and channel sizes requested are not negative. */
+    public static void batchAndChannelsNotNegative(long n, long c, String name) {
+        if (n < 0 || c < 0) {
+            throw AclnnException.invalid(name + " should not have negative sizes, but got N (" + n + ") and C (" + c + ").");
+        }
+    }
+
+    /**
+     * gradOut has the shape of the forward output, dimension by dimension (upstream's
+     * CheckInputsElement text).
+     */
+    public static void gradOutMatchesOutput(Tensor gradOut, long[] fullOutputSize) {
+        for (int d = 0; d < fullOutputSize.length; d++) {
+            if (gradOut.size(d) != fullOutputSize[d]) {
+                throw AclnnException.invalid("Expected grad_output to have the same shape as output; output.size(" + d
+                        + ") = " + fullOutputSize[d] + " but got grad_output.size(" + d + ") = " + gradOut.size(d));
+            }
+        }
+    }
+
+    /** {@code out} has exactly {@code expected}, which {@code expectedName} explains (e.g. inputSize). */
+    public static void outShapeEquals(Tensor out, long[] expected, String expectedName) {
+        if (!Arrays.equals(out.shape(), expected)) {
+            throw AclnnException.invalid("Expected out to have the shape of " + expectedName + " " + Arrays.toString(expected)
+                    + ", but got out " + Arrays.toString(out.shape()) + ".");
+        }
+    }
+
+    /** The formats the 2-D operators read: NCHW and NHWC, with ND read as NCHW. */
+    public static final List<Format> FORMATS_2D = List.of(Format.NCHW, Format.NHWC, Format.ND);
+
+    /** A 2-D operator's tensor is NCHW, NHWC or ND (read as NCHW). */
+    public static void format2d(Tensor tensor, String name) {
+        if (!FORMATS_2D.contains(tensor.format())) {
+            throw AclnnException.invalid("Tensor " + name + " has format " + tensor.format().name()
+                    + ", but should be in format support list [NCHW, NHWC] (ND is read as NCHW).");
+        }
+    }
+
+    /** Two tensors of a 2-D operator share one layout: both NHWC, or both NCHW / ND. */
+    public static void sameLayout(Tensor a, String aName, Tensor b, String bName) {
+        if ((a.format() == Format.NHWC) != (b.format() == Format.NHWC)) {
+            throw AclnnException.invalid("Format of " + aName + " and " + bName + " should be equal, but got " + aName + " ["
+                    + a.format().name() + "] and " + bName + " [" + b.format().name() + "].");
+        }
+    }
+
+    private static String axisList(long[] values, String[] axes) {
+        StringBuilder sb = new StringBuilder("(");
+        for (int k = 0; k < axes.length; k++) {
+            sb.append(k == 0 ? "" : ", ").append(axes[k]).append(": ").append(values[k]);
+        }
+        return sb.append(')').toString();
     }
 
     private static String formatFloor(double value) {

@@ -1,12 +1,18 @@
 package io.opscv.op;
 
+import io.opscv.kernel.LinearTable;
+import io.opscv.kernel.TransDataKernel;
+import io.opscv.plan.Bilinear2dBackwardStep;
 import io.opscv.plan.Executor;
 import io.opscv.plan.LinearBackwardFusedStep;
-import io.opscv.plan.PlanStep;
-import io.opscv.plan.ViewCopyStep;
+import io.opscv.plan.Operand;
+import io.opscv.plan.PlanBuilder;
+import io.opscv.plan.ResizeBilinearV2Grad5HdStep;
+import io.opscv.plan.ResizeLinearGradStep;
 import io.opscv.runtime.AclnnException;
 import io.opscv.runtime.DataType;
 import io.opscv.runtime.DeviceMemory;
+import io.opscv.runtime.Format;
 import io.opscv.runtime.IntArray;
 import io.opscv.runtime.Platform;
 import io.opscv.runtime.Stream;
@@ -31,6 +37,9 @@ import java.util.List;
 public final class UpsampleLinear1dBackward {
     /** The ACLNN name of this operator. */
     public static final String NAME = "aclnnUpsampleLinear1dBackward";
+
+    /** SPEC §6: from this gradOut length on, A2/A3 take the fallback plan too. */
+    public static final long FALLBACK_MIN_LOUT = 1_000_000;
 
     private UpsampleLinear1dBackward() {}
 
@@ -133,15 +142,60 @@ public final class UpsampleLinear1dBackward {
         Checks.ratioAtMost500(lout, lin, "L");
         Checks.scalesMatchSizes(scales, lin, lout, "scales", "outputSize[0]", "inputSize[2]");
 
-        Executor executor = new Executor(NAME, platform, plan(gradOut, out, alignCorners, scales), List.of(gradOut, out));
+        Executor executor = plan(platform, gradOut, out, alignCorners, scales);
         return new WorkspaceAndExecutor(executor.workspaceSize(), executor);
     }
 
-    private static List<PlanStep> plan(Tensor gradOut, Tensor out, boolean alignCorners, double scales) {
-        if (gradOut.size(2) == out.size(2)) {
-            return List.of(new ViewCopyStep(gradOut, "gradOut", out, "out"));
+    /**
+     * The plan of SPEC §6 for {@code platform} (sizes differ unless noted; intermediates in the workspace):
+     * <ul>
+     *   <li>equal lengths, every platform: ViewCopy gradOut → out;</li>
+     *   <li>cpu: one fused step from gradOut (any strides) into out;</li>
+     *   <li>Ascend950 (RegBase): Contiguous → ResizeLinearGrad (3-D, in gradOut's dtype) → ViewCopy;</li>
+     *   <li>A2/A3 (DAV_2201): View3dAs4d (Contiguous → Unsqueeze(2) → ReFormat NCHW) → Cast FP32 →
+     *       UpsampleBilinear2dGrad (scales_h 1.0) → Cast back → View4dAs3d → ViewCopy;</li>
+     *   <li>fallback (Lout ≥ 1,000,000, or the arch is not DAV_2201): View3dAs4d → Cast FP32 →
+     *       TransData NCHW→NC1HWC0 → ResizeBilinearV2Grad5Hd (sizes only) → TransData back → Cast back →
+     *       View4dAs3d → ViewCopy. Taking sizes only, it ignores a scales that differs from Lout / Lin,
+     *       as the hardware does (SPEC §6).</li>
+     * </ul>
+     */
+    static Executor plan(Platform platform, Tensor gradOut, Tensor out, boolean alignCorners, double scales) {
+        PlanBuilder plan = new PlanBuilder();
+        Operand grad = Operand.of("gradOut", gradOut);
+        Operand result = Operand.of("out", out);
+        int lin = Math.toIntExact(out.size(2));
+        int lout = Math.toIntExact(gradOut.size(2));
+        if (lin == lout) {
+            plan.viewCopy(grad, result);
+        } else if (platform.arch() == Platform.Arch.CPU) {
+            plan.add(new LinearBackwardFusedStep(gradOut, out, alignCorners, scales));
+        } else if (platform.arch() == Platform.Arch.DAV_3510) {
+            Operand contiguous = plan.contiguous(grad);
+            Operand gradInput = plan.allocate("gradInput", out.shape(), gradOut.dataType(), contiguous.format());
+            plan.add(new ResizeLinearGradStep(contiguous, gradInput, LinearTable.of(lin, lout, alignCorners, scales),
+                    "alignCorners=" + alignCorners + ", scales=" + scales + ", " + PlanNotes.determinism(gradOut, platform)));
+            plan.viewCopy(gradInput, result);
+        } else {
+            Operand x = plan.reformat(plan.unsqueeze(plan.contiguous(grad), 2), Format.NCHW);
+            long[] gradInputShape = {out.size(0), out.size(1), 1, lin};
+            Operand gradInput;
+            if (lout >= FALLBACK_MIN_LOUT || platform.arch() != Platform.Arch.DAV_2201) {
+                Operand blocked = plan.toBlocked(plan.cast(x, DataType.FLOAT));
+                Operand blockedInput = plan.allocate("gradInput.5hd",
+                        TransDataKernel.blockedShape(gradInputShape, DataType.FLOAT), DataType.FLOAT, Format.NC1HWC0);
+                plan.add(new ResizeBilinearV2Grad5HdStep(blocked, blockedInput, alignCorners));
+                gradInput = plan.fromBlocked(blockedInput, out.size(1), Format.NCHW);
+            } else {
+                Operand fp32 = plan.cast(x, DataType.FLOAT);
+                gradInput = plan.allocate("gradInput", gradInputShape, DataType.FLOAT, Format.NCHW);
+                plan.add(new Bilinear2dBackwardStep("UpsampleBilinear2dGrad", fp32, gradInput,
+                        LinearTable.of(1, 1, alignCorners, 1.0), LinearTable.of(lin, lout, alignCorners, scales),
+                        "alignCorners=" + alignCorners + ", scales_h=1.0, scales_w=" + PlanNotes.sourceStep(scales)));
+            }
+            plan.viewCopy(plan.view4dAs3d(plan.cast(gradInput, out.dataType()), out.format()), result);
         }
-        return List.of(new LinearBackwardFusedStep(gradOut, out, alignCorners, scales));
+        return plan.build(NAME, platform, List.of(gradOut, out));
     }
 
     /**

@@ -4,18 +4,23 @@ import io.opscv.kernel.StridedCopy;
 import io.opscv.runtime.Tensor;
 import java.lang.foreign.MemorySegment;
 
-/** l0 {@code ViewCopy}: copies one user tensor's view into another of the same shape and dtype. */
+/**
+ * l0 {@code ViewCopy}: copies one view into another of the same shape and dtype, any strides on
+ * either side — the last step of every NPU plan (the result into the user's {@code out}) and the
+ * whole plan when the sizes are equal.
+ */
 public final class ViewCopyStep implements PlanStep {
-    private final Tensor src;
-    private final Tensor dst;
-    private final String srcName;
-    private final String dstName;
+    private final Operand src;
+    private final Operand dst;
 
-    public ViewCopyStep(Tensor src, String srcName, Tensor dst, String dstName) {
+    public ViewCopyStep(Operand src, Operand dst) {
         this.src = src;
         this.dst = dst;
-        this.srcName = srcName;
-        this.dstName = dstName;
+    }
+
+    /** A copy between two user tensors. */
+    public ViewCopyStep(Tensor src, String srcName, Tensor dst, String dstName) {
+        this(Operand.of(srcName, src), Operand.of(dstName, dst));
     }
 
     @Override
@@ -25,11 +30,16 @@ public final class ViewCopyStep implements PlanStep {
 
     @Override
     public String describe() {
-        return TensorViews.describe(srcName, src) + " -> " + TensorViews.describe(dstName, dst);
+        return src.describe() + " -> " + dst.describe();
+    }
+
+    @Override
+    public long workspaceBytes() {
+        return dst.ownedWorkspaceBytes();
     }
 
     @Override
     public void run(MemorySegment workspace) {
-        StridedCopy.copy(TensorViews.of(src), TensorViews.of(dst));
+        StridedCopy.copy(src.resolve(workspace), dst.resolve(workspace));
     }
 }

@@ -44,6 +44,16 @@ public final class TestDevice implements AutoCloseable {
      * the storage's other elements are filled with a sentinel (-7168, exact in every float dtype) so stray reads or writes show.
      */
     public Tensor strided(long[] shape, DataType type, long[] strides, long offset, float[] values) {
+        return strided(shape, type, strides, offset, values, Format.ND);
+    }
+
+    /** A contiguous tensor of {@code format} (e.g. NCHW, NHWC: the shape is given in the format's order). */
+    public Tensor tensor(long[] shape, DataType type, float[] values, Format format) {
+        return strided(shape, type, Tensor.contiguousStrides(shape), 0, values, format);
+    }
+
+    /** As {@link #strided(long[], DataType, long[], long, float[])}, with a format tag. */
+    public Tensor strided(long[] shape, DataType type, long[] strides, long offset, float[] values, Format format) {
         long last = offset;
         long numel = 1;
         for (int d = 0; d < shape.length; d++) {
@@ -56,7 +66,7 @@ public final class TestDevice implements AutoCloseable {
         for (long e = 0; e < storage; e++) {
             put(seg, type, e, SENTINEL);
         }
-        Tensor t = Tensor.create(shape, type, strides, offset, Format.ND, new long[] {storage}, memory);
+        Tensor t = Tensor.create(shape, type, strides, offset, format, new long[] {storage}, memory);
         long[] index = new long[shape.length];
         for (long k = 0; k < numel; k++) {
             long at = offset;
@@ -74,9 +84,24 @@ public final class TestDevice implements AutoCloseable {
 
     /** A tensor of {@code type} whose elements are given as raw storage bytes (e.g. bf16 bit patterns). */
     public Tensor fromRaw(long[] shape, DataType type, MemorySegment raw) {
+        return fromRaw(shape, type, raw, Format.ND);
+    }
+
+    /** A contiguous tensor of {@code format} holding the raw storage bytes {@code raw}. */
+    public Tensor fromRaw(long[] shape, DataType type, MemorySegment raw, Format format) {
         DeviceMemory memory = device.malloc(Math.max(raw.byteSize(), 1));
         MemorySegment.copy(raw, 0, memory.segment(), 0, raw.byteSize());
-        return Tensor.create(shape, type, null, 0, Format.ND, shape, memory);
+        return Tensor.create(shape, type, null, 0, format, shape, memory);
+    }
+
+    /** Values exactly representable in every dtype the operators take (multiples of 1/64 in [-4, 4)), from {@code seed}. */
+    public static float[] randomValues(int count, long seed) {
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        float[] v = new float[count];
+        for (int k = 0; k < count; k++) {
+            v[k] = (random.nextInt(512) - 256) / 64f;
+        }
+        return v;
     }
 
     /** The view's elements, row-major, widened to double. */

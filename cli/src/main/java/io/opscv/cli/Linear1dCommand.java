@@ -1,0 +1,82 @@
+package io.opscv.cli;
+
+import io.opscv.op.UpsampleLinear1d;
+import io.opscv.op.WorkspaceAndExecutor;
+import io.opscv.runtime.AclRuntime;
+import io.opscv.runtime.Device;
+import io.opscv.runtime.Format;
+import io.opscv.runtime.IntArray;
+import io.opscv.runtime.Platform;
+import io.opscv.runtime.Stream;
+import io.opscv.runtime.Tensor;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParentCommand;
+
+@Command(name = "linear1d", mixinStandardHelpOptions = true,
+        description = {
+            "Run aclnnUpsampleLinear1d (the forward) on a .npy self (N, C, L) and write out (N, C, Lout).",
+            "Files as for linear1d-backward: <f4 = FLOAT, <f2 = FLOAT16, bfloat16 as raw bits in <u2 with --dtype bfloat16."
+        })
+final class Linear1dCommand implements Callable<Integer> {
+    @ParentCommand
+    OpscvCli parent;
+
+    @Option(names = "--self", required = true, paramLabel = "X.npy", description = "self, shape (N, C, L).")
+    Path selfFile;
+
+    @Option(names = "--output-size", required = true, paramLabel = "L", description = "outputSize[0]: the length of out.")
+    String outputSizeText;
+
+    @Option(names = "--align-corners", description = "Align the centres of the corner pixels (default: false).")
+    boolean alignCorners;
+
+    @Option(names = "--scales", paramLabel = "S", defaultValue = "0",
+            description = "The multiplier along L (Lout = floor(L * S)); 0 or negative = not given (default: ${DEFAULT-VALUE}).")
+    double scales;
+
+    @Option(names = "--dtype", paramLabel = "TYPE",
+            description = "The dtype of X.npy: ${COMPLETION-CANDIDATES} (default: from the file; bfloat16 must be given).")
+    DtypeOption dtype;
+
+    @Option(names = "--soc", paramLabel = "NAME", defaultValue = "cpu",
+            description = "Platform: cpu, ascend950, ascend910_93, ascend910b, ascend910, ascend310b, ascend310p "
+                    + "(default: ${DEFAULT-VALUE}).")
+    String soc;
+
+    @Option(names = "--explain", description = "Print the execution plan (steps, operands, workspace) before running it.")
+    boolean explain;
+
+    @Option(names = "--out", required = true, paramLabel = "Y.npy", description = "Where to write out.")
+    Path outFile;
+
+    @Override
+    public Integer call() throws Exception {
+        Platform platform = OpscvCli.platform(soc);
+        long[] outputSize = NpyTensors.parseSizes(outputSizeText, "--output-size");
+        NpyTensors.checkOutputPath(outFile, selfFile);
+        try (AclRuntime acl = AclRuntime.init(platform);
+             Device device = acl.setDevice(0);
+             Stream stream = device.createStream()) {
+            NpyTensors.Loaded loaded = NpyTensors.load(device, selfFile, dtype, Format.ND);
+            Tensor self = loaded.tensor();
+            long[] outShape = self.dim() == 3 && outputSize.length == 1
+                    ? OpscvCli.outShapeFor(new long[] {self.size(0), self.size(1), outputSize[0]}, 3)
+                    : OpscvCli.outShapeFor(new long[0], 3);
+            try (IntArray outputSizeArray = IntArray.of(outputSize)) {
+                // Validate with a probe out before allocating the real one (as linear1d-backward).
+                try (Tensor probe = OpscvCli.probeTensor(device, outShape, self.dataType())) {
+                    UpsampleLinear1d.getWorkspaceSize(platform, self, outputSizeArray, alignCorners, scales, probe);
+                }
+                Tensor out = OpscvCli.allocate(device, outShape, self.dataType());
+                WorkspaceAndExecutor phase1 = UpsampleLinear1d.getWorkspaceSize(platform, self, outputSizeArray,
+                        alignCorners, scales, out);
+                Phase2Runner.run(device, stream, phase1, UpsampleLinear1d::run, explain, parent.out());
+                NpyTensors.save(out, outFile, loaded.descr());
+            }
+        }
+        return OpscvCli.EXIT_OK;
+    }
+}

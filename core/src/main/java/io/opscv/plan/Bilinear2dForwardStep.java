@@ -1,0 +1,48 @@
+package io.opscv.plan;
+
+import io.opscv.kernel.Bilinear2dForwardKernel;
+import io.opscv.kernel.LinearTable;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Forward bilinear interpolation ({@link Bilinear2dForwardKernel}) as a plan step: the cpu fused
+ * step (any strides, NCHW or NHWC), A2/A3's {@code UpsampleBilinear2d} and Ascend950's
+ * {@code ResizeBilinearV2With4d}, which use the given scales.
+ */
+public final class Bilinear2dForwardStep implements PlanStep {
+    private final String name;
+    private final Operand self;
+    private final Operand out;
+    private final LinearTable h;
+    private final LinearTable w;
+    private final String parameters;
+
+    public Bilinear2dForwardStep(String name, Operand self, Operand out, LinearTable h, LinearTable w, String parameters) {
+        this.name = name;
+        this.self = self;
+        this.out = out;
+        this.h = h;
+        this.w = w;
+        this.parameters = parameters;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String describe() {
+        return self.describe() + " -> " + out.describe() + ", " + parameters;
+    }
+
+    @Override
+    public long workspaceBytes() {
+        return out.ownedWorkspaceBytes();
+    }
+
+    @Override
+    public void run(MemorySegment workspace) {
+        Bilinear2dForwardKernel.run(Layouts.nchwView(self).resolve(workspace), Layouts.nchwView(out).resolve(workspace), h, w);
+    }
+}

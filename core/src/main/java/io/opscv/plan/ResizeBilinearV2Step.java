@@ -1,0 +1,46 @@
+package io.opscv.plan;
+
+import io.opscv.kernel.HalfPixelTaps;
+import io.opscv.kernel.ResizeBilinearV2Kernel;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The 2-D forward fallback's l0 {@code ResizeBilinearV2}: 5HD in, 5HD out, sizes only,
+ * {@code halfPixelCenters = !alignCorners} ({@link ResizeBilinearV2Kernel}).
+ */
+public final class ResizeBilinearV2Step implements PlanStep {
+    private final Operand self;
+    private final Operand out;
+    private final HalfPixelTaps h;
+    private final HalfPixelTaps w;
+    private final boolean alignCorners;
+
+    public ResizeBilinearV2Step(Operand self, Operand out, boolean alignCorners) {
+        this.self = self;
+        this.out = out;
+        this.alignCorners = alignCorners;
+        this.h = HalfPixelTaps.of(Math.toIntExact(self.size(2)), Math.toIntExact(out.size(2)), alignCorners);
+        this.w = HalfPixelTaps.of(Math.toIntExact(self.size(3)), Math.toIntExact(out.size(3)), alignCorners);
+    }
+
+    @Override
+    public String name() {
+        return "ResizeBilinearV2";
+    }
+
+    @Override
+    public String describe() {
+        return self.describe() + " -> " + out.describe() + ", alignCorners=" + alignCorners + ", halfPixelCenters="
+                + !alignCorners + " (sizes only: scales are not used)";
+    }
+
+    @Override
+    public long workspaceBytes() {
+        return out.ownedWorkspaceBytes();
+    }
+
+    @Override
+    public void run(MemorySegment workspace) {
+        ResizeBilinearV2Kernel.run(self.resolve(workspace), out.resolve(workspace), h, w);
+    }
+}

@@ -1,0 +1,46 @@
+package io.opscv.plan;
+
+import io.opscv.kernel.Linear1dBackwardKernel;
+import io.opscv.kernel.LinearTable;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Ascend950 (RegBase) l0 {@code ResizeLinearGrad}: the 3-D 1-D-linear backward on a contiguous
+ * gradOut, in its own dtype (sums in float), into an intermediate.
+ */
+public final class ResizeLinearGradStep implements PlanStep {
+    private final Operand gradOut;
+    private final Operand out;
+    private final LinearTable table;
+    private final String parameters;
+
+    /**
+     * @param parameters shown by {@link #describe()}, e.g. {@code alignCorners=false, scales=2.0, deterministic=false}
+     */
+    public ResizeLinearGradStep(Operand gradOut, Operand out, LinearTable table, String parameters) {
+        this.gradOut = gradOut;
+        this.out = out;
+        this.table = table;
+        this.parameters = parameters;
+    }
+
+    @Override
+    public String name() {
+        return "ResizeLinearGrad";
+    }
+
+    @Override
+    public String describe() {
+        return gradOut.describe() + " -> " + out.describe() + ", " + parameters;
+    }
+
+    @Override
+    public long workspaceBytes() {
+        return out.ownedWorkspaceBytes();
+    }
+
+    @Override
+    public void run(MemorySegment workspace) {
+        Linear1dBackwardKernel.run(gradOut.resolve(workspace), out.resolve(workspace), table);
+    }
+}
