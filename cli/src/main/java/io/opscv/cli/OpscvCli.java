@@ -46,7 +46,14 @@ public final class OpscvCli implements Runnable {
         cmd.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
         cmd.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
         cmd.setExecutionExceptionHandler((e, commandLine, parseResult) -> cli.report(e));
-        int code = cmd.execute(args);
+        int code;
+        try {
+            code = cmd.execute(args);
+        } catch (Error e) {
+            // picocli passes on Errors (e.g. OutOfMemoryError); they too get one line and an exit code.
+            err.println("opscv: internal error: " + oneLine(e.toString()));
+            code = EXIT_INTERNAL;
+        }
         out.flush();
         err.flush();
         return code;
@@ -112,10 +119,13 @@ public final class OpscvCli implements Runnable {
         return shape;
     }
 
-    /** A tensor of {@code shape} whose every element is the same one (strides 0): validation without allocation. */
+    /**
+     * A tensor of {@code shape} without memory ({@link Tensor#placeholder}): phase 1 validates it,
+     * so arguments are checked before the memory for them is allocated. (A broadcast view of one
+     * element would not do: phase 1 refuses an out that overlaps itself.)
+     */
     static Tensor probeTensor(Device device, long[] shape, DataType type) {
-        DeviceMemory one = device.malloc(Math.max(type.byteSize(), 1));
-        return Tensor.create(shape, type, new long[shape.length], 0, Format.ND, new long[] {1}, one);
+        return Tensor.placeholder(shape, type, Format.ND);
     }
 
     /** A new contiguous tensor (no memory when empty). */
