@@ -65,20 +65,23 @@ final class Linear1dBackwardCommand implements Callable<Integer> {
         try (AclRuntime acl = AclRuntime.init(platform);
              Device device = acl.setDevice(0);
              Stream stream = device.createStream()) {
-            NpyTensors.Loaded loaded = NpyTensors.load(device, gradOutFile, dtype, Format.ND);
-            Tensor gradOut = loaded.tensor();
+            NpyTensors.Input input = NpyTensors.header(gradOutFile, dtype);
+            long[] gradOutShape = input.header().shape();
             long[] outputSize = outputSizeText != null
                     ? NpyTensors.parseSizes(outputSizeText, "--output-size")
-                    : new long[] {gradOut.dim() > 0 ? gradOut.size(gradOut.dim() - 1) : 0};
+                    : new long[] {gradOutShape.length > 0 ? gradOutShape[gradOutShape.length - 1] : 0};
             try (IntArray outputSizeArray = IntArray.of(outputSize);
                  IntArray inputSizeArray = IntArray.of(inputSize)) {
-                // Validate with a probe out (a broadcast view of one element) before allocating the real one,
+                // Validate with placeholders (shapes and dtypes, no memory) before allocating gradOut or out,
                 // so that absurd sizes are rejected by the operator, not by the allocator.
                 long[] outShape = OpscvCli.outShapeFor(inputSize, 3);
-                try (Tensor probe = OpscvCli.probeTensor(device, outShape, gradOut.dataType())) {
-                    UpsampleLinear1dBackward.getWorkspaceSize(platform, gradOut, outputSizeArray, inputSizeArray,
+                try (Tensor gradOutProbe = input.placeholder(Format.ND);
+                     Tensor probe = OpscvCli.probeTensor(device, outShape, input.dataType())) {
+                    UpsampleLinear1dBackward.getWorkspaceSize(platform, gradOutProbe, outputSizeArray, inputSizeArray,
                             alignCorners, scales, probe);
                 }
+                NpyTensors.Loaded loaded = NpyTensors.load(device, input, Format.ND);
+                Tensor gradOut = loaded.tensor();
                 Tensor out = OpscvCli.allocate(device, outShape, gradOut.dataType());
                 WorkspaceAndExecutor phase1 = UpsampleLinear1dBackward.getWorkspaceSize(platform, gradOut, outputSizeArray,
                         inputSizeArray, alignCorners, scales, out);

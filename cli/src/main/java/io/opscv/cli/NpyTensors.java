@@ -20,26 +20,50 @@ final class NpyTensors {
     /** A tensor read from a file, and the descriptor to write results in (the input's encoding). */
     record Loaded(Tensor tensor, String descr) {}
 
+    /** A validated .npy header and the dtype its data will have: what is known before any memory is allocated. */
+    record Input(Path file, NpyHeader header, DataType dataType) {
+        /** A tensor with the file's shape and dtype but no memory, for validating phase 1 before loading. */
+        Tensor placeholder(Format format) {
+            return Tensor.placeholder(header.shape(), dataType, format);
+        }
+    }
+
     /**
-     * Reads {@code file} into a new contiguous tensor on {@code device}.
+     * Reads and checks the header of {@code file} (against the file's size, before anything is
+     * allocated) and the dtype it declares.
      *
      * @param declared what {@code --dtype} said, or {@code null}; {@code bfloat16} reads {@code <u2} as BF16
      */
-    static Loaded load(Device device, Path file, DtypeOption declared, Format format) throws IOException {
+    static Input header(Path file, DtypeOption declared) throws IOException {
         NpyHeader header = Npy.readHeader(file);
         DataType type = NpyDtype.toDataType(header.descr(), declared == DtypeOption.bfloat16);
         if (declared != null && declared.dataType != type) {
             throw new CliException(file + ": --dtype " + declared + " does not match the file's dtype '" + header.descr()
                     + "' (" + type.dtName() + ")");
         }
+        return new Input(file, header, type);
+    }
+
+    /**
+     * Reads {@code file} into a new contiguous tensor on {@code device}.
+     *
+     * @param declared what {@code --dtype} said, or {@code null}; {@code bfloat16} reads {@code <u2} as BF16
+     */
+    static Loaded load(Device device, Path file, DtypeOption declared, Format format) throws IOException {
+        return load(device, header(file, declared), format);
+    }
+
+    /** Allocates device memory for an input whose header was checked, and reads its data into it. */
+    static Loaded load(Device device, Input input, Format format) throws IOException {
+        NpyHeader header = input.header();
         long bytes = header.dataBytes();
         DeviceMemory memory = null;
         if (bytes > 0) {
             memory = device.malloc(bytes);
-            Npy.readData(file, header, memory.segment());
+            Npy.readData(input.file(), header, memory.segment());
         }
         long[] shape = header.shape();
-        return new Loaded(Tensor.create(shape, type, null, 0, format, shape, memory), header.descr());
+        return new Loaded(Tensor.create(shape, input.dataType(), null, 0, format, shape, memory), header.descr());
     }
 
     /** Writes a contiguous tensor to {@code file} atomically, in the encoding {@code descr}. */
@@ -57,6 +81,9 @@ final class NpyTensors {
         }
         if (Files.isDirectory(out)) {
             throw new NpyFormatException(out + ": is a directory");
+        }
+        if (Files.exists(out) && !Files.isRegularFile(out)) {
+            throw new NpyFormatException(out + ": exists and is not a regular file; choose another output path");
         }
         for (Path in : inputs) {
             boolean same = out.toAbsolutePath().normalize().equals(in.toAbsolutePath().normalize())

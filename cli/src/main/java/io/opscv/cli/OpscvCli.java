@@ -49,7 +49,14 @@ public final class OpscvCli implements Runnable {
         cmd.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
         cmd.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
         cmd.setExecutionExceptionHandler((e, commandLine, parseResult) -> cli.report(e));
-        int code = cmd.execute(args);
+        int code;
+        try {
+            code = cmd.execute(args);
+        } catch (Error e) {
+            // picocli passes on Errors (e.g. OutOfMemoryError); they too get one line and an exit code.
+            err.println("opscv: internal error: " + oneLine(e.toString()));
+            code = EXIT_INTERNAL;
+        }
         out.flush();
         err.flush();
         return code;
@@ -115,15 +122,18 @@ public final class OpscvCli implements Runnable {
         return shape;
     }
 
-    /** A tensor of {@code shape} whose every element is the same one (strides 0): validation without allocation. */
+    /**
+     * A tensor of {@code shape} without memory ({@link Tensor#placeholder}): phase 1 validates it,
+     * so arguments are checked before the memory for them is allocated. (A broadcast view of one
+     * element would not do: phase 1 refuses an out that overlaps itself.)
+     */
     static Tensor probeTensor(Device device, long[] shape, DataType type) {
         return probeTensor(device, shape, type, Format.ND);
     }
 
     /** {@link #probeTensor(Device, long[], DataType)} with a format tag (NCHW / NHWC for the 2-D operators). */
     static Tensor probeTensor(Device device, long[] shape, DataType type, Format format) {
-        DeviceMemory one = device.malloc(Math.max(type.byteSize(), 1));
-        return Tensor.create(shape, type, new long[shape.length], 0, format, new long[] {1}, one);
+        return Tensor.placeholder(shape, type, format);
     }
 
     /** A new contiguous tensor (no memory when empty). */

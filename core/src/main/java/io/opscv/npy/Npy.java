@@ -32,8 +32,17 @@ public final class Npy {
 
     private Npy() {}
 
-    /** Reads and validates the header of {@code file}. */
+    /**
+     * Reads and validates the header of {@code file}: the magic string, the version, the header's
+     * length against the file, the header as a Python literal of the expected form, the dtype, the
+     * order, and the data size the header claims against the bytes that follow it. Only the header
+     * is read, into a buffer of at most {@link #MAX_HEADER_BYTES}.
+     *
+     * @throws NpyFormatException for anything but a regular .npy file this library reads (FIFOs and
+     *                            devices are refused before they are opened: reading them could block)
+     */
     public static NpyHeader readHeader(Path file) throws IOException {
+        requireRegularFile(file);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             return readHeader(ch, file);
         } catch (NoSuchFileException e) {
@@ -130,6 +139,7 @@ public final class Npy {
         if (dst.byteSize() < bytes) {
             throw new IllegalArgumentException("destination holds " + dst.byteSize() + " bytes, the data is " + bytes);
         }
+        requireRegularFile(file);
         try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
             if (ch.size() - header.dataOffset() != bytes) {
                 throw new NpyFormatException(file + ": the file changed while it was read");
@@ -154,6 +164,10 @@ public final class Npy {
         Path dir = file.toAbsolutePath().getParent();
         if (dir == null || !Files.isDirectory(dir)) {
             throw new NpyFormatException(file + ": the output directory does not exist");
+        }
+        if (Files.exists(file) && !Files.isRegularFile(file)) {
+            // Renaming over a directory, FIFO or device node would replace it (or fail half-way).
+            throw new NpyFormatException(file + ": exists and is not a regular file; choose another output path");
         }
         Path tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");
         boolean done = false;
@@ -203,6 +217,15 @@ public final class Npy {
         return out.array();
     }
 
+    private static void requireRegularFile(Path file) throws NpyFormatException {
+        if (!Files.exists(file)) {
+            throw new NpyFormatException(file + ": no such file");
+        }
+        if (!Files.isRegularFile(file)) {
+            throw new NpyFormatException(file + ": not a regular file (a directory, FIFO or device cannot be a .npy file)");
+        }
+    }
+
     private static void readFully(FileChannel ch, ByteBuffer buf, long position) throws IOException {
         long pos = position;
         while (buf.hasRemaining()) {
@@ -220,10 +243,17 @@ public final class Npy {
         }
     }
 
-    /** A strict parser for the Python literal subset .npy headers use: dicts, tuples, str, int, bool. */
+    /**
+     * A strict parser for the Python literal subset .npy headers use: dicts, tuples, str, int, bool.
+     * Nesting is limited (NumPy's headers nest two levels), so that a hostile header of a million
+     * brackets fails with a message instead of overflowing the stack.
+     */
     static final class HeaderParser {
+        /** The deepest nesting of dicts, tuples and lists accepted. */
+        static final int MAX_DEPTH = 8;
         private final String s;
         private int pos;
+        private int depth;
 
         HeaderParser(String s) {
             this.s = s;
@@ -250,11 +280,13 @@ public final class Npy {
                 throw new IllegalArgumentException("unexpected end of header");
             }
             char ch = s.charAt(pos);
-            if (ch == '{') {
-                return parseMap();
-            }
-            if (ch == '(' || ch == '[') {
-                return parseSequence(ch == '(' ? ')' : ']');
+            if (ch == '{' || ch == '(' || ch == '[') {
+                if (++depth > MAX_DEPTH) {
+                    throw new IllegalArgumentException("nesting deeper than " + MAX_DEPTH + " levels at offset " + pos);
+                }
+                Object value = ch == '{' ? parseMap() : parseSequence(ch == '(' ? ')' : ']');
+                depth--;
+                return value;
             }
             if (ch == '\'' || ch == '"') {
                 return parseString();
@@ -267,7 +299,7 @@ public final class Npy {
                 pos += 5;
                 return Boolean.FALSE;
             }
-            if (Character.isDigit(ch) || ch == '-') {
+            if (isAsciiDigit(ch) || ch == '-') {
                 return parseInt();
             }
             throw new IllegalArgumentException("unexpected '" + ch + "' at offset " + pos);
@@ -339,7 +371,7 @@ public final class Npy {
             if (peek() == '-') {
                 pos++;
             }
-            while (pos < s.length() && Character.isDigit(s.charAt(pos))) {
+            while (pos < s.length() && isAsciiDigit(s.charAt(pos))) {
                 pos++;
             }
             if (pos < s.length() && s.charAt(pos) == 'L') {
@@ -355,6 +387,11 @@ public final class Npy {
             } catch (NumberFormatException e) {
                 throw new IllegalArgumentException("integer '" + digits + "' out of range");
             }
+        }
+
+        /** Python's integer literals are ASCII; {@link Character#isDigit} would also take other scripts' digits. */
+        private static boolean isAsciiDigit(char ch) {
+            return ch >= '0' && ch <= '9';
         }
 
         private char peek() {

@@ -7,6 +7,7 @@ import io.opscv.runtime.Format;
 import io.opscv.runtime.IntArray;
 import io.opscv.runtime.Platform;
 import io.opscv.runtime.Tensor;
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -147,7 +148,14 @@ public final class Checks {
 
     /** SPEC §5: outputSize / inputSize ≤ 500 (the backward's shrink ratio), in exact integer arithmetic. */
     public static void ratioAtMost500(long outputLength, long inputLength, String axis) {
-        if (outputLength > 500L * inputLength) {
+        boolean tooLarge;
+        try {
+            tooLarge = outputLength > Math.multiplyExact(500L, inputLength);
+        } catch (ArithmeticException e) {
+            // 500 · inputLength is beyond a long: no long outputLength exceeds it (or all do, if negative).
+            tooLarge = inputLength < 0;
+        }
+        if (tooLarge) {
             throw AclnnException.invalid("The size ratio outputSize / inputSize along " + axis + " should be <= 500, but got "
                     + outputLength + " / " + inputLength + ".");
         }
@@ -274,6 +282,80 @@ public final class Checks {
             sb.append(k == 0 ? "" : ", ").append(axes[k]).append(": ").append(values[k]);
         }
         return sb.append(')').toString();
+    }
+
+    /**
+     * Memory safety (this project's rule; SPEC has none, upstream does not check): the elements of
+     * {@code output} are written, so none of them may share memory with {@code input} or with
+     * another element of {@code output}. A shared byte would make the result depend on the order
+     * in which a kernel reads and writes (PyTorch refuses the same: "unsupported operation: some
+     * elements of the input tensor and the written-to tensor refer to a single memory location").
+     *
+     * <ul>
+     *   <li>{@code output} and {@code input} overlap when they lie in the same memory and the byte
+     *       ranges their views span (first to last element) intersect; views that interleave
+     *       without sharing an element are refused too: the range test is simple and certain.</li>
+     *   <li>{@code output} overlaps itself unless, taking its dimensions of size > 1 in increasing
+     *       order of stride, each stride is at least the span of the dimensions before it: true
+     *       for every contiguous, transposed, sliced or padded view; false for a broadcast
+     *       (stride 0) and for views whose rows overlap.</li>
+     * </ul>
+     * Empty tensors and placeholders (no memory) overlap nothing.
+     */
+    public static void outputMemoryDisjoint(Tensor output, String outputName, Tensor input, String inputName) {
+        if (output.isEmpty() || output.memory() == null) {
+            return;
+        }
+        long[] shape = output.shape();
+        long[] strides = output.strides();
+        Integer[] order = new Integer[shape.length];
+        for (int d = 0; d < order.length; d++) {
+            order[d] = d;
+        }
+        Arrays.sort(order, (a, b) -> Long.compare(strides[a], strides[b]));
+        long span = 1;
+        for (int d : order) {
+            if (shape[d] == 1) {
+                continue;
+            }
+            if (strides[d] < span) {
+                throw AclnnException.invalid("Tensor " + outputName + " overlaps itself (shape " + Arrays.toString(shape)
+                        + ", strides " + Arrays.toString(strides) + "): ordered by stride, each dimension's stride must be at"
+                        + " least the span of the dimensions before it, so that every element of " + outputName
+                        + " has memory of its own.");
+            }
+            // Bounded by the view's extent, which creation checked to fit in its memory.
+            span += strides[d] * (shape[d] - 1);
+        }
+        if (input.isEmpty() || input.memory() == null) {
+            return;
+        }
+        MemorySegment outMemory = output.memory().segment();
+        MemorySegment inMemory = input.memory().segment();
+        boolean sameMemory = outMemory.heapBase().isPresent() == inMemory.heapBase().isPresent()
+                && outMemory.heapBase().map(base -> base == inMemory.heapBase().get()).orElse(true);
+        if (!sameMemory) {
+            return;
+        }
+        long outFirst = outMemory.address() + output.storageOffset() * output.dataType().byteSize();
+        long outEnd = outMemory.address() + (lastElement(output) + 1) * output.dataType().byteSize();
+        long inFirst = inMemory.address() + input.storageOffset() * input.dataType().byteSize();
+        long inEnd = inMemory.address() + (lastElement(input) + 1) * input.dataType().byteSize();
+        if (outFirst < inEnd && inFirst < outEnd) {
+            throw AclnnException.invalid("Tensor " + outputName + " shares memory with " + inputName + ": the bytes "
+                    + outputName + "'s view spans (" + (outEnd - outFirst) + " bytes) overlap those " + inputName
+                    + "'s view spans (" + (inEnd - inFirst) + " bytes); " + outputName + " must not share memory with "
+                    + inputName + " (compute into separate memory, then copy).");
+        }
+    }
+
+    /** Storage index of the last element a non-empty view reaches (fits a long: creation checked it). */
+    private static long lastElement(Tensor t) {
+        long last = t.storageOffset();
+        for (int d = 0; d < t.dim(); d++) {
+            last += (t.size(d) - 1) * t.stride(d);
+        }
+        return last;
     }
 
     private static String formatFloor(double value) {

@@ -51,7 +51,9 @@ public final class UpsampleLinear1dBackward {
      * @param inputSize    {N, C, Lin}: the shape of {@code out}
      * @param alignCorners align the centres (true) or the outer edges (false) of the corner pixels
      * @param scales       the forward multiplier along L (Lout ≈ Lin · scales); 0 = not given; ≤ 500
-     * @param out          (N, C, Lin), the dtype of gradOut, any strides: the gradient w.r.t. the forward input
+     * @param out          (N, C, Lin), the dtype of gradOut, any non-overlapping strides: the gradient w.r.t. the
+     *                     forward input; it must not share memory with gradOut nor overlap itself (161002, see
+     *                     {@link Checks#outputMemoryDisjoint}), so computing in place is refused
      */
     public static WorkspaceAndExecutor getWorkspaceSize(Tensor gradOut, IntArray outputSize, IntArray inputSize,
                                                         boolean alignCorners, double scales, Tensor out) {
@@ -141,6 +143,9 @@ public final class UpsampleLinear1dBackward {
         Checks.scalesAtMost500(scales, "scales");
         Checks.ratioAtMost500(lout, lin, "L");
         Checks.scalesMatchSizes(scales, lin, lout, "scales", "outputSize[0]", "inputSize[2]");
+
+        // 9. Memory (this project's rule, after SPEC's): out shares no memory with gradOut or with itself.
+        Checks.outputMemoryDisjoint(out, "out", gradOut, "gradOut");
 
         Executor executor = plan(platform, gradOut, out, alignCorners, scales);
         return new WorkspaceAndExecutor(executor.workspaceSize(), executor);

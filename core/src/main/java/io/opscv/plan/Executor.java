@@ -30,7 +30,11 @@ public final class Executor {
         this.tensors = List.copyOf(tensors);
         long total = 0;
         for (PlanStep step : this.steps) {
-            total = Math.addExact(total, step.workspaceBytes());
+            try {
+                total = Math.addExact(total, step.workspaceBytes());
+            } catch (ArithmeticException e) {
+                throw new AclnnException(AclnnStatus.ERR_INNER, "The workspace of the " + operator + " plan exceeds 2^63 bytes.");
+            }
         }
         this.workspaceSize = total;
     }
@@ -81,10 +85,19 @@ public final class Executor {
     /**
      * Phase 2: checks the call and queues the plan on {@code stream}. Failures while running are
      * reported by {@link Stream#synchronize()}.
+     *
+     * <p>Every misuse of the two-phase protocol is a status, and leaves the executor as it was
+     * unless it was queued: no executor (phase 2 before phase 1) or stream is 161001; an executor
+     * of another operator, a workspace missing, freed or smaller than phase 1 asked for, a
+     * {@code workspaceSize} that is negative or larger than the workspace, a tensor destroyed,
+     * freed or without memory (a placeholder), a destroyed stream, and a second run are 161002.
+     * Memory freed after this call but before or while the stream runs the plan makes the run
+     * fail with 161002 at synchronize, without touching freed memory.
      */
     public static void launch(String operator, DeviceMemory workspace, long workspaceSize, Executor executor, Stream stream) {
         if (executor == null) {
-            throw new AclnnException(AclnnStatus.ERR_PARAM_NULLPTR, "Expected a proper executor but got null for argument executor.");
+            throw new AclnnException(AclnnStatus.ERR_PARAM_NULLPTR, "Expected a proper executor but got null for argument executor"
+                    + " (call " + operator + "GetWorkspaceSize first).");
         }
         if (stream == null) {
             throw new AclnnException(AclnnStatus.ERR_PARAM_NULLPTR, "Expected a proper stream but got null for argument stream.");
@@ -93,9 +106,19 @@ public final class Executor {
             throw AclnnException.invalid("The executor was built by " + executor.operator + "GetWorkspaceSize and cannot be run by "
                     + operator + ".");
         }
+        if (workspaceSize < 0) {
+            throw AclnnException.invalid("workspaceSize must be >= 0, but got " + workspaceSize + ".");
+        }
         if (workspaceSize < executor.workspaceSize) {
             throw AclnnException.invalid("workspaceSize " + workspaceSize + " is smaller than the " + executor.workspaceSize
                     + " bytes the executor needs.");
+        }
+        if (workspace != null && workspace.isFreed()) {
+            throw AclnnException.invalid("The workspace was freed (aclrtFree) and cannot be used.");
+        }
+        if (workspace != null && workspaceSize > workspace.size()) {
+            throw AclnnException.invalid("workspaceSize " + workspaceSize + " is larger than the workspace, which has "
+                    + workspace.size() + " bytes.");
         }
         MemorySegment ws = MemorySegment.NULL;
         if (executor.workspaceSize > 0) {
@@ -103,15 +126,15 @@ public final class Executor {
                 throw new AclnnException(AclnnStatus.ERR_PARAM_NULLPTR, "Expected a proper workspace of " + executor.workspaceSize
                         + " bytes but got null for argument workspace.");
             }
-            if (workspace.size() < executor.workspaceSize) {
-                throw AclnnException.invalid("The workspace has " + workspace.size() + " bytes, but the executor needs "
-                        + executor.workspaceSize + ".");
-            }
             ws = workspace.segment();
         }
         for (Tensor t : executor.tensors) {
             if (!t.isUsable()) {
                 throw AclnnException.invalid("A tensor of the executor was destroyed or its memory freed after phase 1: " + t + ".");
+            }
+            if (t.memory() == null && !t.isEmpty()) {
+                throw AclnnException.invalid("A tensor of the executor is a placeholder without device memory: " + t
+                        + "; run phase 1 again with tensors in device memory.");
             }
         }
         if (!stream.isOpen()) {
@@ -122,10 +145,48 @@ public final class Executor {
                     + operator + "GetWorkspaceSize again.");
         }
         MemorySegment workspaceSegment = ws;
-        stream.launch(() -> {
-            for (PlanStep step : executor.steps) {
-                step.run(workspaceSegment);
+        DeviceMemory workspaceMemory = executor.workspaceSize > 0 ? workspace : null;
+        try {
+            stream.launch(() -> executor.runSteps(workspaceSegment, workspaceMemory));
+        } catch (AclnnException e) {
+            // Not queued (the stream was destroyed meanwhile): the executor was not used.
+            executor.launched.set(false);
+            throw e;
+        }
+    }
+
+    /** The stream's task: the steps in order, after checking that nothing was freed since launch. */
+    private void runSteps(MemorySegment workspace, DeviceMemory workspaceMemory) {
+        String freed = freedOperand(workspaceMemory);
+        if (freed != null) {
+            throw AclnnException.invalid(freed + " after " + operator + " was queued, before the stream ran it; keep"
+                    + " tensors and memory until the stream is synchronized.");
+        }
+        try {
+            for (PlanStep step : steps) {
+                step.run(workspace);
             }
-        });
+        } catch (IllegalStateException e) {
+            // A shared arena closed during the run makes the access fail (the JDK never lets it touch freed memory).
+            String during = freedOperand(workspaceMemory);
+            if (during == null) {
+                throw e;
+            }
+            throw new AclnnException(AclnnStatus.ERR_PARAM_INVALID, during + " while " + operator + " ran on the stream;"
+                    + " free device memory only after synchronizing the stream.", e);
+        }
+    }
+
+    /** Which operand is no longer usable, or {@code null}. */
+    private String freedOperand(DeviceMemory workspaceMemory) {
+        if (workspaceMemory != null && workspaceMemory.isFreed()) {
+            return "The workspace was freed (aclrtFree)";
+        }
+        for (Tensor t : tensors) {
+            if (!t.isUsable()) {
+                return "The tensor " + t + " was destroyed or its device memory freed";
+            }
+        }
+        return null;
     }
 }

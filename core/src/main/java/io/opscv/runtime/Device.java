@@ -83,20 +83,32 @@ public final class Device implements AutoCloseable {
         }
         DeviceMemory memory = DeviceMemory.allocate(this, size);
         synchronized (this) {
-            allocations.add(memory);
+            if (!closed) {
+                allocations.add(memory);
+                return memory;
+            }
         }
-        return memory;
+        // The device was reset while the memory was being allocated: nothing would ever free it.
+        memory.close();
+        throw AclnnException.invalid("Device " + id + " was reset (aclrtResetDevice) during aclrtMalloc.");
     }
 
     /**
      * Wraps memory the caller already owns (an off-heap {@link MemorySegment}) as device memory,
      * without copying: the Java developer's zero-copy path. The caller keeps ownership; closing the
      * returned object only forbids further use through it.
+     *
+     * @throws AclnnException 161002 when the segment is confined to one thread
+     *                        ({@code Arena.ofConfined()}): streams run kernels on threads of their own
      */
     public DeviceMemory wrap(MemorySegment segment) {
         ensureOpen();
         if (segment == null) {
             throw AclnnException.nullptr("Expected a proper MemorySegment but got null for argument segment.");
+        }
+        if (!segment.isAccessibleBy(Thread.ofVirtual().unstarted(() -> { }))) {
+            throw AclnnException.invalid("The segment to wrap is confined to one thread (Arena.ofConfined()), but streams"
+                    + " access device memory from their own threads: allocate it with Arena.ofShared(), ofAuto() or global().");
         }
         return DeviceMemory.wrap(this, segment);
     }
@@ -140,7 +152,15 @@ public final class Device implements AutoCloseable {
         if (count > src.byteSize()) {
             throw AclnnException.invalid("aclrtMemcpy count (" + count + ") > size of src (" + src.byteSize() + ").");
         }
-        MemorySegment.copy(src, 0, dst, 0, count);
+        try {
+            MemorySegment.copy(src, 0, dst, 0, count);
+        } catch (IllegalStateException e) {
+            throw AclnnException.invalid("aclrtMemcpy: a buffer was freed or its arena closed during the copy (" + e.getMessage() + ").");
+        } catch (WrongThreadException e) {
+            throw AclnnException.invalid("aclrtMemcpy: a host buffer is confined to another thread (" + e.getMessage() + ").");
+        } catch (IllegalArgumentException | UnsupportedOperationException e) {
+            throw AclnnException.invalid("aclrtMemcpy: dst cannot be written (" + e.getMessage() + ").");
+        }
     }
 
     private static void requireKind(MemcpyKind actual, MemcpyKind expected) {

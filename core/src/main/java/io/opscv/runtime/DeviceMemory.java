@@ -7,10 +7,23 @@ import java.lang.foreign.MemorySegment;
  * A block of device memory ({@code aclrtMalloc} / {@code aclrtFree}): an off-heap segment with a
  * 64-bit size. Closing it frees it; any later use fails with a status instead of touching freed
  * memory.
+ *
+ * <p>Allocation never ends in an {@link OutOfMemoryError}: a request beyond what the machine has
+ * available fails with 361001 before any page is touched (see {@link AvailableMemory}). Freeing
+ * is safe while other threads use the memory: the JDK's shared arenas make a concurrent access
+ * fail with {@link IllegalStateException} (which the executor reports as a status) instead of
+ * reading freed memory, and a free that would interrupt an I/O operation in progress is refused
+ * with 361001, leaving the memory usable.
  */
 public final class DeviceMemory implements AutoCloseable {
     /** Device memory is aligned like upstream's allocator does (512 bytes). */
     public static final long ALIGNMENT = 512;
+    /**
+     * Allocations of at least this many bytes are checked against the available memory and made
+     * one at a time, so that two large requests cannot both pass the check before either is touched.
+     */
+    static final long LARGE_ALLOCATION_BYTES = 64L << 20;
+    private static final Object LARGE_ALLOCATIONS = new Object();
 
     private final Device device;
     private final Arena arena;
@@ -24,6 +37,20 @@ public final class DeviceMemory implements AutoCloseable {
     }
 
     static DeviceMemory allocate(Device device, long size) {
+        if (size < LARGE_ALLOCATION_BYTES) {
+            return allocateZeroed(device, size);
+        }
+        synchronized (LARGE_ALLOCATIONS) {
+            long available = AvailableMemory.bytes();
+            if (size > available) {
+                throw AclnnException.runtime("aclrtMalloc could not allocate " + size + " bytes of device memory: only "
+                        + available + " bytes are available on this machine.", null);
+            }
+            return allocateZeroed(device, size);
+        }
+    }
+
+    private static DeviceMemory allocateZeroed(Device device, long size) {
         Arena arena = Arena.ofShared();
         try {
             return new DeviceMemory(device, arena, arena.allocate(size, ALIGNMENT));
@@ -67,7 +94,13 @@ public final class DeviceMemory implements AutoCloseable {
         return segment;
     }
 
-    /** {@code aclrtFree}. Idempotent. */
+    /**
+     * {@code aclrtFree}. Idempotent. A kernel still running on a stream with this memory fails (its
+     * stream reports 161002 at synchronize); it never reads or writes freed memory.
+     *
+     * @throws AclnnException 361001 when an I/O operation (a file read or write straight into this
+     *                        memory) is in progress on another thread; the memory is then not freed
+     */
     @Override
     public void close() {
         synchronized (this) {
@@ -75,9 +108,16 @@ public final class DeviceMemory implements AutoCloseable {
                 return;
             }
             freed = true;
-        }
-        if (arena != null) {
-            arena.close();
+            if (arena != null) {
+                try {
+                    arena.close();
+                } catch (IllegalStateException e) {
+                    // A shared arena refuses to close while an I/O operation holds it ("acquired").
+                    freed = false;
+                    throw AclnnException.runtime("aclrtFree of " + segment.byteSize() + " bytes of device memory failed:"
+                            + " an I/O operation on another thread is using it; free it when that has finished.", e);
+                }
+            }
         }
         device.forget(this);
     }

@@ -68,6 +68,11 @@ public final class Stream implements AutoCloseable {
      * failure of that work, if any (and clears it).
      */
     public void synchronize() {
+        if (Thread.currentThread() == worker) {
+            // A task waiting for the queue it runs in would wait for itself forever.
+            throw AclnnException.invalid("aclrtSynchronizeStream was called from a task of the same stream; it would wait"
+                    + " for itself.");
+        }
         lock.lock();
         try {
             long target = submitted;
@@ -115,7 +120,8 @@ public final class Stream implements AutoCloseable {
                 task.run();
             } catch (AclnnException e) {
                 error = e;
-            } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+            } catch (RuntimeException | Error e) {
+                // Every Error too: a worker that died would leave synchronize() waiting forever.
                 error = AclnnException.runtime("A task on the stream failed: " + e, e);
             }
             lock.lock();
@@ -131,14 +137,14 @@ public final class Stream implements AutoCloseable {
         }
     }
 
-    /** {@code aclrtDestroyStream}: runs what is queued, then stops the stream's thread. */
+    /**
+     * {@code aclrtDestroyStream}: runs what is queued, then stops the stream's thread. Every caller
+     * returns only once the queue has drained, also when another thread started the close.
+     */
     @Override
     public void close() {
         lock.lock();
         try {
-            if (closing) {
-                return;
-            }
             closing = true;
             changed.signalAll();
         } finally {

@@ -25,10 +25,11 @@ public final class Tensor implements AutoCloseable {
     private final long[] storageShape;
     private final DeviceMemory memory;
     private final long numel;
+    private final boolean placeholder;
     private volatile boolean destroyed;
 
     private Tensor(long[] shape, long[] strides, long storageOffset, DataType dataType, Format format,
-                   long[] storageShape, DeviceMemory memory, long numel) {
+                   long[] storageShape, DeviceMemory memory, long numel, boolean placeholder) {
         this.shape = shape;
         this.strides = strides;
         this.storageOffset = storageOffset;
@@ -37,6 +38,7 @@ public final class Tensor implements AutoCloseable {
         this.storageShape = storageShape;
         this.memory = memory;
         this.numel = numel;
+        this.placeholder = placeholder;
     }
 
     /**
@@ -54,6 +56,11 @@ public final class Tensor implements AutoCloseable {
      */
     public static Tensor create(long[] viewShape, DataType dataType, long[] strides, long storageOffset,
                                 Format format, long[] storageShape, DeviceMemory memory) {
+        return create(viewShape, dataType, strides, storageOffset, format, storageShape, memory, false);
+    }
+
+    private static Tensor create(long[] viewShape, DataType dataType, long[] strides, long storageOffset,
+                                 Format format, long[] storageShape, DeviceMemory memory, boolean placeholder) {
         if (viewShape == null) {
             throw AclnnException.nullptr("Expected a proper shape but got null for argument viewShape.");
         }
@@ -73,6 +80,8 @@ public final class Tensor implements AutoCloseable {
                 throw AclnnException.invalid("Tensor dimensions must be >= 0, but viewShape is " + Arrays.toString(shape) + ".");
             }
         }
+        // The element count first: contiguous strides of a shape whose count overflows would wrap.
+        long numel = checkedProduct(shape, "viewShape");
         long[] st = strides == null ? contiguousStrides(shape) : strides.clone();
         if (st.length != shape.length) {
             throw AclnnException.invalid("strides " + Arrays.toString(st) + " must have one entry per dimension of viewShape "
@@ -86,7 +95,6 @@ public final class Tensor implements AutoCloseable {
         if (storageOffset < 0) {
             throw AclnnException.invalid("storageOffset must be >= 0, but got " + storageOffset + ".");
         }
-        long numel = checkedProduct(shape, "viewShape");
         // Index of the last element the view can reach (only meaningful when numel > 0).
         long lastIndex = storageOffset;
         if (numel > 0) {
@@ -104,6 +112,9 @@ public final class Tensor implements AutoCloseable {
             if (d < 0) {
                 throw AclnnException.invalid("Storage dimensions must be >= 0, but storageShape is " + Arrays.toString(storage) + ".");
             }
+        }
+        if (placeholder) {
+            return new Tensor(shape, st, 0, dataType, format, new long[] {0}, null, numel, true);
         }
         long storageNumel = checkedProduct(storage, "storageShape");
         if (numel > 0 && lastIndex >= storageNumel) {
@@ -131,7 +142,7 @@ public final class Tensor implements AutoCloseable {
                         + storageBytes + " bytes) does not fit in its device memory of " + memory.size() + " bytes.");
             }
         }
-        return new Tensor(shape, st, storageOffset, dataType, format, storage, memory, numel);
+        return new Tensor(shape, st, storageOffset, dataType, format, storage, memory, numel, false);
     }
 
     /** A contiguous (row-major) tensor over {@code memory}, starting at its first byte. */
@@ -139,13 +150,43 @@ public final class Tensor implements AutoCloseable {
         return create(shape, dataType, null, 0, format, shape, memory);
     }
 
-    /** Row-major strides, in elements, of {@code shape}. */
+    /**
+     * {@code aclCreateTensor} without device memory: a tensor that has a shape, a dtype and a format
+     * but no storage, like PyTorch's "meta" tensors. Phase 1 of an operator validates it like any
+     * other tensor (so that arguments can be checked before the memory for them is allocated);
+     * phase 2 rejects it, and {@link #segment()} fails with 161002 unless it is empty. Its strides
+     * are the contiguous ones.
+     *
+     * @throws AclnnException 161001 for a missing argument, 161002 for a negative dimension, more
+     *                        than {@link #MAX_DIM} dimensions or more than 2^63 elements
+     */
+    public static Tensor placeholder(long[] viewShape, DataType dataType, Format format) {
+        return create(viewShape, dataType, null, 0, format, null, null, true);
+    }
+
+    /** Whether this tensor was made by {@link #placeholder} and so has no storage of its own. */
+    public boolean isPlaceholder() {
+        return placeholder;
+    }
+
+    /**
+     * Row-major strides, in elements, of {@code shape} (dimensions of size 0 count as 1).
+     *
+     * @throws AclnnException 161002 when a stride would exceed 2^63 - 1 (it would wrap)
+     */
     public static long[] contiguousStrides(long[] shape) {
         long[] strides = new long[shape.length];
         long s = 1;
         for (int d = shape.length - 1; d >= 0; d--) {
             strides[d] = s;
-            s *= Math.max(shape[d], 1);
+            try {
+                s = Math.multiplyExact(s, Math.max(shape[d], 1));
+            } catch (ArithmeticException e) {
+                if (d > 0) {
+                    throw AclnnException.invalid("The contiguous strides of viewShape " + Arrays.toString(shape)
+                            + " exceed 2^63 - 1 elements.");
+                }
+            }
         }
         return strides;
     }
@@ -171,8 +212,9 @@ public final class Tensor implements AutoCloseable {
         return shape.length;
     }
 
+    /** The size of dimension {@code d}, 0 ≤ d < {@link #dim()}. */
     public long size(int d) {
-        return shape[d];
+        return shape[checkDimension(d)];
     }
 
     /** The strides in elements (a copy). */
@@ -180,8 +222,17 @@ public final class Tensor implements AutoCloseable {
         return strides.clone();
     }
 
+    /** The stride of dimension {@code d} in elements, 0 ≤ d < {@link #dim()}. */
     public long stride(int d) {
-        return strides[d];
+        return strides[checkDimension(d)];
+    }
+
+    private int checkDimension(int d) {
+        if (d < 0 || d >= shape.length) {
+            throw AclnnException.invalid("Dimension " + d + " is out of range for a tensor with " + shape.length
+                    + " dimensions " + Arrays.toString(shape) + ".");
+        }
+        return d;
     }
 
     /** Offset of the view's first element in the storage, in elements. */
@@ -233,14 +284,22 @@ public final class Tensor implements AutoCloseable {
     }
 
     /**
-     * The memory for kernels: fails with a status if the tensor was destroyed or its memory freed.
-     * Empty tensors without memory give {@link MemorySegment#NULL}.
+     * The memory for kernels: fails with a status if the tensor was destroyed, its memory freed, or
+     * it is a non-empty {@linkplain #placeholder placeholder}. Empty tensors without memory give
+     * {@link MemorySegment#NULL}.
      */
     public MemorySegment segment() {
         if (destroyed) {
             throw AclnnException.invalid("The tensor " + this + " was destroyed (aclDestroyTensor) and cannot be used.");
         }
-        return memory == null ? MemorySegment.NULL : memory.segmentForAccess();
+        if (memory == null) {
+            if (numel > 0) {
+                throw AclnnException.invalid("The tensor " + this + " is a placeholder without device memory: it can be"
+                        + " validated (phase 1) but not read or written.");
+            }
+            return MemorySegment.NULL;
+        }
+        return memory.segmentForAccess();
     }
 
     /** Whether the tensor can still be used: not destroyed, memory not freed. */
@@ -257,6 +316,6 @@ public final class Tensor implements AutoCloseable {
     @Override
     public String toString() {
         return "Tensor[" + dataType + ", " + format.name() + ", shape=" + Arrays.toString(shape) + ", strides="
-                + Arrays.toString(strides) + ", offset=" + storageOffset + "]";
+                + Arrays.toString(strides) + ", offset=" + storageOffset + (placeholder ? ", placeholder]" : "]");
     }
 }

@@ -1,0 +1,86 @@
+package io.opscv.reliability;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.opscv.op.WorkspaceAndExecutor;
+import io.opscv.runtime.AclRuntime;
+import io.opscv.runtime.AclnnException;
+import io.opscv.runtime.AclnnStatus;
+import io.opscv.runtime.Device;
+import io.opscv.runtime.DeviceMemory;
+import io.opscv.runtime.Stream;
+import io.opscv.runtime.Tensor;
+
+/**
+ * The invariants every fuzzed call must keep, whatever the operator:
+ * <ol>
+ *   <li>creating its tensors gives what {@link TensorRecipe#expectedCreation} computes exactly, and
+ *       an accepted view lies inside its memory;</li>
+ *   <li>phase 1 throws nothing but an {@link AclnnException}, with the status the operator's SPEC
+ *       oracle expects and a message naming the failing argument, which is also the recent-error
+ *       text; or succeeds exactly when the oracle says so;</li>
+ *   <li>after a success, phase 2 refuses placeholders with 161002, and otherwise runs to completion
+ *       without a status; the inputs' memory is unchanged, the output's memory is unchanged outside
+ *       its view's elements, and the elements match the float64 reference.</li>
+ * </ol>
+ * Any other exception, a wrong status or a wrong value fails the property (jqwik then shrinks the call).
+ */
+final class FuzzHarness {
+    private FuzzHarness() {}
+
+    /** Runs {@code call} on {@code device}/{@code stream} and checks the invariants; counts the outcome. */
+    static void check(FuzzCall call, Device device, Stream stream, long seed) {
+        FuzzStatistics.increment(call.operator(), "calls");
+        try (FuzzArguments args = new FuzzArguments(device, seed)) {
+            try {
+                call.build(args);
+            } catch (FuzzArguments.CreationRefused e) {
+                FuzzStatistics.increment(call.operator(), "outcome: tensor creation refused (as expected)");
+                return;
+            }
+            Expectation expected = call.expected();
+            FuzzStatistics.increment(call.operator(), "rule: " + expected.rule());
+            WorkspaceAndExecutor result;
+            try {
+                result = call.phase1();
+            } catch (AclnnException e) {
+                checkFailure(expected, e);
+                FuzzStatistics.increment(call.operator(), "outcome: phase 1 " + e.status());
+                return;
+            }
+            assertTrue(expected.isSuccess(), () -> "phase 1 succeeded but must give " + expected);
+            assertNotNull(result.executor(), "phase 1 success without an executor");
+            assertTrue(result.workspaceSize() >= 0, "negative workspace size");
+            if (!call.runnable()) {
+                AclnnException e = assertThrows(AclnnException.class,
+                        () -> call.phase2(null, result.workspaceSize(), result.executor(), stream),
+                        "phase 2 must refuse a placeholder");
+                assertEquals(AclnnStatus.ERR_PARAM_INVALID, e.status(), e.getMessage());
+                assertTrue(e.getMessage().contains("placeholder"), e.getMessage());
+                FuzzStatistics.increment(call.operator(), "outcome: success, placeholder refused by phase 2");
+                return;
+            }
+            args.snapshot(call.inputs().toArray(new Tensor[0]));
+            args.snapshot(call.output());
+            try (DeviceMemory workspace = result.workspaceSize() > 0 ? device.malloc(result.workspaceSize()) : null) {
+                call.phase2(workspace, result.workspaceSize(), result.executor(), stream);
+                stream.synchronize();
+            }
+            args.assertUnchangedExcept(call.output().isEmpty() ? null : call.output(), call.operator());
+            call.checkResult();
+            FuzzStatistics.increment(call.operator(), call.output().isEmpty() ? "outcome: success, empty" : "outcome: success, computed and checked");
+        }
+    }
+
+    private static void checkFailure(Expectation expected, AclnnException e) {
+        String message = e.getMessage();
+        assertEquals(expected.status(), e.status(), () -> "expected " + expected + " but got " + e);
+        assertNotNull(message, "a status without a message");
+        assertTrue(expected.names().matcher(message).find(),
+                () -> "the message of " + e.status() + " must name /" + expected.names() + "/: " + message);
+        assertEquals(message, AclRuntime.getRecentErrMsg(), "the recent-error text is the message");
+    }
+}
