@@ -24,9 +24,12 @@ import picocli.CommandLine.Command;
         description = "CPU implementation and golden model of the CANN ops-cv upsample-backward operators.",
         subcommands = {ExampleCommand.class, Linear1dBackwardCommand.class, Linear1dCommand.class,
             Bilinear2dBackwardCommand.class, Bilinear2dCommand.class, GradcheckCommand.class, CheckCommand.class},
-        footer = {"", "Exit codes: 0 success; 1 operator status (e.g. 'ACLNN_ERR_PARAM_INVALID (161002): ...');",
-            "2 bad argument or file; 3 internal error; 4 verification failed (check: a case failed;",
-            "gradcheck: a pair is not adjoint)."})
+        footer = {"", "Exit codes:",
+            "  0  success",
+            "  1  operator status, e.g. 'ACLNN_ERR_PARAM_INVALID (161002): ...'",
+            "  2  bad argument or file (one line on stderr)",
+            "  3  internal error",
+            "  4  verification failed (check: a case failed; gradcheck: a pair is not adjoint)"})
 public final class OpscvCli implements Runnable {
     public static final int EXIT_OK = 0;
     public static final int EXIT_STATUS = 1;
