@@ -55,9 +55,14 @@ final class FuzzHarness {
             assertNotNull(result.executor(), "phase 1 success without an executor");
             assertTrue(result.workspaceSize() >= 0, "negative workspace size");
             if (!call.runnable()) {
-                AclnnException e = assertThrows(AclnnException.class,
-                        () -> call.phase2(null, result.workspaceSize(), result.executor(), stream),
-                        "phase 2 must refuse a placeholder");
+                // A proper workspace, so that the placeholder is the only thing phase 2 can refuse (plans of the
+                // NPU platforms need one).
+                AclnnException e;
+                try (DeviceMemory workspace = result.workspaceSize() > 0 ? device.malloc(result.workspaceSize()) : null) {
+                    e = assertThrows(AclnnException.class,
+                            () -> call.phase2(workspace, result.workspaceSize(), result.executor(), stream),
+                            "phase 2 must refuse a placeholder");
+                }
                 assertEquals(AclnnStatus.ERR_PARAM_INVALID, e.status(), e.getMessage());
                 assertTrue(e.getMessage().contains("placeholder"), e.getMessage());
                 FuzzStatistics.increment(call.operator(), "outcome: success, placeholder refused by phase 2");
