@@ -55,17 +55,7 @@ final class FuzzHarness {
             assertNotNull(result.executor(), "phase 1 success without an executor");
             assertTrue(result.workspaceSize() >= 0, "negative workspace size");
             if (!call.runnable()) {
-                // A proper workspace, so that the placeholder is the only thing phase 2 can refuse (plans of the
-                // NPU platforms need one).
-                AclnnException e;
-                try (DeviceMemory workspace = result.workspaceSize() > 0 ? device.malloc(result.workspaceSize()) : null) {
-                    e = assertThrows(AclnnException.class,
-                            () -> call.phase2(workspace, result.workspaceSize(), result.executor(), stream),
-                            "phase 2 must refuse a placeholder");
-                }
-                assertEquals(AclnnStatus.ERR_PARAM_INVALID, e.status(), e.getMessage());
-                assertTrue(e.getMessage().contains("placeholder"), e.getMessage());
-                FuzzStatistics.increment(call.operator(), "outcome: success, placeholder refused by phase 2");
+                checkPlaceholderRefused(call, result, device, stream);
                 return;
             }
             args.snapshot(call.inputs().toArray(new Tensor[0]));
@@ -78,6 +68,35 @@ final class FuzzHarness {
             call.checkResult();
             FuzzStatistics.increment(call.operator(), call.output().isEmpty() ? "outcome: success, empty" : "outcome: success, computed and checked");
         }
+    }
+
+    /** The most workspace the fuzz allocates to show that phase 2 refuses a placeholder for what it is. */
+    static final long MAX_PLACEHOLDER_WORKSPACE = 64L << 20;
+
+    /**
+     * Phase 2 refuses a call with a placeholder (161002), before it touches anything. Executor.launch checks the
+     * workspace before the tensors, so the call gets the workspace phase 1 asked for; a plan of more than
+     * {@link #MAX_PLACEHOLDER_WORKSPACE} (the products' plans of huge placeholders) gets none, and must be refused
+     * for that (161001, naming the workspace).
+     */
+    private static void checkPlaceholderRefused(FuzzCall call, WorkspaceAndExecutor result, Device device, Stream stream) {
+        long size = result.workspaceSize();
+        if (size > MAX_PLACEHOLDER_WORKSPACE) {
+            AclnnException e = assertThrows(AclnnException.class, () -> call.phase2(null, size, result.executor(), stream),
+                    "phase 2 must refuse a missing workspace");
+            assertEquals(AclnnStatus.ERR_PARAM_NULLPTR, e.status(), e.getMessage());
+            assertTrue(e.getMessage().contains("argument workspace"), e.getMessage());
+            FuzzStatistics.increment(call.operator(), "outcome: success, placeholder with a workspace too large to give, "
+                    + "refused by phase 2");
+            return;
+        }
+        try (DeviceMemory workspace = size > 0 ? device.malloc(size) : null) {
+            AclnnException e = assertThrows(AclnnException.class, () -> call.phase2(workspace, size, result.executor(), stream),
+                    "phase 2 must refuse a placeholder");
+            assertEquals(AclnnStatus.ERR_PARAM_INVALID, e.status(), e.getMessage());
+            assertTrue(e.getMessage().contains("placeholder"), e.getMessage());
+        }
+        FuzzStatistics.increment(call.operator(), "outcome: success, placeholder refused by phase 2");
     }
 
     private static void checkFailure(Expectation expected, AclnnException e) {
