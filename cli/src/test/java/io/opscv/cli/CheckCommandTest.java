@@ -48,8 +48,9 @@ class CheckCommandTest {
                 lines.getFirst());
         assertTrue(lines.get(1).matches("bwd_up2x_f32 +upsample_linear1d_backward +float32 +2x3x32 -> 2x3x16 +0\\.\\d+ +\\S+ +\\S+ +PASS"),
                 lines.get(1));
-        assertEquals("21 cases: 14 passed, 0 failed, 0 errors, 7 skipped (operator not in this build: "
-                + "upsample_bilinear2d_backward, upsample_linear1d)", lines.getLast());
+        assertEquals("21 cases: 21 passed, 0 failed, 0 errors, 0 refused, 0 skipped", lines.getLast());
+        assertTrue(lines.get(21).matches("bi_bwd_up_f16 +upsample_bilinear2d_backward +float16 +1x4x40x24 -> 1x4x16x16 +0\\.\\d+ +\\S+ +\\S+ "
+                + "+PASS"), lines.get(21));
         List<String> progress = run.err().lines().toList();
         assertEquals("check: 21 cases from " + golden, progress.getFirst());
         assertEquals(22, progress.size(), run.err());
@@ -73,7 +74,7 @@ class CheckCommandTest {
         Run run = opscv("check", file.toString(), "--report", dir.resolve("report").toString());
         assertEquals(CheckCommand.EXIT_CASES_FAILED, run.code(), run.err());
         assertTrue(run.outLines().get(1).endsWith("FAIL"), run.out());
-        assertEquals("1 case: 0 passed, 1 failed, 0 errors, 0 skipped", run.outLines().getLast());
+        assertEquals("1 case: 0 passed, 1 failed, 0 errors, 0 refused, 0 skipped", run.outLines().getLast());
         assertTrue(run.err().contains("check: [1/1] npu FAIL: element 3: got 2.5, expected 2.0"), run.err());
         Path page = dir.resolve("report").resolve("index.html");
         assertTrue(Files.isRegularFile(page));
@@ -82,16 +83,36 @@ class CheckCommandTest {
     }
 
     @Test
-    void thePlatformOptionRunsEveryCaseAsThatPlatform() throws IOException {
+    void thePlatformOptionRunsEveryCaseAsThatPlatformAndReportsItsRefusals() throws IOException {
         Path file = dir.resolve("bf16.json");
         Files.writeString(file, """
                 {"cases": [{"op": "upsample_linear1d_backward", "name": "bf16_up", "n": 2, "c": 3, "l_in": 6, "l_out": 12,
-                  "dtype": "bfloat16", "values": "normal"}]}""");
-        assertEquals(0, opscv("check", file.toString()).code());
+                  "dtype": "bfloat16", "values": "normal"},
+                 {"op": "upsample_bilinear2d", "name": "f32_frac", "n": 1, "c": 2, "h_in": 7, "w_in": 5, "h_out": 16,
+                  "w_out": 11, "scales_h": 2.3, "scales_w": 2.25, "dtype": "float32", "format": "nhwc", "values": "normal"}]}""");
+        Run onCpu = opscv("check", file.toString());
+        assertEquals(0, onCpu.code(), onCpu.err());
+        assertEquals("2 cases: 2 passed, 0 failed, 0 errors, 0 refused, 0 skipped", onCpu.outLines().getLast());
+        // A2 (Ascend910B) runs BF16 only without interpolation (SPEC §6): refused as it must be, which is not a failure.
         Run onA2 = opscv("check", file.toString(), "--platform", "ascend910b");
-        assertEquals(CheckCommand.EXIT_CASES_FAILED, onA2.code());
-        assertTrue(onA2.err().contains("bf16_up FAIL: ACLNN_ERR_PARAM_INVALID (161002): Tensor gradOut of dtype DT_BF16"),
-                onA2.err());
+        assertEquals(0, onA2.code(), onA2.err());
+        assertTrue(onA2.err().contains("bf16_up REFUSED: SPEC §6: Ascend910B (DAV_2201) runs BF16 only when gradOut's shape "
+                + "equals inputSize: ACLNN_ERR_PARAM_INVALID (161002): Tensor gradOut of dtype DT_BF16"), onA2.err());
+        assertTrue(onA2.outLines().get(1).endsWith("REFUSED"), onA2.out());
+        assertEquals("2 cases: 1 passed, 0 failed, 0 errors, 1 refused, 0 skipped (refused by ascend910b as SPEC §6 says)",
+                onA2.outLines().getLast());
+        // The training series: no BF16, and the 2-D forward takes the sizes-only fallback, which ignores scales that are
+        // not the size ratio (SPEC §6): judged against the sizes-only reference, and the difference is reported.
+        Run onTraining = opscv("check", file.toString(), "--platform", "ascend910");
+        assertEquals(0, onTraining.code(), onTraining.err());
+        assertTrue(onTraining.err().contains("bf16_up REFUSED: SPEC §6: the training series (Ascend910) has no BF16"),
+                onTraining.err());
+        assertEquals("2 cases: 1 passed, 0 failed, 0 errors, 1 refused, 0 skipped (refused by ascend910 as SPEC §6 says); "
+                + "1 judged against the sizes-only reference (SPEC §6 fallback plan), 1 of them outside the standard against "
+                + "SPEC §1 with the given scales", onTraining.outLines().getLast());
+        Run onInference = opscv("check", file.toString(), "--platform", "ascend310p");
+        assertEquals(0, onInference.code(), onInference.err());
+        assertTrue(onInference.out().contains("2 refused"), onInference.out());
     }
 
     @Test

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.opscv.runtime.DataType;
+import io.opscv.runtime.Format;
 import io.opscv.runtime.Platform;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -104,6 +105,7 @@ public final class CaseFiles {
         }
         boolean alignCorners = f.bool("align_corners", false);
         DataType type = dataType(f);
+        Format format = f.has("format") ? format(f.node("format"), f, adapter) : null;
         Platform platform = platform(f, filePlatform);
         Standard standard = standard(f);
         InputSource input = input(f, adapter, folder, statusOnly);
@@ -116,7 +118,7 @@ public final class CaseFiles {
             throw new CaseFileException(context + ": 'actual' and a non-zero 'expect_status' exclude each other: a result "
                     + "file is judged by its values, a status by running phase 1");
         }
-        CheckCase result = new CheckCase(name, adapter.op(), n, c, in, out, alignCorners, scales, type, platform, input,
+        CheckCase result = new CheckCase(name, adapter.op(), n, c, in, out, alignCorners, scales, type, format, platform, input,
                 expected, bound, terms, actual, statusOnly ? expectStatus : null, standard, null);
         if (!statusOnly) {
             checkSize(result, context);
@@ -230,6 +232,28 @@ public final class CaseFiles {
             case BF16 -> "bfloat16";
             default -> type.dtName();
         };
+    }
+
+    /**
+     * A {@code format}: {@code "nchw"} or {@code "nhwc"} for a 2-D op ({@code "nd"} is read as NCHW), {@code "ncl"}
+     * or {@code "nd"} for a 1-D op.
+     */
+    static Format format(JsonNode node, JsonFields f, OperatorAdapter adapter) {
+        List<Format> allowed = adapter.spatialAxes() == 1 ? List.of(Format.NCL, Format.ND)
+                : List.of(Format.NCHW, Format.NHWC, Format.ND);
+        String name = node.isTextual() ? node.asText().toLowerCase(Locale.ROOT) : "";
+        for (Format format : allowed) {
+            if (formatName(format).equals(name)) {
+                return format;
+            }
+        }
+        throw f.wrong("format", String.join(", ", allowed.stream().map(CaseFiles::formatName).toList()) + " for "
+                + adapter.op(), node);
+    }
+
+    /** The case-file name of a format: nchw, nhwc, ncl, nd. */
+    public static String formatName(Format format) {
+        return format.name().toLowerCase(Locale.ROOT);
     }
 
     static Platform platform(JsonFields f, Platform fallback) {

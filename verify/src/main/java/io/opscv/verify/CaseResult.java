@@ -6,7 +6,8 @@ package io.opscv.verify;
  * @param checkCase      the case
  * @param verdict        the outcome
  * @param judged         what was judged: {@code operator}, {@code actual} (a file produced elsewhere) or {@code status}
- * @param golden         what it was judged against: {@code expected file} or {@code float64 reference}
+ * @param golden         what it was judged against: {@code expected file}, {@code float64 reference} or the
+ *                       {@code sizes-only reference (SPEC §6 fallback)}
  * @param elements       output elements compared
  * @param terms          the criterion's terms
  * @param maxErrorRatio  the largest per-element |got − e| / allowed (≤ 1 passes the criterion); NaN when not judged
@@ -20,15 +21,25 @@ package io.opscv.verify;
  * @param upstreamPass   whether {@code MERE < T} and {@code MARE < 10·T}
  * @param workspaceSize  the workspace phase 1 asked for, or −1 when the operator did not run
  * @param message        why a case did not pass, or a note; empty when there is nothing to say
+ * @param withScales     for a result judged against the sizes-only golden: its verdict against SPEC §1's golden with
+ *                       the given scales (the expected file or the float64 reference); else {@code null}
  */
 public record CaseResult(CheckCase checkCase, Verdict verdict, String judged, String golden, long elements, int terms,
                          double maxErrorRatio, long worstElement, double worstGot, double worstExpected, double mere, double mare,
-                         boolean allOnes, boolean criterionPass, boolean upstreamPass, long workspaceSize, String message) {
+                         boolean allOnes, boolean criterionPass, boolean upstreamPass, long workspaceSize, String message,
+                         Verdict withScales) {
 
     /** A case that was not judged numerically: skipped, a status check, or an error. */
     static CaseResult unjudged(CheckCase c, Verdict verdict, String judged, String message) {
         return new CaseResult(c, verdict, judged, "", 0, 0, Double.NaN, -1, Double.NaN, Double.NaN, Double.NaN, Double.NaN,
-                false, false, false, -1, message);
+                false, false, false, -1, message, null);
+    }
+
+    /** This result with {@code withScales} set and {@code note} added to its message. */
+    CaseResult withScales(Verdict withScales, String note) {
+        return new CaseResult(checkCase, verdict, judged, golden, elements, terms, maxErrorRatio, worstElement, worstGot,
+                worstExpected, mere, mare, allOnes, criterionPass, upstreamPass, workspaceSize,
+                message.isEmpty() ? note : message + "; " + note, withScales);
     }
 
     /** The upstream threshold T of the case's dtype. */
@@ -36,7 +47,15 @@ public record CaseResult(CheckCase checkCase, Verdict verdict, String judged, St
         return UpstreamStandard.threshold(checkCase.dataType());
     }
 
-    /** Whether numbers were computed (false for skipped, status and error cases). */
+    /** The {@code golden} of a result of SPEC §6's fallback plan, judged against {@link HalfPixelReference}. */
+    public static final String SIZES_ONLY_GOLDEN = "sizes-only reference (SPEC §6 fallback)";
+
+    /** Whether the golden was the sizes-only reference of SPEC §6's fallback plan. */
+    public boolean sizesOnlyGolden() {
+        return SIZES_ONLY_GOLDEN.equals(golden);
+    }
+
+    /** Whether numbers were computed (false for skipped, refused, status and error cases). */
     public boolean judgedNumerically() {
         return !Double.isNaN(maxErrorRatio);
     }

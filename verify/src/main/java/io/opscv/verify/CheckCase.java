@@ -1,6 +1,7 @@
 package io.opscv.verify;
 
 import io.opscv.runtime.DataType;
+import io.opscv.runtime.Format;
 import io.opscv.runtime.Platform;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -20,6 +21,8 @@ import java.util.Arrays;
  * @param alignCorners the alignCorners argument
  * @param scales       the scales argument per spatial axis (0 = not given)
  * @param dataType     FLOAT, FLOAT16 or BF16: the operator's input and output dtype
+ * @param format       the tensors' format, or {@code null} for the op's default ({@link #layout()}): for a 2-D
+ *                     op, {@link Format#NHWC} puts C last in the tensors, the files and the drawn values
  * @param platform     the platform to run on, or {@code null} for the command's default
  * @param input        where the operator's input comes from
  * @param expected     a float64 .npy of expected values, or {@code null}: the float64 reference is the golden
@@ -31,15 +34,31 @@ import java.util.Arrays;
  * @param origin       the sweep that generated the case, or {@code null} for an explicit case
  */
 public record CheckCase(String name, String op, int n, int c, int[] inSizes, int[] outSizes, boolean alignCorners,
-                        double[] scales, DataType dataType, Platform platform, InputSource input, Path expected, Path bound,
+                        double[] scales, DataType dataType, Format format, Platform platform, InputSource input, Path expected, Path bound,
                         Integer terms, Path actual, Integer expectStatus, Standard standard, String origin) {
 
-    /** (N, C, inSizes...): the forward's input, the backward's out. */
+    /**
+     * The format the harness gives the tensors: the case's {@code format}, else ND (read as NCL) for a
+     * 1-D op and NCHW for a 2-D op.
+     */
+    public Format layout() {
+        if (format != null) {
+            return format;
+        }
+        return inSizes.length == 1 ? Format.ND : Format.NCHW;
+    }
+
+    /** Whether the tensors are NHWC: C is then the last dimension of every shape, file and value order. */
+    public boolean channelsLast() {
+        return layout() == Format.NHWC;
+    }
+
+    /** (N, C, inSizes...), or (N, inSizes..., C) when channels last: the forward's input, the backward's out. */
     public long[] forwardInputShape() {
         return shape(inSizes);
     }
 
-    /** (N, C, outSizes...): the forward's output, the backward's gradOut. */
+    /** (N, C, outSizes...), or (N, outSizes..., C) when channels last: the forward's output, the backward's gradOut. */
     public long[] forwardOutputShape() {
         return shape(outSizes);
     }
@@ -61,24 +80,32 @@ public record CheckCase(String name, String op, int n, int c, int[] inSizes, int
 
     /** The same case on another platform. */
     public CheckCase onPlatform(Platform other) {
-        return new CheckCase(name, op, n, c, inSizes, outSizes, alignCorners, scales, dataType, other, input, expected, bound,
+        return new CheckCase(name, op, n, c, inSizes, outSizes, alignCorners, scales, dataType, format, other, input, expected, bound,
                 terms, actual, expectStatus, standard, origin);
+    }
+
+    /** The same case with another {@code format} (e.g. NHWC). */
+    public CheckCase withFormat(Format other) {
+        return new CheckCase(name, op, n, c, inSizes, outSizes, alignCorners, scales, dataType, other, platform, input, expected,
+                bound, terms, actual, expectStatus, standard, origin);
     }
 
     /** One line with every parameter, e.g. for reproducing a generated case. */
     public String describe() {
         return name + ": " + op + " n=" + n + " c=" + c + " in=" + Arrays.toString(inSizes) + " out=" + Arrays.toString(outSizes)
                 + " alignCorners=" + alignCorners + " scales=" + Arrays.toString(scales) + " dtype=" + CaseFiles.dtypeName(dataType)
+                + (format != null ? " format=" + CaseFiles.formatName(format) : "")
                 + (platform != null ? " platform=" + platform.cliName() : "") + " input=" + input.describe()
                 + (expectStatus != null ? " expect_status=" + expectStatus : "");
     }
 
     private long[] shape(int[] spatial) {
         long[] shape = new long[2 + spatial.length];
+        boolean last = channelsLast();
         shape[0] = n;
-        shape[1] = c;
+        shape[last ? shape.length - 1 : 1] = c;
         for (int d = 0; d < spatial.length; d++) {
-            shape[2 + d] = spatial[d];
+            shape[(last ? 1 : 2) + d] = spatial[d];
         }
         return shape;
     }

@@ -28,19 +28,36 @@ public record CheckRun(String source, Platform platformOverride, List<CaseResult
         return results.stream().noneMatch(r -> r.verdict().failed());
     }
 
-    /** One line: counts per verdict, and which ops were skipped. */
+    /**
+     * One line: counts per verdict; which platforms refused cases (SPEC §6), how many results were judged against
+     * the sizes-only golden of SPEC §6's fallback plan, and which ops were skipped.
+     */
     public String summaryLine() {
         StringBuilder line = new StringBuilder();
         line.append(results.size()).append(results.size() == 1 ? " case: " : " cases: ")
                 .append(count(Verdict.PASS)).append(" passed, ")
                 .append(count(Verdict.FAIL)).append(" failed, ")
                 .append(count(Verdict.ERROR)).append(" errors, ")
+                .append(count(Verdict.REFUSED)).append(" refused, ")
                 .append(count(Verdict.SKIP)).append(" skipped");
+        Map<String, Integer> refusing = new TreeMap<>();
         Map<String, Integer> skipped = new TreeMap<>();
         for (CaseResult r : results) {
-            if (r.verdict() == Verdict.SKIP) {
+            if (r.verdict() == Verdict.REFUSED) {
+                Platform p = r.checkCase().platform() != null ? r.checkCase().platform() : Platform.defaultPlatform();
+                refusing.merge(p.cliName(), 1, Integer::sum);
+            } else if (r.verdict() == Verdict.SKIP) {
                 skipped.merge(r.checkCase().op(), 1, Integer::sum);
             }
+        }
+        long sizesOnly = results.stream().filter(CaseResult::sizesOnlyGolden).count();
+        if (!refusing.isEmpty()) {
+            line.append(" (refused by ").append(String.join(", ", refusing.keySet())).append(" as SPEC §6 says)");
+        }
+        if (sizesOnly > 0) {
+            long differ = results.stream().filter(r -> r.sizesOnlyGolden() && r.withScales() != Verdict.PASS).count();
+            line.append("; ").append(sizesOnly).append(" judged against the sizes-only reference (SPEC §6 fallback plan), ")
+                    .append(differ).append(" of them outside the standard against SPEC §1 with the given scales");
         }
         if (!skipped.isEmpty()) {
             line.append(" (operator not in this build: ").append(String.join(", ", skipped.keySet())).append(')');

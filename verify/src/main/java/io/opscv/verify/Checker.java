@@ -4,6 +4,7 @@ import io.opscv.npy.NpyFormatException;
 import io.opscv.op.WorkspaceAndExecutor;
 import io.opscv.runtime.AclRuntime;
 import io.opscv.runtime.AclnnException;
+import io.opscv.runtime.AclnnStatus;
 import io.opscv.runtime.DataType;
 import io.opscv.runtime.Device;
 import io.opscv.runtime.DeviceMemory;
@@ -24,6 +25,10 @@ import java.util.function.Consumer;
  * rounded to its dtype); the golden (the case's expected file, else the float64 reference); the result
  * (the case's {@code actual} file, else the operator run through both phases on the case's platform);
  * then {@link Judgement}. A case that expects a status runs phase 1 only.
+ *
+ * <p>As a product (SPEC §6, {@link PlatformRules}): a case the product refuses by SPEC §6 is {@link Verdict#REFUSED}
+ * when phase 1 fails with 161002, and fails when phase 1 accepts it; a result of a plan that takes the sizes only
+ * (the fallback) is judged against the sizes-only reference, since that plan ignores a given scales.
  *
  * <p>Cases run one after another, each with its own input and output memory, so results do not depend
  * on the order or on threads.
@@ -95,36 +100,79 @@ public final class Checker {
         try (Arena arena = Arena.ofShared()) {
             MemorySegment inputBytes = CaseData.input(c, inShape, arena);
             double[] input = CaseData.decode(inputBytes, type, Math.toIntExact(CaseData.numel(inShape)));
-            double[] expected = c.expected() != null ? CaseData.float64(c.expected(), "expected", outShape) : adapter.reference(c, input);
-            double[] bound = c.bound() != null ? CaseData.float64(c.bound(), "bound", outShape)
-                    : adapter.reference(c, CaseData.abs(input));
-            int terms = c.terms() != null ? c.terms() : adapter.terms(c);
-            String golden = c.expected() != null ? "expected file" : "float64 reference";
             boolean allOnes = CaseData.allOnes(input);
             if (c.actual() != null) {
                 double[] got = CaseData.actual(c.actual(), type, outShape);
-                return Judgement.judge(c, "actual", golden, got, expected, bound, terms, allOnes, -1);
+                Golden golden = Golden.of(c, adapter, input, false, outShape);
+                return Judgement.judge(c, "actual", golden.name, got, golden.expected, golden.bound, golden.terms, allOnes, -1);
             }
             Session session = sessions.get(platform);
             try (DeviceMemory inMemory = inShapeIsEmpty(inShape) ? null : session.device.wrap(inputBytes);
-                 Tensor in = Tensor.create(inShape, type, null, 0, adapter.format(), inShape, inMemory);
+                 Tensor in = Tensor.create(inShape, type, null, 0, c.layout(), inShape, inMemory);
                  DeviceMemory outMemory = inShapeIsEmpty(outShape) ? null
                          : session.device.malloc(CaseData.numel(outShape) * type.byteSize());
-                 Tensor out = Tensor.create(outShape, type, null, 0, adapter.format(), outShape, outMemory)) {
+                 Tensor out = Tensor.create(outShape, type, null, 0, c.layout(), outShape, outMemory)) {
                 int outCount = Math.toIntExact(CaseData.numel(outShape));
                 if (outMemory != null) {
                     double[] sentinel = new double[outCount];
                     java.util.Arrays.fill(sentinel, OUT_SENTINEL);
                     CaseData.encode(sentinel, type, outMemory.segment());
                 }
-                WorkspaceAndExecutor phase1 = adapter.getWorkspaceSize(platform, c, in, out);
+                String refusal = PlatformRules.refusal(platform, c);
+                WorkspaceAndExecutor phase1;
+                try {
+                    phase1 = adapter.getWorkspaceSize(platform, c, in, out);
+                } catch (AclnnException e) {
+                    if (refusal != null && e.status() == AclnnStatus.ERR_PARAM_INVALID) {
+                        return CaseResult.unjudged(c, Verdict.REFUSED, "status", refusal + ": " + oneLine(e.toString()));
+                    }
+                    throw e;
+                }
+                if (refusal != null) {
+                    return CaseResult.unjudged(c, Verdict.FAIL, "status", "phase 1 succeeded, but " + refusal
+                            + " (phase 1 must fail with 161002)");
+                }
+                boolean sizesOnly = PlatformRules.sizesOnlyPlan(platform, phase1.executor());
                 try (DeviceMemory workspace = phase1.workspaceSize() > 0 ? session.device.malloc(phase1.workspaceSize()) : null) {
                     adapter.run(workspace, phase1.workspaceSize(), phase1.executor(), session.stream);
                     session.stream.synchronize();
                 }
                 double[] got = outMemory == null ? new double[0] : CaseData.decode(outMemory.segment(), type, outCount);
-                return Judgement.judge(c, "operator", golden, got, expected, bound, terms, allOnes, phase1.workspaceSize());
+                Golden golden = Golden.of(c, adapter, input, sizesOnly, outShape);
+                CaseResult result = Judgement.judge(c, "operator", golden.name, got, golden.expected, golden.bound, golden.terms,
+                        allOnes, phase1.workspaceSize());
+                if (sizesOnly) {
+                    // Say whether the fallback's result is also SPEC §1's with the given scales: where it is not, the
+                    // difference is the one SPEC §6 describes (a scales other than out / in, or NaN/Inf placement).
+                    Golden withScales = Golden.of(c, adapter, input, false, outShape);
+                    CaseResult spec1 = Judgement.judge(c, "operator", withScales.name, got, withScales.expected, withScales.bound,
+                            withScales.terms, allOnes, phase1.workspaceSize());
+                    result = result.withScales(spec1.verdict(), "the plan takes the sizes only (SPEC §6); against the " + withScales.name
+                            + " with the given scales: " + (spec1.verdict() == Verdict.PASS ? "also within the standard"
+                            : "differs, error ratio " + SummaryTable.ratio(spec1.maxErrorRatio())));
+                }
+                return result;
             }
+        }
+    }
+
+    /**
+     * What a result is judged against: the case's expected file, else the float64 reference; for a plan that takes
+     * the sizes only (SPEC §6's fallback) the sizes-only reference, since the expected file and the reference
+     * assume the given scales. Bound and terms come from the same source.
+     */
+    private record Golden(String name, double[] expected, double[] bound, int terms) {
+        static Golden of(CheckCase c, OperatorAdapter adapter, double[] input, boolean sizesOnly, long[] outShape)
+                throws IOException {
+            if (sizesOnly) {
+                return new Golden(CaseResult.SIZES_ONLY_GOLDEN, adapter.sizesOnlyReference(c, input),
+                        adapter.sizesOnlyReference(c, CaseData.abs(input)), adapter.sizesOnlyTerms(c));
+            }
+            double[] expected = c.expected() != null ? CaseData.float64(c.expected(), "expected", outShape) : adapter.reference(c, input);
+            double[] bound = c.bound() != null ? CaseData.float64(c.bound(), "bound", outShape)
+                    : adapter.reference(c, CaseData.abs(input));
+            int terms = c.terms() != null ? c.terms() : adapter.terms(c);
+            return new Golden(c.expected() != null ? "expected file" : "float64 reference", expected, bound, terms);
         }
     }
 
@@ -133,8 +181,8 @@ public final class Checker {
         // Phase 1 only validates: the input is one element broadcast over its shape (strides 0) and out a placeholder
         // (no memory; a broadcast out would overlap itself, which phase 1 refuses), so nothing big is allocated.
         try (DeviceMemory inMemory = session.device.malloc(8);
-             Tensor in = broadcast(adapter.inputShape(c), c.dataType(), adapter, inMemory);
-             Tensor out = Tensor.placeholder(adapter.outputShape(c), c.dataType(), adapter.format())) {
+             Tensor in = broadcast(adapter.inputShape(c), c.dataType(), c, inMemory);
+             Tensor out = Tensor.placeholder(adapter.outputShape(c), c.dataType(), c.layout())) {
             try {
                 adapter.getWorkspaceSize(platform, c, in, out);
             } catch (AclnnException e) {
@@ -147,8 +195,8 @@ public final class Checker {
         }
     }
 
-    private static Tensor broadcast(long[] shape, DataType type, OperatorAdapter adapter, DeviceMemory memory) {
-        return Tensor.create(shape, type, new long[shape.length], 0, adapter.format(), new long[] {1}, memory);
+    private static Tensor broadcast(long[] shape, DataType type, CheckCase c, DeviceMemory memory) {
+        return Tensor.create(shape, type, new long[shape.length], 0, c.layout(), new long[] {1}, memory);
     }
 
     private static boolean inShapeIsEmpty(long[] shape) {

@@ -1,5 +1,6 @@
 package io.opscv.verify;
 
+import io.opscv.runtime.Platform;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -80,7 +81,7 @@ public final class HtmlReport {
             }
         }
         h.append("<h2>Overview</h2>\n<table class=\"overview\">\n<thead><tr><th>op</th><th>dtype</th><th>cases</th><th>pass</th>"
-                + "<th>fail</th><th>error</th><th>skip</th><th>worst error ratio</th></tr></thead>\n<tbody>\n");
+                + "<th>fail</th><th>error</th><th>refused</th><th>skip</th><th>worst error ratio</th></tr></thead>\n<tbody>\n");
         for (Map.Entry<String, long[]> g : groups.entrySet()) {
             String[] key = g.getKey().split("\u0000");
             long[] n = g.getValue();
@@ -143,7 +144,8 @@ public final class HtmlReport {
 
     private static void casesTable(StringBuilder h, CheckRun run) {
         h.append("<h2>Cases</h2>\n<table class=\"cases\" id=\"cases\">\n<thead><tr>");
-        for (String column : List.of("#", "case", "op", "dtype", "shape (input &#8594; output)", "align corners", "scales", "input",
+        for (String column : List.of("#", "case", "op", "dtype", "platform", "shape (input &#8594; output)", "align corners", "scales",
+                "input",
                 "judged", "golden", "terms", "max error ratio", "worst element", "MERE", "MARE", "T", "standard", "verdict", "note")) {
             h.append("<th>").append(column).append("</th>");
         }
@@ -156,6 +158,7 @@ public final class HtmlReport {
                     .append(cell(Integer.toString(i + 1), true))
                     .append("<td class=\"name\">").append(esc(c.name())).append("</td>")
                     .append(cell(c.op(), false)).append(cell(CaseFiles.dtypeName(c.dataType()), false))
+                    .append(cell((c.platform() != null ? c.platform() : Platform.defaultPlatform()).cliName(), false))
                     .append("<td class=\"shape\">").append(esc(SummaryTable.shape(r))).append("</td>").append(cell(Boolean.toString(c.alignCorners()), false))
                     .append(cell(scales(c.scales()), false)).append(cell(c.input().describe(), false))
                     .append(cell(r.judged(), false)).append(cell(r.golden(), false))
@@ -319,7 +322,7 @@ public final class HtmlReport {
             "th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-align: top; }",
             "th { background: #eee; position: sticky; top: 0; }",
             "td.num { text-align: right; font-variant-numeric: tabular-nums; }",
-            "tr.fail td, tr.error td { background: #fdecea; } tr.skip td { color: #888; }",
+            "tr.fail td, tr.error td { background: #fdecea; } tr.skip td, tr.refused td { color: #888; }",
             "td.verdict { font-weight: bold; } td.shape, td.name { white-space: nowrap; }",
             "tr.pass td.verdict { color: #2e7d32; } tr.fail td.verdict, tr.error td.verdict { color: #c62828; }",
             "svg.chart { display: block; background: #fff; }",

@@ -73,6 +73,6 @@ final class Judgement {
         double worstGot = worst >= 0 ? got[(int) worst] : Double.NaN;
         double worstExpected = worst >= 0 ? expected[(int) worst] : Double.NaN;
         return new CaseResult(c, pass ? Verdict.PASS : Verdict.FAIL, judged, golden, expected.length, terms, maxRatio, worst,
-                worstGot, worstExpected, mere, mare, allOnes, criterionPass, upstreamPass, workspaceSize, message);
+                worstGot, worstExpected, mere, mare, allOnes, criterionPass, upstreamPass, workspaceSize, message, null);
     }
 }

@@ -1,21 +1,16 @@
 package io.opscv.verify;
 
+import io.opscv.op.UpsampleLinear1d;
 import io.opscv.op.WorkspaceAndExecutor;
 import io.opscv.plan.Executor;
 import io.opscv.reference.Linear1dReference;
 import io.opscv.runtime.DeviceMemory;
+import io.opscv.runtime.IntArray;
 import io.opscv.runtime.Platform;
 import io.opscv.runtime.Stream;
 import io.opscv.runtime.Tensor;
 
-/**
- * {@code aclnnUpsampleLinear1d} (SPEC §10): self (N, C, Lin) → out (N, C, Lout).
- *
- * <p>The operator class is not in this build yet: cases are generated and referenced, and {@code actual}
- * files judged; to run the operator, make {@link #hasOperator()} true and call
- * {@code UpsampleLinear1d.getWorkspaceSize(platform, self, IntArray.of(Lout), alignCorners, scales, out)} and
- * {@code UpsampleLinear1d.run(...)} below.
- */
+/** {@code aclnnUpsampleLinear1d} (SPEC §10): self (N, C, Lin) → out (N, C, Lout). */
 final class Linear1dAdapter implements OperatorAdapter {
     @Override
     public String op() {
@@ -24,7 +19,7 @@ final class Linear1dAdapter implements OperatorAdapter {
 
     @Override
     public String aclnnName() {
-        return "aclnnUpsampleLinear1d";
+        return UpsampleLinear1d.NAME;
     }
 
     @Override
@@ -49,16 +44,18 @@ final class Linear1dAdapter implements OperatorAdapter {
 
     @Override
     public boolean hasOperator() {
-        return false;
+        return true;
     }
 
     @Override
     public WorkspaceAndExecutor getWorkspaceSize(Platform platform, CheckCase c, Tensor self, Tensor out) {
-        throw OperatorAdapters.notInThisBuild(this);
+        try (IntArray outputSize = IntArray.of(c.outSizes()[0])) {
+            return UpsampleLinear1d.getWorkspaceSize(platform, self, outputSize, c.alignCorners(), c.scales()[0], out);
+        }
     }
 
     @Override
     public void run(DeviceMemory workspace, long workspaceSize, Executor executor, Stream stream) {
-        throw OperatorAdapters.notInThisBuild(this);
+        UpsampleLinear1d.run(workspace, workspaceSize, executor, stream);
     }
 }

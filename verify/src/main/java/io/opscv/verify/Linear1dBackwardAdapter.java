@@ -42,6 +42,17 @@ final class Linear1dBackwardAdapter implements OperatorAdapter {
         return Linear1dReference.backwardTerms(c.inSizes()[0], c.outSizes()[0], c.alignCorners(), c.scales()[0]);
     }
 
+    /** The fallback's ResizeBilinearV2Grad5Hd on the (N, C, 1, L) view: H is 1 → 1, a copy. */
+    @Override
+    public double[] sizesOnlyReference(CheckCase c, double[] gradOut) {
+        return HalfPixelReference.backward(gradOut, c.n() * c.c(), 1, c.inSizes()[0], 1, c.outSizes()[0], c.alignCorners());
+    }
+
+    @Override
+    public int sizesOnlyTerms(CheckCase c) {
+        return HalfPixelReference.backwardTerms(1, c.inSizes()[0], 1, c.outSizes()[0], c.alignCorners());
+    }
+
     @Override
     public boolean hasOperator() {
         return true;

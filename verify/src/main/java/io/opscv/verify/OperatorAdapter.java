@@ -3,7 +3,6 @@ package io.opscv.verify;
 import io.opscv.op.WorkspaceAndExecutor;
 import io.opscv.plan.Executor;
 import io.opscv.runtime.DeviceMemory;
-import io.opscv.runtime.Format;
 import io.opscv.runtime.Platform;
 import io.opscv.runtime.Stream;
 import io.opscv.runtime.Tensor;
@@ -34,26 +33,38 @@ public interface OperatorAdapter {
         return backward() ? "grad_out" : "self";
     }
 
-    /** The operator's input shape. */
+    /** The operator's input shape, in the case's layout ({@link CheckCase#layout()}). */
     default long[] inputShape(CheckCase c) {
         return backward() ? c.forwardOutputShape() : c.forwardInputShape();
     }
 
-    /** The operator's output shape. */
+    /** The operator's output shape, in the case's layout. */
     default long[] outputShape(CheckCase c) {
         return backward() ? c.forwardInputShape() : c.forwardOutputShape();
     }
 
-    /** The format the harness gives the tensors: ND (treated as NCL) for 1-D, NCHW for 2-D. */
-    default Format format() {
-        return spatialAxes() == 1 ? Format.ND : Format.NCHW;
-    }
-
-    /** The float64 reference result, row-major, for the input values {@code input} (row-major). */
+    /**
+     * The float64 reference result for the input values {@code input}, both row-major in the case's layout
+     * (for NHWC: (N, H, W, C) order).
+     */
     double[] reference(CheckCase c, double[] input);
 
     /** The most non-zero terms summed into one output element (the criterion's {@code terms}). */
     int terms(CheckCase c);
+
+    /**
+     * The float64 reference of this op's sizes-only fallback plan (SPEC §6: TensorFlow's half-pixel coordinates
+     * from the sizes, scales ignored; {@link HalfPixelReference}), in the case's layout; {@code null} when no plan
+     * of this op takes sizes only.
+     */
+    default double[] sizesOnlyReference(CheckCase c, double[] input) {
+        return null;
+    }
+
+    /** The criterion's {@code terms} for {@link #sizesOnlyReference}. */
+    default int sizesOnlyTerms(CheckCase c) {
+        throw new UnsupportedOperationException(op() + " has no sizes-only plan");
+    }
 
     /** Whether this build has the operator; if not, only {@code actual} files can be judged. */
     boolean hasOperator();

@@ -29,9 +29,4 @@ public final class OperatorAdapters {
     public static String names() {
         return ALL.stream().map(OperatorAdapter::op).collect(Collectors.joining(", "));
     }
-
-    static UnsupportedOperationException notInThisBuild(OperatorAdapter adapter) {
-        return new UnsupportedOperationException(adapter.aclnnName() + " is not in this build: its cases can only judge "
-                + "results produced elsewhere (\"actual\")");
-    }
 }

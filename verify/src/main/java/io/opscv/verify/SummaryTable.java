@@ -49,10 +49,11 @@ public final class SummaryTable {
             r.judgedNumerically() ? scientific(r.mare()) : "-", r.verdict().name()};
     }
 
-    /** The operator's input and output shapes, e.g. {@code 2x3x32 -> 2x3x16}. */
+    /** The operator's input and output shapes, e.g. {@code 2x3x32 -> 2x3x16}, or {@code 1x8x8x3 -> 1x4x4x3 nhwc}. */
     static String shape(CaseResult r) {
         OperatorAdapter adapter = OperatorAdapters.forOp(r.checkCase().op());
-        return dims(adapter.inputShape(r.checkCase())) + " -> " + dims(adapter.outputShape(r.checkCase()));
+        return dims(adapter.inputShape(r.checkCase())) + " -> " + dims(adapter.outputShape(r.checkCase()))
+                + (r.checkCase().channelsLast() ? " nhwc" : "");
     }
 
     static String dims(long[] shape) {

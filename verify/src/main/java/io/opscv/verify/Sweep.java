@@ -2,6 +2,7 @@ package io.opscv.verify;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.opscv.runtime.DataType;
+import io.opscv.runtime.Format;
 import io.opscv.runtime.Platform;
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -21,7 +22,8 @@ import java.util.Set;
  * requires; {@code "derived"} passes scales 0 and rounds input · ratio. A draw whose output length falls
  * outside {@code l_out} (or {@code h_out}/{@code w_out}: {@code {"min", "max"}}) is drawn again. Then, while
  * N · C · (input + output elements per row) exceeds {@code max_elements}, N and then C are lowered: the big
- * end of N and C is sampled sparsely so that a sweep stays fast.
+ * end of N and C is sampled sparsely so that a sweep stays fast. An optional {@code format} (a choice of
+ * {@code "nchw"} and {@code "nhwc"} for the 2-D ops) is drawn last.
  */
 final class Sweep {
     /** SPEC §5: scales ≤ 500 and a size ratio ≤ 500. */
@@ -43,6 +45,7 @@ final class Sweep {
     private final Distribution<String> scalesMode;
     private final Distribution<DataType> dtype;
     private final Distribution<ValueSpec> values;
+    private final Distribution<Format> format;
     private final Platform platform;
     private final Standard standard;
     private final long maxElements;
@@ -50,8 +53,8 @@ final class Sweep {
     private Sweep(String context, String name, OperatorAdapter adapter, int count, long seed, Distribution<Integer> n,
                   Distribution<Integer> c, List<Distribution<Integer>> inLengths, List<Distribution<Double>> ratios,
                   int[][] outBounds, Distribution<Boolean> alignCorners, Distribution<String> scalesMode,
-                  Distribution<DataType> dtype, Distribution<ValueSpec> values, Platform platform, Standard standard,
-                  long maxElements) {
+                  Distribution<DataType> dtype, Distribution<ValueSpec> values, Distribution<Format> format, Platform platform,
+                  Standard standard, long maxElements) {
         this.context = context;
         this.name = name;
         this.adapter = adapter;
@@ -66,6 +69,7 @@ final class Sweep {
         this.scalesMode = scalesMode;
         this.dtype = dtype;
         this.values = values;
+        this.format = format;
         this.platform = platform;
         this.standard = standard;
         this.maxElements = maxElements;
@@ -109,6 +113,8 @@ final class Sweep {
         Distribution<DataType> dtype = Distribution.choices(f, "dtype", null, v -> CaseFiles.dataType(v, f, "dtype"));
         Distribution<ValueSpec> values = Distribution.choices(f, "values", new Distribution.Fixed<>(ValueSpec.STANDARD_NORMAL),
                 v -> CaseFiles.valueSpec(v, f.context() + ", field 'values'"));
+        Distribution<Format> format = Distribution.choices(f, "format", new Distribution.Fixed<>(null),
+                v -> CaseFiles.format(v, f, adapter));
         Platform platform = CaseFiles.platform(f, filePlatform);
         Standard standard = CaseFiles.standard(f);
         long maxElements = f.has("max_elements") ? f.requiredLong("max_elements") : DEFAULT_MAX_ELEMENTS;
@@ -118,7 +124,7 @@ final class Sweep {
         }
         f.rejectUnknown(Set.of("comment", "description"));
         return new Sweep(f.context(), name, adapter, count, seed, n, c, inLengths, ratios, outBounds, alignCorners, scalesMode,
-                dtype, values, platform, standard, maxElements);
+                dtype, values, format, platform, standard, maxElements);
     }
 
     private static int[] bounds(JsonFields f, String field) {
@@ -136,9 +142,9 @@ final class Sweep {
     /** The sweep's cases, named {@code name_0000}, {@code name_0001}, ... */
     List<CheckCase> generate() {
         List<CheckCase> cases = new ArrayList<>(count);
-        String format = "%s_%0" + Math.max(4, Integer.toString(count - 1).length()) + "d";
+        String pattern = "%s_%0" + Math.max(4, Integer.toString(count - 1).length()) + "d";
         for (int i = 0; i < count; i++) {
-            cases.add(draw(String.format(format, name, i), SplitMix64.forItem(seed, i)));
+            cases.add(draw(String.format(pattern, name, i), SplitMix64.forItem(seed, i)));
         }
         return cases;
     }
@@ -186,7 +192,9 @@ final class Sweep {
                 channels = (int) Math.max(1, maxElements / ((long) batch * perRow));
             }
             long valuesSeed = random.nextLong();
-            return new CheckCase(caseName, adapter.op(), batch, channels, in, out, corners, scales, type, platform,
+            // Drawn last, so that adding a format to a sweep leaves its other draws as they were.
+            Format layout = format.draw(random);
+            return new CheckCase(caseName, adapter.op(), batch, channels, in, out, corners, scales, type, layout, platform,
                     new InputSource.Drawn(spec, valuesSeed), null, null, null, null, null, standard, name);
         }
         throw new CaseFileException(context + ": could not draw a valid case in " + MAX_TRIES + " tries for " + caseName

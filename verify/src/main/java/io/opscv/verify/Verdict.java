@@ -8,6 +8,11 @@ public enum Verdict {
     FAIL,
     /** Could not be judged: a missing or malformed file, an operator failure at run time. */
     ERROR,
+    /**
+     * Not run: the case's platform refuses it, as SPEC §6 says it must (phase 1 failed with 161002 for a product
+     * rule, e.g. BF16 on the training series); not a failure.
+     */
+    REFUSED,
     /** Not run: the operator is not in this build and the case has no {@code actual} file. */
     SKIP;
 

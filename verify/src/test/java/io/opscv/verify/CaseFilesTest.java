@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.opscv.runtime.DataType;
+import io.opscv.runtime.Format;
 import io.opscv.runtime.Platform;
 import io.opscv.testing.GoldenFiles;
 import java.io.IOException;
@@ -116,6 +117,36 @@ class CaseFilesTest {
                         + "\"inf_fraction\": 0.6}}]}");
         assertError("field 'standard' should be auto, element or upstream, but got \"strict\"",
                 head + "\"l_out\": 4, \"dtype\": \"float32\", \"values\": \"ones\", \"standard\": \"strict\"}]}");
+    }
+
+    @Test
+    void aFormatPutsChannelsLastInTwoDimensionalCasesAndIsCheckedPerOp() throws IOException {
+        List<CheckCase> cases = CaseFiles.read(write("""
+                {"cases": [
+                  {"op": "upsample_bilinear2d", "name": "nhwc", "n": 2, "c": 3, "h_in": 4, "w_in": 5, "h_out": 8, "w_out": 10,
+                   "dtype": "float32", "values": "ones", "format": "NHWC"},
+                  {"op": "upsample_bilinear2d_backward", "name": "nchw", "n": 2, "c": 3, "h_in": 4, "w_in": 5, "h_out": 8,
+                   "w_out": 10, "dtype": "float32", "values": "ones", "format": "nchw"},
+                  {"op": "upsample_bilinear2d_backward", "name": "default", "n": 2, "c": 3, "h_in": 4, "w_in": 5, "h_out": 8,
+                   "w_out": 10, "dtype": "float32", "values": "ones"},
+                  {"op": "upsample_linear1d", "name": "ncl", "n": 2, "c": 3, "l_in": 4, "l_out": 8, "dtype": "float32",
+                   "values": "ones", "format": "ncl"}
+                ]}"""));
+        assertEquals(Format.NHWC, cases.get(0).layout());
+        assertArrayEquals(new long[] {2, 4, 5, 3}, OperatorAdapters.forOp("upsample_bilinear2d").inputShape(cases.get(0)));
+        assertArrayEquals(new long[] {2, 8, 10, 3}, OperatorAdapters.forOp("upsample_bilinear2d").outputShape(cases.get(0)));
+        assertTrue(cases.get(0).describe().contains(" format=nhwc"), cases.get(0).describe());
+        assertEquals(Format.NCHW, cases.get(1).layout());
+        assertArrayEquals(new long[] {2, 3, 8, 10}, OperatorAdapters.forOp("upsample_bilinear2d_backward").inputShape(cases.get(1)));
+        assertEquals(null, cases.get(2).format());
+        assertEquals(Format.NCHW, cases.get(2).layout(), "the 2-D default");
+        assertEquals(Format.NCL, cases.get(3).layout());
+        String head = "{\"cases\": [{\"name\": \"x\", \"n\": 1, \"c\": 1, \"dtype\": \"float32\", \"values\": \"ones\", ";
+        assertError("case 0 ('x'): field 'format' should be ncl, nd for upsample_linear1d_backward, but got \"nhwc\"",
+                head + "\"op\": \"upsample_linear1d_backward\", \"l_in\": 2, \"l_out\": 4, \"format\": \"nhwc\"}]}");
+        assertError("field 'format' should be nchw, nhwc, nd for upsample_bilinear2d, but got \"nc1hwc0\"",
+                head + "\"op\": \"upsample_bilinear2d\", \"h_in\": 2, \"w_in\": 2, \"h_out\": 4, \"w_out\": 4, "
+                        + "\"format\": \"nc1hwc0\"}]}");
     }
 
     @Test

@@ -39,12 +39,18 @@ class HtmlReportTest {
         Document page = parse(HtmlReport.write(run, dir.resolve("golden-report")));
         assertEquals(names(run), caseNames(page));
         assertEquals(run.summaryLine(), text(page, "//*[local-name()='p'][contains(@class, 'headline')]"));
-        // Two charts, each with a point per numerically judged case (the 14 that ran; skipped ones have no numbers).
+        // Two charts, each with a point per numerically judged case: all 21, of the three operators in the golden set.
         NodeList charts = page.getElementsByTagNameNS(SVG, "svg");
         assertEquals(2, charts.getLength());
         for (int k = 0; k < charts.getLength(); k++) {
-            assertEquals(14, ((Element) charts.item(k)).getElementsByTagNameNS(SVG, "circle").getLength());
+            assertEquals(21, ((Element) charts.item(k)).getElementsByTagNameNS(SVG, "circle").getLength());
         }
+        // The overview has a row per op and dtype: 1-D backward (float32, float16, bfloat16), forward (all three),
+        // 2-D backward (float32, float16).
+        NodeList overviewRows = (NodeList) XPathFactory.newInstance().newXPath().evaluate(
+                "//*[local-name()='table'][contains(@class, 'overview')]/*[local-name()='tbody']/*[local-name()='tr']", page,
+                XPathConstants.NODESET);
+        assertEquals(8, overviewRows.getLength());
     }
 
     @Test
@@ -64,12 +70,14 @@ class HtmlReportTest {
                    "scales": 550, "dtype": "float32", "expect_status": 161002},
                   {"op": "upsample_linear1d_backward", "name": "missing", "n": 1, "c": 1, "l_in": 6, "l_out": 12,
                    "dtype": "float32", "grad_out": "missing<&>.npy"},
-                  {"op": "upsample_bilinear2d", "name": "skipped", "n": 1, "c": 1, "h_in": 2, "w_in": 3, "h_out": 4, "w_out": 6,
-                   "dtype": "bfloat16", "values": "ones"}
+                  {"op": "upsample_bilinear2d", "name": "nhwc", "n": 1, "c": 3, "h_in": 2, "w_in": 3, "h_out": 4, "w_out": 6,
+                   "dtype": "bfloat16", "format": "nhwc", "values": "ones"},
+                  {"op": "upsample_bilinear2d", "name": "bf16_on_training_series", "n": 1, "c": 1, "h_in": 2, "w_in": 3, "h_out": 4, "w_out": 6,
+                   "dtype": "bfloat16", "values": "ones", "platform": "ascend910"}
                 ]}""");
         CheckRun run = Checker.check(cases + " <&>", CaseFiles.read(cases), null, l -> { });
         List<String> verdicts = run.results().stream().map(r -> r.verdict().name()).toList();
-        assertEquals(List.of("PASS", "FAIL", "PASS", "ERROR", "SKIP"), verdicts);
+        assertEquals(List.of("PASS", "FAIL", "PASS", "ERROR", "PASS", "REFUSED"), verdicts);
         Path file = HtmlReport.write(run, dir.resolve("mixed-report"));
         String html = Files.readString(file);
         assertTrue(!html.contains("<script") && !html.contains("src=\"") && !html.contains("href=\""), "self-contained");
@@ -84,11 +92,15 @@ class HtmlReportTest {
         // The out of an all-ones gradOut upsampled 2x is 2 everywhere.
         assertTrue(rows.item(1).getTextContent().contains("0: got 0.0, expected 2.0"), rows.item(1).getTextContent());
         assertTrue(rows.item(3).getTextContent().contains("missing<&>.npy: no such file"), rows.item(3).getTextContent());
-        // Two cases have numbers (the passing drawn one and the wrong actual): two points per chart, one marked failed.
+        assertTrue(rows.item(4).getTextContent().contains("1x2x3x3 -> 1x4x6x3 nhwc"), rows.item(4).getTextContent());
+        assertTrue(rows.item(5).getTextContent().contains("ascend910"), rows.item(5).getTextContent());
+        assertTrue(rows.item(5).getTextContent().contains("SPEC §6: the training series (Ascend910) has no BF16"),
+                rows.item(5).getTextContent());
+        // Three cases have numbers (the two passing drawn ones and the wrong actual): three points per chart, one failed.
         NodeList charts = page.getElementsByTagNameNS(SVG, "svg");
         for (int k = 0; k < charts.getLength(); k++) {
             NodeList points = ((Element) charts.item(k)).getElementsByTagNameNS(SVG, "circle");
-            assertEquals(2, points.getLength());
+            assertEquals(3, points.getLength());
             assertEquals("point failed", ((Element) points.item(1)).getAttribute("class"));
         }
     }

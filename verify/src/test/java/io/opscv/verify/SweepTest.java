@@ -118,6 +118,25 @@ class SweepTest {
     }
 
     @Test
+    void aFormatChoiceIsDrawnLastSoTheOtherDrawsStayAsTheyWere() throws IOException {
+        String sweep = """
+                {"sweeps": [{"name": "b", "op": "upsample_bilinear2d", "count": 200, "seed": 5,
+                  "n": {"min": 1, "max": 8}, "c": {"min": 1, "max": 16}, "h_in": {"min": 1, "max": 64}, "w_in": {"min": 1, "max": 64},
+                  "ratio_h": {"min": 0.25, "max": 4}, "ratio_w": {"min": 0.25, "max": 4}, "dtype": ["float32", "bfloat16"]%s}]}""";
+        List<CheckCase> plain = CaseFiles.read(write(sweep.formatted("")));
+        List<CheckCase> mixed = CaseFiles.read(write(sweep.formatted(", \"format\": [\"nchw\", \"nhwc\"]")));
+        long nhwc = 0;
+        for (int i = 0; i < plain.size(); i++) {
+            CheckCase a = plain.get(i);
+            CheckCase b = mixed.get(i);
+            assertEquals(a.describe(), b.describe().replace(" format=nhwc", "").replace(" format=nchw", ""));
+            assertEquals(null, a.format());
+            nhwc += b.channelsLast() ? 1 : 0;
+        }
+        assertTrue(nhwc > 70 && nhwc < 130, "about half NHWC: " + nhwc);
+    }
+
+    @Test
     void impossibleRangesAreReportedNotLoopedOn() {
         CaseFileException e = assertThrows(CaseFileException.class, () -> CaseFiles.read(write("""
                 {"sweeps": [{"name": "z", "op": "upsample_linear1d", "count": 3, "seed": 1, "l_in": 4, "ratio": 0.1,
