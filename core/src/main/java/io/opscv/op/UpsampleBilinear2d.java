@@ -36,7 +36,8 @@ import java.util.List;
  *   <li>limits: every dimension ≤ INT32_MAX;</li>
  *   <li>empty self (N = 0): success, workspace 0;</li>
  *   <li>scales: numbers, not negative (upstream's CheckScalesValid). As upstream's forward, a scales
- *       need not match the sizes: where given (> 0) and alignCorners is false, it sets the source step.</li>
+ *       need not match the sizes: where given (> 0) and alignCorners is false, it sets the source step;</li>
+ *   <li>memory (this project's rule): out shares no memory with self nor with itself.</li>
  * </ol>
  */
 public final class UpsampleBilinear2d {
@@ -61,7 +62,8 @@ public final class UpsampleBilinear2d {
      * @param outputSize {Hout, Wout}
      * @param scalesH    the multiplier along H; ≤ 0 = not given (negative is refused)
      * @param scalesW    the multiplier along W
-     * @param out        (N, C, Hout, Wout) in self's layout and dtype, any strides
+     * @param out        (N, C, Hout, Wout) in self's layout and dtype, any non-overlapping strides; it must not share
+     *                   memory with self nor overlap itself (161002, see {@link Checks#outputMemoryDisjoint})
      */
     public static WorkspaceAndExecutor getWorkspaceSize(Platform platform, Tensor self, IntArray outputSize,
                                                         boolean alignCorners, double scalesH, double scalesW, Tensor out) {
@@ -112,6 +114,9 @@ public final class UpsampleBilinear2d {
         Checks.scalesIsNumber(scalesH, "scalesH");
         Checks.scalesIsNumber(scalesW, "scalesW");
         Checks.scalesNotNegative(scalesH, scalesW);
+
+        // 8. Memory (this project's rule, after SPEC's): out shares no memory with self or with itself.
+        Checks.outputMemoryDisjoint(out, "out", self, "self");
 
         Executor executor = plan(platform, self, out, alignCorners, scalesH, scalesW);
         return new WorkspaceAndExecutor(executor.workspaceSize(), executor);

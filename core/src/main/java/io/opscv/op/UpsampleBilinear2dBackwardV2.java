@@ -43,7 +43,8 @@ import java.util.List;
  *   <li>empty gradOut or out: success, workspace 0;</li>
  *   <li>scales: numbers; when |scalesH| (|scalesW|) > 1e-9, Hout == floor(Hin · scalesH)
  *       (Wout == floor(Win · scalesW)) — upstream falls back to the sizes there, this contract refuses
- *       (SPEC §11).</li>
+ *       (SPEC §11);</li>
+ *   <li>memory (this project's rule): out shares no memory with gradOut nor with itself.</li>
  * </ol>
  */
 public final class UpsampleBilinear2dBackwardV2 {
@@ -73,7 +74,9 @@ public final class UpsampleBilinear2dBackwardV2 {
      * @param inputSize  {N, C, Hin, Win}, or {N, Hin, Win, C} for NHWC: the shape of out
      * @param scalesH    the forward multiplier along H (Hout = floor(Hin · scalesH)); 0 = not given
      * @param scalesW    the forward multiplier along W
-     * @param out        the gradient w.r.t. the forward input, gradOut's dtype and layout, any strides
+     * @param out        the gradient w.r.t. the forward input, gradOut's dtype and layout, any non-overlapping strides;
+     *                   it must not share memory with gradOut nor overlap itself (161002, see
+     *                   {@link Checks#outputMemoryDisjoint})
      */
     public static WorkspaceAndExecutor getWorkspaceSize(Platform platform, Tensor gradOut, IntArray outputSize,
                                                         IntArray inputSize, boolean alignCorners, double scalesH,
@@ -131,6 +134,9 @@ public final class UpsampleBilinear2dBackwardV2 {
         Checks.scalesIsNumber(scalesW, "scalesW");
         Checks.scalesMatchSizes(scalesH, in[2], hout, "scalesH", "outputSize[0]", "Hin");
         Checks.scalesMatchSizes(scalesW, in[3], wout, "scalesW", "outputSize[1]", "Win");
+
+        // 9. Memory (this project's rule, after SPEC's): out shares no memory with gradOut or with itself.
+        Checks.outputMemoryDisjoint(out, "out", gradOut, "gradOut");
 
         Executor executor = plan(platform, gradOut, out, alignCorners, scalesH, scalesW);
         return new WorkspaceAndExecutor(executor.workspaceSize(), executor);

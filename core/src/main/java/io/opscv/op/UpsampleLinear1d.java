@@ -35,7 +35,8 @@ import java.util.List;
  *       (self_L + out_L)·N·C·sizeof(dtype) < 60 GiB;</li>
  *   <li>empty self (N = 0): success, workspace 0, nothing to do;</li>
  *   <li>scales: a number, ≤ 500; outputSize[0] / L ≤ 500; when scales > 0,
- *       outputSize[0] == floor(L · scales) (a negative scales means "not given", as upstream).</li>
+ *       outputSize[0] == floor(L · scales) (a negative scales means "not given", as upstream);</li>
+ *   <li>memory (this project's rule): out shares no memory with self nor with itself.</li>
  * </ol>
  */
 public final class UpsampleLinear1d {
@@ -61,7 +62,8 @@ public final class UpsampleLinear1d {
      * @param outputSize   {Lout}
      * @param alignCorners align the centres (true) or the outer edges (false) of the corner pixels
      * @param scales       the multiplier along L (Lout = floor(L · scales)); ≤ 0 = not given; ≤ 500
-     * @param out          (N, C, Lout), self's dtype, any strides
+     * @param out          (N, C, Lout), self's dtype, any non-overlapping strides; it must not share memory with self
+     *                     nor overlap itself (161002, see {@link Checks#outputMemoryDisjoint})
      */
     public static WorkspaceAndExecutor getWorkspaceSize(Platform platform, Tensor self, IntArray outputSize,
                                                         boolean alignCorners, double scales, Tensor out) {
@@ -112,6 +114,9 @@ public final class UpsampleLinear1d {
         Checks.scalesAtMost500(scales, "scales");
         Checks.ratioAtMost500(lout, lin, "L");
         Checks.positiveScalesMatchSizes(scales, lin, lout, "scales", "outputSize[0]", "self.size(2)");
+
+        // 8. Memory (this project's rule, after SPEC's): out shares no memory with self or with itself.
+        Checks.outputMemoryDisjoint(out, "out", self, "self");
 
         Executor executor = plan(platform, self, out, alignCorners, scales);
         return new WorkspaceAndExecutor(executor.workspaceSize(), executor);

@@ -22,8 +22,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * The validation chains of the three sister operators, a row per rule: each row breaks exactly one
  * rule of a call that otherwise succeeds, and expects that rule's status and message, so removing
- * (or reordering past) the rule makes its row fail. Tensors are broadcast views of one element, so
- * the limit rows need no memory.
+ * (or reordering past) the rule makes its row fail. The input is a broadcast view of one element and
+ * out a placeholder (no memory; a broadcast out would overlap itself), so the limit rows need no memory.
  */
 class SisterOperatorsValidationTest {
     static final long BIG = 1L << 31;
@@ -45,6 +45,8 @@ class SisterOperatorsValidationTest {
         double scalesW;
         boolean nullInput;
         boolean nullOut;
+        /** out as a broadcast view of one element, like the input, instead of a placeholder: it overlaps itself. */
+        boolean broadcastOut;
         boolean nullOutputSize;
         boolean nullInputSize;
         boolean destroyInput;
@@ -93,7 +95,8 @@ class SisterOperatorsValidationTest {
 
         WorkspaceAndExecutor invoke(TestDevice dev) {
             Tensor in = nullInput ? null : broadcast(dev, input, inputType, inputFormat);
-            Tensor o = nullOut ? null : broadcast(dev, out, outType, outFormat);
+            Tensor o = nullOut ? null : broadcastOut ? broadcast(dev, out, outType, outFormat)
+                    : Tensor.placeholder(out, outType, outFormat);
             IntArray outSize = nullOutputSize ? null : IntArray.of(outputSize);
             IntArray inSize = nullInputSize || inputSize == null ? null : IntArray.of(inputSize);
             if (destroyInput) {
@@ -208,7 +211,9 @@ class SisterOperatorsValidationTest {
                     c.scales = 0;
                 }, 161002, "The size ratio outputSize / inputSize along L should be <= 500, but got 1002 / 2."),
                 row("floor rule", Call.linear1d(), c -> c.scales = 0.5, 161002,
-                        "outputSize[0] (12) should equal floor(self.size(2) (6) * scales (0.5)) = 3"));
+                        "outputSize[0] (12) should equal floor(self.size(2) (6) * scales (0.5)) = 3"),
+                row("out overlaps itself (last: this project's memory rule)", Call.linear1d(), c -> c.broadcastOut = true, 161002,
+                        "Tensor out overlaps itself (shape [1, 2, 12], strides [0, 0, 0])"));
     }
 
     static Stream<Arguments> bilinear2dBackwardRules() {
@@ -300,7 +305,9 @@ class SisterOperatorsValidationTest {
                 row("scalesH floor rule", Call.bilinear2dBackward(), c -> c.scalesH = 2.5, 161002,
                         "outputSize[0] (8) should equal floor(Hin (4) * scalesH (2.5)) = 10"),
                 row("scalesW floor rule", Call.bilinear2dBackward(), c -> c.scalesW = 0.5, 161002,
-                        "outputSize[1] (10) should equal floor(Win (5) * scalesW (0.5)) = 2"));
+                        "outputSize[1] (10) should equal floor(Win (5) * scalesW (0.5)) = 2"),
+                row("out overlaps itself (last: this project's memory rule)", Call.bilinear2dBackward(), c -> c.broadcastOut = true,
+                        161002, "Tensor out overlaps itself (shape [1, 2, 4, 5], strides [0, 0, 0, 0])"));
     }
 
     static Stream<Arguments> bilinear2dRules() {
@@ -367,7 +374,9 @@ class SisterOperatorsValidationTest {
                 row("scalesH NaN", Call.bilinear2d(), c -> c.scalesH = Double.NaN, 161002, "scalesH should be a number, but got NaN."),
                 row("scalesW NaN", Call.bilinear2d(), c -> c.scalesW = Double.NaN, 161002, "scalesW should be a number, but got NaN."),
                 row("negative scales", Call.bilinear2d(), c -> c.scalesH = -1.0, 161002,
-                        "scalesH and scalesW cannot be negative, but got scalesH (-1.0) and scalesW (2.0)."));
+                        "scalesH and scalesW cannot be negative, but got scalesH (-1.0) and scalesW (2.0)."),
+                row("out overlaps itself (last: this project's memory rule)", Call.bilinear2d(), c -> c.broadcastOut = true, 161002,
+                        "Tensor out overlaps itself (shape [1, 2, 8, 10], strides [0, 0, 0, 0])"));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.opscv.op.UpsampleBilinear2d;
+import io.opscv.op.UpsampleBilinear2dBackwardV2;
+import io.opscv.op.UpsampleLinear1d;
 import io.opscv.op.UpsampleLinear1dBackward;
 import io.opscv.op.WorkspaceAndExecutor;
 import io.opscv.runtime.AclRuntime;
@@ -26,8 +29,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Memory safety of views (issue 6, item 2): a tensor that reaches outside its memory is refused
- * when it is created (161002), whatever the arithmetic; an out that shares memory with gradOut or
- * with itself is refused by phase 1 with a message naming both; placeholders validate but never run.
+ * when it is created (161002), whatever the arithmetic; an out that shares memory with the input
+ * (gradOut or self) or with itself is refused by phase 1 of every operator with a message naming
+ * both; placeholders validate but never run.
  */
 class MemorySafetyTest {
     private final TestDevice dev = new TestDevice();
@@ -237,6 +241,97 @@ class MemorySafetyTest {
             for (int row = 0; row < 6; row++) {
                 assertArrayEquals(new double[] {1, 0, 1, 1, 0, 3}, java.util.Arrays.copyOfRange(got, row * 6, row * 6 + 6));
             }
+        }
+    }
+
+    /**
+     * The same rule in the sister operators (their last phase-1 check, after SPEC's): an out that shares memory
+     * with the input or overlaps itself is refused naming both; an out beside the input in one memory computes.
+     */
+    @Nested
+    class SisterOperators {
+        /** A tensor of {@code shape} at element {@code offset} of {@code m}, contiguous unless {@code strides} are given. */
+        Tensor in(DeviceMemory m, long[] shape, long[] strides, long offset, Format format) {
+            return Tensor.create(shape, DataType.FLOAT, strides, offset, format, null, m);
+        }
+
+        void fill(DeviceMemory m, long offset, float... values) {
+            for (int k = 0; k < values.length; k++) {
+                m.segment().set(ValueLayout.JAVA_FLOAT_UNALIGNED, (offset + k) * 4, values[k]);
+            }
+        }
+
+        WorkspaceAndExecutor linear1d(Tensor self, Tensor out) {
+            return UpsampleLinear1d.getWorkspaceSize(self, IntArray.of(5), true, 0, out);
+        }
+
+        WorkspaceAndExecutor bilinear2d(Tensor self, Tensor out) {
+            return UpsampleBilinear2d.getWorkspaceSize(self, IntArray.of(3, 3), true, 0, 0, out);
+        }
+
+        WorkspaceAndExecutor bilinear2dBackward(Tensor gradOut, Tensor out) {
+            return UpsampleBilinear2dBackwardV2.getWorkspaceSize(gradOut, IntArray.of(3, 3), IntArray.of(1, 1, 2, 2), true, 0, 0,
+                    out);
+        }
+
+        @Test
+        void linear1dRefusesAnOutOverlappingSelfOrItselfAndComputesBesideIt() {
+            // self [1, 2, 3] -> 5 with alignCorners: [1, 1.5, 2, 2.5, 3].
+            DeviceMemory m = dev.device.malloc(8 * 4);
+            fill(m, 0, 1, 2, 3);
+            Tensor self = in(m, new long[] {1, 1, 3}, null, 0, Format.ND);
+            invalid("Tensor out shares memory with self", () -> linear1d(self, in(m, new long[] {1, 1, 5}, null, 2, Format.ND)));
+            invalid("Tensor out shares memory with self", () -> UpsampleLinear1d.getWorkspaceSize(self, IntArray.of(3), true, 0,
+                    self));
+            Tensor broadcast = create(new long[] {2, 1, 5}, new long[] {0, 5, 1}, 0, null, dev.device.malloc(5 * 4));
+            Tensor twoRows = dev.tensor(new long[] {2, 1, 3}, DataType.FLOAT, new float[6]);
+            invalid("Tensor out overlaps itself", () -> UpsampleLinear1d.getWorkspaceSize(twoRows, IntArray.of(5), true, 0, broadcast));
+            WorkspaceAndExecutor p = linear1d(self, in(m, new long[] {1, 1, 5}, null, 3, Format.ND));
+            UpsampleLinear1d.run(null, p.workspaceSize(), p.executor(), dev.stream);
+            dev.stream.synchronize();
+            assertArrayEquals(new float[] {1, 2, 3, 1, 1.5f, 2, 2.5f, 3}, m.segment().toArray(ValueLayout.JAVA_FLOAT));
+        }
+
+        @Test
+        void bilinear2dRefusesAnOutOverlappingSelfOrItselfAndComputesBesideIt() {
+            // self [[1, 2], [3, 4]] -> 3 x 3 with alignCorners: [[1, 1.5, 2], [2, 2.5, 3], [3, 3.5, 4]].
+            DeviceMemory m = dev.device.malloc(13 * 4);
+            fill(m, 0, 1, 2, 3, 4);
+            Tensor self = in(m, new long[] {1, 1, 2, 2}, null, 0, Format.NCHW);
+            invalid("Tensor out shares memory with self", () -> bilinear2d(self, in(m, new long[] {1, 1, 3, 3}, null, 3,
+                    Format.NCHW)));
+            Tensor selfNhwc = in(m, new long[] {1, 2, 2, 1}, null, 0, Format.NHWC);
+            invalid("Tensor out shares memory with self", () -> UpsampleBilinear2d.getWorkspaceSize(selfNhwc, IntArray.of(2, 2),
+                    false, 0, 0, selfNhwc));
+            Tensor broadcast = create(new long[] {1, 2, 3, 3}, new long[] {9, 0, 3, 1}, 0, null, dev.device.malloc(9 * 4));
+            Tensor twoChannels = dev.tensor(new long[] {1, 2, 2, 2}, DataType.FLOAT, new float[8], Format.NCHW);
+            invalid("Tensor out overlaps itself", () -> UpsampleBilinear2d.getWorkspaceSize(twoChannels, IntArray.of(3, 3), true,
+                    0, 0, broadcast));
+            WorkspaceAndExecutor p = bilinear2d(self, in(m, new long[] {1, 1, 3, 3}, null, 4, Format.NCHW));
+            UpsampleBilinear2d.run(null, p.workspaceSize(), p.executor(), dev.stream);
+            dev.stream.synchronize();
+            assertArrayEquals(new float[] {1, 2, 3, 4, 1, 1.5f, 2, 2, 2.5f, 3, 3, 3.5f, 4},
+                    m.segment().toArray(ValueLayout.JAVA_FLOAT));
+        }
+
+        @Test
+        void bilinear2dBackwardRefusesAnOutOverlappingGradOutOrItselfAndComputesBesideIt() {
+            // gradOut of ones (3 x 3) -> 2 x 2 with alignCorners: each axis spreads [1, 1, 1] as [1.5, 1.5]: 2.25 each.
+            DeviceMemory m = dev.device.malloc(13 * 4);
+            fill(m, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1);
+            Tensor gradOut = in(m, new long[] {1, 1, 3, 3}, null, 0, Format.NCHW);
+            invalid("Tensor out shares memory with gradOut", () -> bilinear2dBackward(gradOut, in(m, new long[] {1, 1, 2, 2}, null,
+                    8, Format.NCHW)));
+            invalid("Tensor out shares memory with gradOut", () -> UpsampleBilinear2dBackwardV2.getWorkspaceSize(gradOut,
+                    IntArray.of(3, 3), IntArray.of(1, 1, 3, 3), false, 0, 0, gradOut));
+            Tensor rowsOverlap = create(new long[] {1, 1, 2, 2}, new long[] {4, 4, 1, 1}, 0, null, dev.device.malloc(3 * 4));
+            Tensor another = dev.tensor(new long[] {1, 1, 3, 3}, DataType.FLOAT, new float[9], Format.NCHW);
+            invalid("Tensor out overlaps itself", () -> bilinear2dBackward(another, rowsOverlap));
+            WorkspaceAndExecutor p = bilinear2dBackward(gradOut, in(m, new long[] {1, 1, 2, 2}, null, 9, Format.NCHW));
+            UpsampleBilinear2dBackwardV2.run(null, p.workspaceSize(), p.executor(), dev.stream);
+            dev.stream.synchronize();
+            assertArrayEquals(new float[] {1, 1, 1, 1, 1, 1, 1, 1, 1, 2.25f, 2.25f, 2.25f, 2.25f},
+                    m.segment().toArray(ValueLayout.JAVA_FLOAT));
         }
     }
 }
