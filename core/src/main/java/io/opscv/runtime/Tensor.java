@@ -191,7 +191,13 @@ public final class Tensor implements AutoCloseable {
         return strides;
     }
 
+    /** The exact product of non-negative {@code dims}: 0 when one is 0, whatever the others (they may overflow). */
     private static long checkedProduct(long[] dims, String name) {
+        for (long d : dims) {
+            if (d == 0) {
+                return 0;
+            }
+        }
         long p = 1;
         try {
             for (long d : dims) {
