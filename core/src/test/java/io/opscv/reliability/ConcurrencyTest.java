@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.opscv.op.UpsampleBilinear2d;
+import io.opscv.op.UpsampleBilinear2dBackwardV2;
+import io.opscv.op.UpsampleLinear1d;
 import io.opscv.op.UpsampleLinear1dBackward;
 import io.opscv.op.WorkspaceAndExecutor;
 import io.opscv.runtime.AclRuntime;
@@ -36,9 +39,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
- * Concurrency (issue 6, item 5): 8 threads on 4 streams give bit-identical results to a serial
- * run; synchronize waits for exactly the work queued on its stream before it; closing the runtime
- * with work in flight neither hangs nor crashes. Waits are bounded by timeouts; nothing asserts a
+ * Concurrency (issue 6, item 5): 8 threads on 4 streams running a mix of the four operators give
+ * bit-identical results to a serial run; synchronize waits for exactly the work queued on its stream
+ * before it; closing the runtime with work in flight neither hangs nor crashes. Waits are bounded by timeouts; nothing asserts a
  * duration.
  */
 class ConcurrencyTest {
@@ -47,45 +50,118 @@ class ConcurrencyTest {
     static final int STREAMS = 4;
     static final int CALLS_PER_THREAD = 40;
 
-    /** One call of the mix: copies and interpolations, all dtypes, both modes, contiguous and transposed outs. */
-    record Spec(int n, int c, int lin, int lout, DataType dtype, boolean alignCorners, boolean transposedOut, long seed) {
+    /** The operators of the mix. */
+    enum Op { LINEAR1D_BACKWARD, LINEAR1D, BILINEAR2D_BACKWARD, BILINEAR2D }
+
+    /**
+     * One call of the mix: any of the four operators, copies and interpolations, all dtypes, both modes, NCHW and
+     * NHWC, contiguous and transposed outs.
+     *
+     * @param in  the forward's input sizes ({Lin} or {Hin, Win})
+     * @param out the forward's output sizes
+     */
+    record Spec(Op op, int n, int c, int[] in, int[] out, DataType dtype, boolean alignCorners, boolean transposedOut,
+                boolean nhwc, long seed) {
         static Spec random(SplittableRandom rnd) {
             DataType[] types = {DataType.FLOAT, DataType.FLOAT16, DataType.BF16};
-            int lin = 1 + rnd.nextInt(700);
-            int lout = rnd.nextInt(5) == 0 ? lin : 1 + rnd.nextInt(Math.min(1200, 500 * lin));
-            return new Spec(1 + rnd.nextInt(3), 1 + rnd.nextInt(8), lin, lout, types[rnd.nextInt(3)], rnd.nextBoolean(),
-                    rnd.nextBoolean(), rnd.nextLong());
+            Op op = Op.values()[rnd.nextInt(Op.values().length)];
+            int[] in;
+            int[] out;
+            if (op == Op.LINEAR1D_BACKWARD || op == Op.LINEAR1D) {
+                int lin = 1 + rnd.nextInt(700);
+                in = new int[] {lin};
+                out = new int[] {rnd.nextInt(5) == 0 ? lin : 1 + rnd.nextInt(Math.min(1200, 500 * lin))};
+            } else {
+                in = new int[] {1 + rnd.nextInt(40), 1 + rnd.nextInt(40)};
+                out = new int[] {rnd.nextInt(5) == 0 ? in[0] : 1 + rnd.nextInt(60), 1 + rnd.nextInt(60)};
+            }
+            return new Spec(op, 1 + rnd.nextInt(3), 1 + rnd.nextInt(8), in, out, types[rnd.nextInt(3)], rnd.nextBoolean(),
+                    rnd.nextBoolean(), in.length == 2 && rnd.nextBoolean(), rnd.nextLong());
+        }
+
+        boolean backward() {
+            return op == Op.LINEAR1D_BACKWARD || op == Op.BILINEAR2D_BACKWARD;
+        }
+
+        /** (N, C, sizes...) in the layout's order (N, sizes..., C for NHWC). */
+        long[] shape(int[] sizes) {
+            long[] shape = new long[2 + sizes.length];
+            shape[0] = n;
+            shape[nhwc ? shape.length - 1 : 1] = c;
+            for (int d = 0; d < sizes.length; d++) {
+                shape[(nhwc ? 1 : 2) + d] = sizes[d];
+            }
+            return shape;
         }
 
         /** Runs phase 1 and 2 on {@code stream}, synchronizes, and returns out's view as raw bytes (row-major). */
         byte[] run(TestDevice dev, Stream stream) {
+            Format format = in.length == 1 ? Format.ND : nhwc ? Format.NHWC : Format.NCHW;
+            long[] inputShape = shape(backward() ? out : in);
+            long[] outShape = shape(backward() ? in : out);
             SplittableRandom values = new SplittableRandom(seed);
-            float[] g = new float[n * c * lout];
-            for (int k = 0; k < g.length; k++) {
-                g[k] = (float) (values.nextDouble() * 20 - 10);
+            float[] v = new float[Math.toIntExact(numel(inputShape))];
+            for (int k = 0; k < v.length; k++) {
+                v[k] = (float) (values.nextDouble() * 20 - 10);
             }
-            Tensor gradOut = dev.tensor(new long[] {n, c, lout}, dtype, g);
-            long[] outShape = {n, c, lin};
-            long[] strides = transposedOut ? new long[] {(long) c * lin, 1, c} : Tensor.contiguousStrides(outShape);
-            Tensor out = dev.strided(outShape, dtype, strides, 0, new float[n * c * lin]);
-            WorkspaceAndExecutor p = UpsampleLinear1dBackward.getWorkspaceSize(gradOut, IntArray.of(lout), IntArray.of(n, c, lin),
-                    alignCorners, 0, out);
+            Tensor input = dev.tensor(inputShape, dtype, v, format);
+            long[] strides = Tensor.contiguousStrides(outShape);
+            if (transposedOut) {
+                // The last two dimensions swapped in memory.
+                int r = outShape.length;
+                strides[r - 1] = outShape[r - 2];
+                strides[r - 2] = 1;
+            }
+            Tensor result = dev.strided(outShape, dtype, strides, 0, new float[Math.toIntExact(numel(outShape))], format);
+            WorkspaceAndExecutor p = phase1(input, result);
             try (DeviceMemory workspace = p.workspaceSize() > 0 ? dev.device.malloc(p.workspaceSize()) : null) {
-                UpsampleLinear1dBackward.run(workspace, p.workspaceSize(), p.executor(), stream);
+                switch (op) {
+                    case LINEAR1D_BACKWARD -> UpsampleLinear1dBackward.run(workspace, p.workspaceSize(), p.executor(), stream);
+                    case LINEAR1D -> UpsampleLinear1d.run(workspace, p.workspaceSize(), p.executor(), stream);
+                    case BILINEAR2D_BACKWARD -> UpsampleBilinear2dBackwardV2.run(workspace, p.workspaceSize(), p.executor(), stream);
+                    case BILINEAR2D -> UpsampleBilinear2d.run(workspace, p.workspaceSize(), p.executor(), stream);
+                }
                 stream.synchronize();
             }
-            byte[] bytes = new byte[n * c * lin * dtype.byteSize()];
-            long[] index = new long[3];
-            for (int k = 0; k < n * c * lin; k++) {
-                long at = FuzzArguments.at(out, index) * dtype.byteSize();
+            int count = Math.toIntExact(numel(outShape));
+            byte[] bytes = new byte[count * dtype.byteSize()];
+            long[] index = new long[outShape.length];
+            for (int k = 0; k < count; k++) {
+                long at = FuzzArguments.at(result, index) * dtype.byteSize();
                 for (int b = 0; b < dtype.byteSize(); b++) {
-                    bytes[k * dtype.byteSize() + b] = out.segment().get(ValueLayout.JAVA_BYTE, at + b);
+                    bytes[k * dtype.byteSize() + b] = result.segment().get(ValueLayout.JAVA_BYTE, at + b);
                 }
                 FuzzArguments.increment(index, outShape);
             }
-            gradOut.memory().close();
-            out.memory().close();
+            input.memory().close();
+            result.memory().close();
             return bytes;
+        }
+
+        private WorkspaceAndExecutor phase1(Tensor input, Tensor result) {
+            return switch (op) {
+                case LINEAR1D_BACKWARD -> UpsampleLinear1dBackward.getWorkspaceSize(input, IntArray.of(out[0]),
+                        IntArray.of(n, c, in[0]), alignCorners, 0, result);
+                case LINEAR1D -> UpsampleLinear1d.getWorkspaceSize(input, IntArray.of(out[0]), alignCorners, 0, result);
+                case BILINEAR2D_BACKWARD -> UpsampleBilinear2dBackwardV2.getWorkspaceSize(input, IntArray.of(out[0], out[1]),
+                        IntArray.of(shape(in)), alignCorners, 0, 0, result);
+                case BILINEAR2D -> UpsampleBilinear2d.getWorkspaceSize(input, IntArray.of(out[0], out[1]), alignCorners, 0, 0,
+                        result);
+            };
+        }
+
+        private static long numel(long[] shape) {
+            long count = 1;
+            for (long d : shape) {
+                count *= d;
+            }
+            return count;
+        }
+
+        @Override
+        public String toString() {
+            return op + " n=" + n + " c=" + c + " in=" + java.util.Arrays.toString(in) + " out=" + java.util.Arrays.toString(out)
+                    + " " + dtype + " alignCorners=" + alignCorners + " transposedOut=" + transposedOut + " nhwc=" + nhwc;
         }
     }
 
@@ -133,8 +209,15 @@ class ConcurrencyTest {
                 }
                 pool.shutdown();
                 assertEquals(THREADS * CALLS_PER_THREAD, total);
+                java.util.Map<Op, Long> perOp = new java.util.EnumMap<>(Op.class);
+                for (Spec s : specs) {
+                    perOp.merge(s.op(), 1L, Long::sum);
+                }
+                for (Op op : Op.values()) {
+                    assertTrue(perOp.getOrDefault(op, 0L) >= THREADS * CALLS_PER_THREAD / 8, "the mix runs every operator: " + perOp);
+                }
                 System.out.println("concurrency: " + total + " concurrent runs on " + THREADS + " threads x " + STREAMS
-                        + " streams, bit-identical to the serial run");
+                        + " streams (" + perOp + "), bit-identical to the serial run");
             }
         });
     }
@@ -172,7 +255,7 @@ class ConcurrencyTest {
                 a.launch(blocker(first, firstRan));
 
                 // Another stream's synchronize does not wait for a's work.
-                Spec spec = new Spec(1, 2, 6, 3, DataType.FLOAT, true, false, 1);
+                Spec spec = new Spec(Op.LINEAR1D_BACKWARD, 1, 2, new int[] {6}, new int[] {3}, DataType.FLOAT, true, false, false, 1);
                 byte[] onB = spec.run(dev, b);
                 assertEquals(2 * 6 * 4, onB.length);
                 assertFalse(firstRan.get(), "b's synchronize returned while a's task is still blocked");

@@ -24,6 +24,14 @@ interface FuzzCall {
     /** What phase 1 must give, by SPEC's rules in SPEC's order, for the arguments built. */
     Expectation expected();
 
+    /**
+     * For a call the oracle expects to succeed: why it is not run, when it reaches a known gap of the operator
+     * (documented in docs/RELIABILITY.md and counted in the statistics); {@code null} for every other call.
+     */
+    default String knownGap() {
+        return null;
+    }
+
     /** Phase 1 ({@code aclnnXxxGetWorkspaceSize}) on the built arguments. */
     WorkspaceAndExecutor phase1();
 
@@ -39,6 +47,9 @@ interface FuzzCall {
     /** Whether phase 2 can run it: false when a non-empty argument is a placeholder (phase 2 must refuse it). */
     boolean runnable();
 
-    /** After a run: the output's elements against the float64 reference, within golden/README.md's criterion. */
-    void checkResult();
+    /**
+     * After a run of {@code executor}: the output's elements against the float64 reference, within golden/README.md's
+     * criterion (for a plan that takes the sizes only, SPEC §6's fallback, against {@link HalfPixelModel} too).
+     */
+    void checkResult(Executor executor);
 }

@@ -92,6 +92,16 @@ class MemorySafetyTest {
         }
 
         @Test
+        void aViewWithAZeroDimensionHasNoElementsWhateverTheOrderOfItsDimensions() {
+            DeviceMemory m = dev.device.malloc(64);
+            // 2 * 2^62 overflows before the 0 is reached: the count is still exactly 0, not "more than 2^63".
+            assertEquals(0, create(new long[] {2, 1L << 62, 0}, new long[] {1, 2, 1}, 0, null, m).numel());
+            assertEquals(0, create(new long[] {0, 1L << 62, 2}, new long[] {1, 2, 1}, 0, null, m).numel());
+            assertEquals(0, Tensor.placeholder(new long[] {2, 1L << 62, 0}, DataType.FLOAT, Format.ND).numel());
+            assertEquals(0, create(new long[] {0}, null, 0, new long[] {1L << 62, 4, 0}, m).numel());
+        }
+
+        @Test
         void zeroSizeMemoryHoldsOnlyEmptyViews() {
             DeviceMemory empty = dev.device.wrap(MemorySegment.ofArray(new byte[0]));
             assertEquals(0, empty.size());

@@ -9,6 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.opscv.op.UpsampleBilinear2d;
+import io.opscv.op.UpsampleBilinear2dBackwardV2;
+import io.opscv.op.UpsampleLinear1d;
 import io.opscv.op.UpsampleLinear1dBackward;
 import io.opscv.op.WorkspaceAndExecutor;
 import io.opscv.plan.Executor;
@@ -17,6 +20,7 @@ import io.opscv.runtime.AclnnException;
 import io.opscv.runtime.AclnnStatus;
 import io.opscv.runtime.DataType;
 import io.opscv.runtime.DeviceMemory;
+import io.opscv.runtime.Format;
 import io.opscv.runtime.IntArray;
 import io.opscv.runtime.Platform;
 import io.opscv.runtime.Stream;
@@ -95,6 +99,62 @@ class TwoPhaseMisuseTest {
         invalid("built by aclnnUpsampleLinear1dBackwardGetWorkspaceSize and cannot be run by aclnnUpsampleLinear1d",
                 () -> Executor.launch("aclnnUpsampleLinear1d", null, 0, s.phase1.executor(), dev.stream));
         assertFalse(s.phase1.executor().isLaunched());
+    }
+
+    /** Phase 1 and phase 2 of one operator, on small tensors of the test device. */
+    private record Operator(String name, java.util.function.Function<TestDevice, Executor> phase1, Phase2 phase2) {
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    /** The phase-2 entry point of an operator. */
+    private interface Phase2 {
+        void run(DeviceMemory workspace, long workspaceSize, Executor executor, Stream stream);
+    }
+
+    private static List<Operator> operators() {
+        return List.of(
+                new Operator(UpsampleLinear1dBackward.NAME, d -> UpsampleLinear1dBackward.getWorkspaceSize(
+                        d.tensor(new long[] {1, 1, 3}, DataType.FLOAT, new float[] {1, 2, 3}), IntArray.of(3), IntArray.of(1, 1, 6),
+                        true, 0.5, d.tensor(new long[] {1, 1, 6}, DataType.FLOAT, new float[6])).executor(),
+                        UpsampleLinear1dBackward::run),
+                new Operator(UpsampleLinear1d.NAME, d -> UpsampleLinear1d.getWorkspaceSize(
+                        d.tensor(new long[] {1, 1, 3}, DataType.FLOAT, new float[] {1, 2, 3}), IntArray.of(5), true, 0,
+                        d.tensor(new long[] {1, 1, 5}, DataType.FLOAT, new float[5])).executor(), UpsampleLinear1d::run),
+                new Operator(UpsampleBilinear2dBackwardV2.NAME, d -> UpsampleBilinear2dBackwardV2.getWorkspaceSize(
+                        d.tensor(new long[] {1, 1, 3, 3}, DataType.FLOAT, new float[9], Format.NCHW), IntArray.of(3, 3),
+                        IntArray.of(1, 1, 2, 2), true, 0, 0, d.tensor(new long[] {1, 1, 2, 2}, DataType.FLOAT, new float[4],
+                        Format.NCHW)).executor(), UpsampleBilinear2dBackwardV2::run),
+                new Operator(UpsampleBilinear2d.NAME, d -> UpsampleBilinear2d.getWorkspaceSize(
+                        d.tensor(new long[] {1, 1, 2, 2}, DataType.FLOAT, new float[4], Format.NCHW), IntArray.of(3, 3), true, 0, 0,
+                        d.tensor(new long[] {1, 1, 3, 3}, DataType.FLOAT, new float[9], Format.NCHW)).executor(),
+                        UpsampleBilinear2d::run));
+    }
+
+    @Test
+    void everyOperatorRefusesPhase2BeforePhase1ASecondRunAndTheExecutorsOfTheOthers() {
+        for (Operator op : operators()) {
+            refused(AclnnStatus.ERR_PARAM_NULLPTR, "got null for argument executor (call " + op.name() + "GetWorkspaceSize first)",
+                    () -> op.phase2().run(null, 0, null, dev.stream));
+            for (Operator other : operators()) {
+                if (other.name().equals(op.name())) {
+                    continue;
+                }
+                Executor foreign = other.phase1().apply(dev);
+                invalid("built by " + other.name() + "GetWorkspaceSize and cannot be run by " + op.name(),
+                        () -> op.phase2().run(null, 0, foreign, dev.stream));
+                assertFalse(foreign.isLaunched(), "the refusal left " + other + "'s executor unused");
+                other.phase2().run(null, 0, foreign, dev.stream);
+                dev.stream.synchronize();
+                assertTrue(foreign.isLaunched());
+            }
+            Executor own = op.phase1().apply(dev);
+            op.phase2().run(null, 0, own, dev.stream);
+            invalid("single-use", () -> op.phase2().run(null, 0, own, dev.stream));
+            dev.stream.synchronize();
+        }
     }
 
     @Test
