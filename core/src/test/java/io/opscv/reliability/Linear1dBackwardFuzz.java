@@ -409,6 +409,9 @@ final class Linear1dBackwardFuzz {
                 mismatch = FuzzHarness.firstMismatch(got, HalfPixelModel.backward(gradOutValues, rows, 1, lin, 1, lout, alignCorners),
                         HalfPixelModel.backward(abs, rows, 1, lin, 1, lout, alignCorners),
                         HalfPixelModel.backwardTerms(1, 1, lin, lout, alignCorners), out.dataType());
+                if (mismatch == null) {
+                    FuzzStatistics.increment(operator(), "checked against the sizes-only model (SPEC §6 fallback)");
+                }
             }
             String failure = mismatch;
             assertTrue(failure == null, () -> failure + " for " + this);
