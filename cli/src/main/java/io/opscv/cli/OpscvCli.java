@@ -21,7 +21,7 @@ import picocli.CommandLine.Command;
  */
 @Command(name = "opscv", mixinStandardHelpOptions = true, version = "opscv 0.1.0",
         description = "CPU implementation and golden model of the CANN ops-cv upsample-backward operators.",
-        subcommands = {ExampleCommand.class, Linear1dBackwardCommand.class},
+        subcommands = {ExampleCommand.class, Linear1dBackwardCommand.class, BenchCommand.class},
         footer = {"", "Exit codes: 0 success; 1 operator status (e.g. 'ACLNN_ERR_PARAM_INVALID (161002): ...');",
             "2 bad argument or file; 3 internal error."})
 public final class OpscvCli implements Runnable {

@@ -67,6 +67,69 @@ public final class ElementCodec {
         }
     }
 
+    /**
+     * Reads {@code rows} runs of {@code count} elements: run r starts at element index
+     * {@code first + r·rowStride}, its elements {@code stride} apart, and lands in
+     * {@code dst[dstOff + r·dstRowStride ..]}. When the elements of a run are further apart than the
+     * runs (a transposed view), the rows are read side by side, position by position, so that each
+     * cache line of the tensor is read once for all of them.
+     */
+    public static void decodeRows(MemorySegment seg, DataType type, long first, long stride, long rowStride, int rows,
+                                  int count, float[] dst, int dstOff, int dstRowStride) {
+        if (rows == 1 || stride == 1 || Math.abs(stride) <= Math.abs(rowStride)) {
+            if (stride == 1 && rowStride == count && dstRowStride == count) {
+                decode(seg, type, first, 1, rows * count, dst, dstOff);
+                return;
+            }
+            for (int r = 0; r < rows; r++) {
+                decode(seg, type, first + r * rowStride, stride, count, dst, dstOff + r * dstRowStride);
+            }
+            return;
+        }
+        for (int k = 0; k < count; k++) {
+            decode(seg, type, first + k * stride, rowStride, rows, dst, dstOff + k, dstRowStride);
+        }
+    }
+
+    /** {@code count} elements {@code stride} apart into {@code dst[dstOff]}, {@code dst[dstOff + dstStride]}, ... */
+    private static void decode(MemorySegment seg, DataType type, long first, long stride, int count, float[] dst,
+                               int dstOff, int dstStride) {
+        switch (type) {
+            case FLOAT -> {
+                for (int k = 0; k < count; k++) {
+                    dst[dstOff + k * dstStride] = seg.get(F32, (first + k * stride) * 4);
+                }
+            }
+            case FLOAT16 -> {
+                for (int k = 0; k < count; k++) {
+                    dst[dstOff + k * dstStride] = Float.float16ToFloat(seg.get(U16, (first + k * stride) * 2));
+                }
+            }
+            case BF16 -> {
+                for (int k = 0; k < count; k++) {
+                    dst[dstOff + k * dstStride] = bf16ToFloat(seg.get(U16, (first + k * stride) * 2));
+                }
+            }
+            default -> throw new IllegalArgumentException("no float codec for " + type);
+        }
+    }
+
+    /**
+     * Writes {@code rows} runs of {@code count} values, {@code src[srcOff + r·srcRowStride ..]}, to
+     * the elements {@code first + r·rowStride + k·stride}; the mirror of
+     * {@link #decodeRows(MemorySegment, DataType, long, long, long, int, int, float[], int, int)}.
+     */
+    public static void encodeRows(float[] src, int srcOff, int srcRowStride, int rows, int count, MemorySegment seg,
+                                  DataType type, long first, long stride, long rowStride) {
+        if (stride == 1 && rowStride == count && srcRowStride == count) {
+            encode(src, srcOff, rows * count, seg, type, first, 1);
+            return;
+        }
+        for (int r = 0; r < rows; r++) {
+            encode(src, srcOff + r * srcRowStride, count, seg, type, first + r * rowStride, stride);
+        }
+    }
+
     /** BFLOAT16 bits → float (exact: bfloat16 is the upper half of a float). */
     public static float bf16ToFloat(short bits) {
         return Float.intBitsToFloat((bits & 0xffff) << 16);

@@ -2,28 +2,63 @@ package io.opscv.kernel;
 
 /**
  * The inner loops of the resize kernels, on {@code float[]} working buffers. Implementations:
- * {@link ScalarKernelProvider} (the reference, always available) and a Vector API one loaded by
- * {@link KernelProviders} when {@code jdk.incubator.vector} is present.
+ * {@link ScalarKernelProvider} (the reference, always available) and {@code VectorKernelProvider}
+ * (Vector API), loaded by {@link KernelProviders} when {@code jdk.incubator.vector} is present.
  *
  * <p>Every implementation must give bit-identical results: each output is a sum in the canonical
  * order defined below, of float products, without fused multiply-add.
  */
 public interface KernelProvider {
 
-    /** A short name for logs and benchmarks: {@code scalar}, {@code vector-256}, ... */
+    /** A short name for logs and benchmarks: {@code scalar}, {@code vector-512}, ... */
     String name();
 
     /**
-     * Backward of linear interpolation, gather form, for inputs {@code i0 <= i < i1}:
-     * {@code acc[i - i0] = Σ w(i, j) · g[j - jBase]}, summed from 0f in the canonical order —
-     * ascending j, and for one j the left-tap term before the right-tap term. That is the order in
-     * which a scatter over ascending j would add them, so the result does not depend on how the
-     * inputs are split into blocks or threads.
-     *
-     * @param g     gradOut values for positions {@code jBase .. }, covering
-     *              {@code [table.gatherFrom(i0), table.gatherTo(i1))}
+     * Floats of {@code work} that {@link #linearBackward(LinearTable, int, int, int, float[], int, int, float[], int, int, float[])}
+     * needs for {@code rows} rows of a block of {@code inputs} inputs whose gather range has {@code span} positions.
      */
-    void linearBackward(LinearTable table, float[] g, int jBase, float[] acc, int i0, int i1);
+    default int backwardWorkFloats(int inputs, int span, int rows) {
+        return 0;
+    }
+
+    /**
+     * Backward of linear interpolation, gather form, for inputs {@code i0 <= i < i1} of {@code rows}
+     * rows: {@code acc[accOffset + r·accRowStride + (i - i0)] = Σ_j w(i, j) · g[gOffset + r·gRowStride + (j - jLo)]}
+     * with {@code jLo = table.gatherFrom(i0)}, summed from 0f in the canonical order — ascending j,
+     * and for one j the left-tap term before the right-tap term (both taps are i only at
+     * i = lin - 1). That is the order in which a scatter over ascending j would add them (and the
+     * order of PyTorch's {@code upsample_linear1d_backward} loop), so the result does not depend on
+     * how the inputs are split into blocks, rows or threads. Every j in range contributes, even with
+     * a 0 weight: 0 · Inf is NaN, as in PyTorch.
+     *
+     * @param g    gradOut values; row r holds positions {@code [table.gatherFrom(i0), table.gatherTo(i1))}
+     *             from index {@code gOffset + r·gRowStride}
+     * @param work scratch of at least {@link #backwardWorkFloats(int, int, int)} floats (may be {@code null} when that is 0)
+     */
+    void linearBackward(LinearTable table, int i0, int i1, int rows, float[] g, int gOffset, int gRowStride,
+                        float[] acc, int accOffset, int accRowStride, float[] work);
+
+    /**
+     * How many rows this provider sums at once (its vector length in floats), or 1: the driver
+     * hands it groups of rows that are multiples of this where it can.
+     */
+    default int rowsPerVector() {
+        return 1;
+    }
+
+    /**
+     * One row of {@link #linearBackward(LinearTable, int, int, int, float[], int, int, float[], int, int, float[])}:
+     * {@code acc[i - i0] = Σ w(i, j) · g[j - jBase]}.
+     *
+     * @param g gradOut values for positions {@code jBase ..}, covering
+     *          {@code [table.gatherFrom(i0), table.gatherTo(i1))}
+     */
+    default void linearBackward(LinearTable table, float[] g, int jBase, float[] acc, int i0, int i1) {
+        int jLo = table.gatherFrom(i0);
+        int span = table.gatherTo(i1) - jLo;
+        int need = backwardWorkFloats(i1 - i0, span, 1);
+        linearBackward(table, i0, i1, 1, g, jLo - jBase, span, acc, 0, i1 - i0, need == 0 ? null : new float[need]);
+    }
 
     /**
      * Forward linear interpolation for outputs {@code j0 <= j < j1}:

@@ -5,47 +5,181 @@ package io.opscv.kernel;
  * strides, writes out (N, C, Lin) with any strides, in one pass, accumulating in float and rounding
  * once to the output dtype.
  *
- * <p>Each row is processed in blocks of {@link #BLOCK} inputs: the gradOut positions the block
- * gathers from are decoded into a float buffer, the provider sums them in the canonical order, and
- * the sums are encoded into out. Blocks are independent, so their results do not depend on how
- * they are scheduled.
+ * <p>Implementation overview. The work is cut into tasks, each a group of rows times a block of
+ * inputs; a task decodes, row by row, the gradOut positions its inputs gather from into a float
+ * buffer, the provider sums them in the canonical order, and the sums are encoded into out. Row
+ * groups are multiples of {@link KernelProvider#rowsPerVector()} where there are enough rows (the
+ * vector provider sums 16 rows at once), with blocks of {@link #TILE_BLOCK} inputs so that a task's
+ * buffers stay in the L2 cache; with fewer rows (a long-row call has 2) the rows are cut along L in
+ * blocks of {@link #BLOCK}, so that even one row keeps every thread busy. Short rows are grouped,
+ * many per task, so that per-task costs are paid once per about a block of inputs.
+ *
+ * <p>Every output element belongs to exactly one task and is summed by one thread in an order that
+ * does not depend on the cut (the gather form needs no atomics), so results are bit-identical for
+ * any thread count and schedule.
  */
 public final class Linear1dBackwardKernel {
-    /** Inputs per block. */
+    /** Inputs per row-major task (times rows, for short rows): the buffers of a task stay in the L2 cache. */
     static final int BLOCK = 4096;
+    /** Inputs per tile task: a tile's interleaved buffer (16 rows × ~2 positions per input) stays in L2. */
+    static final int TILE_BLOCK = 1024;
+    /** Tasks per thread to aim for, so that a slow thread does not hold up the others. */
+    private static final int TASKS_PER_THREAD = 4;
+    /** Below this many gradOut plus out elements a call runs on its caller: waking threads costs more. */
+    private static final long PARALLEL_THRESHOLD = 1 << 15;
 
     private Linear1dBackwardKernel() {}
 
+    /** Runs with the default provider on the shared pool. */
     public static void run(StridedTensor gradOut, StridedTensor out, LinearTable table) {
-        run(gradOut, out, table, KernelProviders.get());
+        run(gradOut, out, table, KernelProviders.get(), WorkerPool.shared());
     }
 
+    /** Runs with {@code provider} on the shared pool. */
     public static void run(StridedTensor gradOut, StridedTensor out, LinearTable table, KernelProvider provider) {
-        long n = out.shape()[0];
-        long c = out.shape()[1];
-        int lin = table.lin();
-        int block = Math.min(BLOCK, lin);
-        int span = 0;
-        for (int i0 = 0; i0 < lin; i0 += block) {
-            int i1 = Math.min(lin, i0 + block);
-            span = Math.max(span, table.gatherTo(i1) - table.gatherFrom(i0));
+        run(gradOut, out, table, provider, WorkerPool.shared());
+    }
+
+    /** Runs with {@code provider}, spreading the tasks over {@code pool}. */
+    public static void run(StridedTensor gradOut, StridedTensor out, LinearTable table, KernelProvider provider,
+                           WorkerPool pool) {
+        Plan plan = new Plan(gradOut, out, table, provider, pool.parallelism());
+        int tasks = plan.taskCount();
+        if (tasks == 0) {
+            return;
         }
-        float[] g = new float[Math.max(span, 1)];
-        float[] acc = new float[block];
-        long[] gs = gradOut.strides();
-        long[] os = out.strides();
-        for (long row = 0, rows = n * c; row < rows; row++) {
-            long ni = row / c;
-            long ci = row % c;
-            long gBase = gradOut.offset() + ni * gs[0] + ci * gs[1];
-            long oBase = out.offset() + ni * os[0] + ci * os[1];
+        if (plan.small) {
+            Scratch s = new Scratch(plan);
+            for (int task = 0; task < tasks; task++) {
+                plan.runTask(task, s);
+            }
+            return;
+        }
+        Scratch[] scratch = new Scratch[pool.parallelism()];
+        pool.forEach(tasks, (task, slot) -> {
+            Scratch s = scratch[slot];
+            if (s == null) {
+                s = new Scratch(plan);
+                scratch[slot] = s;
+            }
+            plan.runTask(task, s);
+        });
+    }
+
+    /** Per-thread buffers, sized for the largest task of a plan. */
+    private static final class Scratch {
+        final float[] g;
+        final float[] acc;
+        final float[] work;
+
+        Scratch(Plan plan) {
+            g = new float[Math.max(1, Math.multiplyExact(plan.rowsPerTask, plan.maxSpan))];
+            acc = new float[Math.max(1, Math.multiplyExact(plan.rowsPerTask, plan.block))];
+            int need = plan.provider.backwardWorkFloats(plan.block, plan.maxSpan, plan.rowsPerTask);
+            work = need == 0 ? null : new float[need];
+        }
+    }
+
+    /** How one call is cut into tasks: row groups times input blocks. */
+    private static final class Plan {
+        final StridedTensor gradOut;
+        final StridedTensor out;
+        final LinearTable table;
+        final KernelProvider provider;
+        final long c;
+        final long rows;
+        final int lin;
+        final long[] gs;
+        final long[] os;
+        /** Rows are evenly spaced across n too (the N stride is C times the C stride), in both tensors. */
+        final boolean evenRows;
+        final long gRowStride;
+        final long oRowStride;
+        final int block;
+        final int blocksPerRow;
+        final int rowsPerTask;
+        final int maxSpan;
+        /** Too little work to be worth waking threads: the caller runs every task. */
+        final boolean small;
+
+        Plan(StridedTensor gradOut, StridedTensor out, LinearTable table, KernelProvider provider, int parallelism) {
+            this.gradOut = gradOut;
+            this.out = out;
+            this.table = table;
+            this.provider = provider;
+            long n = out.shape()[0];
+            this.c = out.shape()[1];
+            this.rows = n * c;
+            this.lin = table.lin();
+            this.gs = gradOut.strides();
+            this.os = out.strides();
+            this.evenRows = n == 1 || c == 1 || (gs[0] == c * gs[1] && os[0] == c * os[1]);
+            this.gRowStride = c > 1 ? gs[1] : gs[0];
+            this.oRowStride = c > 1 ? os[1] : os[0];
+            this.small = parallelism == 1 || rows * ((long) table.lout() + lin) < PARALLEL_THRESHOLD;
+            long taskTarget = (long) parallelism * TASKS_PER_THREAD;
+            int vector = provider.rowsPerVector();
+            int rowUnit;
+            if (vector > 1 && rows >= vector) {
+                rowUnit = vector;
+                block = Math.min(TILE_BLOCK, lin);
+            } else {
+                rowUnit = 1;
+                block = Math.min(BLOCK, lin);
+            }
+            blocksPerRow = (lin + block - 1) / block;
+            long units = (rows + rowUnit - 1) / rowUnit;
+            long unitsPerTask = Math.max(1, (long) block / lin);
+            // Keep enough tasks for every thread when there are few rows.
+            unitsPerTask = Math.min(unitsPerTask, Math.max(1, units * blocksPerRow / taskTarget));
+            this.rowsPerTask = (int) Math.min(unitsPerTask * rowUnit, Math.max(rows, 1));
+            int span = 0;
             for (int i0 = 0; i0 < lin; i0 += block) {
                 int i1 = Math.min(lin, i0 + block);
-                int jLo = table.gatherFrom(i0);
-                int jHi = table.gatherTo(i1);
-                ElementCodec.decode(gradOut.segment(), gradOut.dataType(), gBase + jLo * gs[2], gs[2], jHi - jLo, g, 0);
-                provider.linearBackward(table, g, jLo, acc, i0, i1);
-                ElementCodec.encode(acc, 0, i1 - i0, out.segment(), out.dataType(), oBase + (long) i0 * os[2], os[2]);
+                span = Math.max(span, table.gatherTo(i1) - table.gatherFrom(i0));
+            }
+            this.maxSpan = span;
+        }
+
+        int taskCount() {
+            return Math.toIntExact((rows + rowsPerTask - 1) / rowsPerTask * blocksPerRow);
+        }
+
+        /** Element index of (row, position 0) in gradOut and out. */
+        private long gradOutRow(long row) {
+            return gradOut.offset() + (row / c) * gs[0] + (row % c) * gs[1];
+        }
+
+        private long outRow(long row) {
+            return out.offset() + (row / c) * os[0] + (row % c) * os[1];
+        }
+
+        void runTask(int task, Scratch s) {
+            long firstRow = (long) (task / blocksPerRow) * rowsPerTask;
+            int i0 = (task % blocksPerRow) * block;
+            int i1 = Math.min(lin, i0 + block);
+            int count = i1 - i0;
+            int jLo = table.gatherFrom(i0);
+            int span = table.gatherTo(i1) - jLo;
+            int n = (int) Math.min(rowsPerTask, rows - firstRow);
+            if (evenRows) {
+                ElementCodec.decodeRows(gradOut.segment(), gradOut.dataType(), gradOutRow(firstRow) + jLo * gs[2], gs[2],
+                        gRowStride, n, span, s.g, 0, span);
+            } else {
+                for (int r = 0; r < n; r++) {
+                    ElementCodec.decode(gradOut.segment(), gradOut.dataType(), gradOutRow(firstRow + r) + jLo * gs[2],
+                            gs[2], span, s.g, r * span);
+                }
+            }
+            provider.linearBackward(table, i0, i1, n, s.g, 0, span, s.acc, 0, count, s.work);
+            if (evenRows) {
+                ElementCodec.encodeRows(s.acc, 0, count, n, count, out.segment(), out.dataType(),
+                        outRow(firstRow) + i0 * os[2], os[2], oRowStride);
+            } else {
+                for (int r = 0; r < n; r++) {
+                    ElementCodec.encode(s.acc, r * count, count, out.segment(), out.dataType(),
+                            outRow(firstRow + r) + i0 * os[2], os[2]);
+                }
             }
         }
     }

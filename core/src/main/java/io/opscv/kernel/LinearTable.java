@@ -6,9 +6,13 @@ package io.opscv.kernel;
  * {@code x0[j]}, the right tap {@code x0[j] + (x0[j] < lin - 1 ? 1 : 0)} and the weights
  * {@code w0[j]}, {@code w1[j]} (rounded to float).
  *
- * <p>For the gather form of the backward, {@code start[i]} is the first j whose left tap is ≥ i
- * ({@code start[lin] == lout}); the taps are monotone in j, so the j that reach input i are
- * {@code [start[i-1], start[i+1])}.
+ * <p>For the gather form of the backward, {@code start(i)} is the first j whose left tap is ≥ i
+ * ({@code start(lin) == lout}); the taps are monotone in j, so the j that reach input i are
+ * {@code [start(i-1), start(i+1))}: first those reaching it through their right tap, then those
+ * reaching it through their left tap. The table keeps these bounds shifted by one,
+ * {@code bounds[i + 1] == start(i)} and {@code bounds[0] == 0}, so that the three bounds of input i
+ * are {@code bounds[i], bounds[i + 1], bounds[i + 2]} with no special case at i = 0 (a vector of
+ * inputs loads each with one contiguous read).
  *
  * <p>The formulas follow PyTorch's {@code area_pixel_compute_scale} and
  * {@code area_pixel_compute_source_index} (aten/src/ATen/native/UpSample.h), in double.
@@ -20,16 +24,23 @@ public final class LinearTable {
     final int[] x0;
     final float[] w0;
     final float[] w1;
-    final int[] start;
+    /** {@code bounds[0] == 0}, {@code bounds[i + 1] == start(i)} for 0 ≤ i ≤ lin. */
+    final int[] bounds;
+    private final int maxTerms;
 
-    private LinearTable(int lin, int lout, boolean identity, int[] x0, float[] w0, float[] w1, int[] start) {
+    private LinearTable(int lin, int lout, boolean identity, int[] x0, float[] w0, float[] w1, int[] bounds) {
         this.lin = lin;
         this.lout = lout;
         this.identity = identity;
         this.x0 = x0;
         this.w0 = w0;
         this.w1 = w1;
-        this.start = start;
+        this.bounds = bounds;
+        int most = 0;
+        for (int i = 0; i < lin - 1; i++) {
+            most = Math.max(most, bounds[i + 2] - bounds[i]);
+        }
+        this.maxTerms = most;
     }
 
     /**
@@ -79,21 +90,23 @@ public final class LinearTable {
             w1[j] = (float) lambda1;
             w0[j] = (float) (1.0 - lambda1);
         }
-        int[] start = new int[lin + 1];
+        int[] bounds = new int[lin + 2];
         int j = 0;
         for (int i = 0; i <= lin; i++) {
             while (j < lout && x0[j] < i) {
                 j++;
             }
-            start[i] = j;
+            bounds[i + 1] = j;
         }
-        return new LinearTable(lin, lout, identity, x0, w0, w1, start);
+        return new LinearTable(lin, lout, identity, x0, w0, w1, bounds);
     }
 
+    /** Input length (the length of out). */
     public int lin() {
         return lin;
     }
 
+    /** Output length (the length of gradOut). */
     public int lout() {
         return lout;
     }
@@ -113,26 +126,36 @@ public final class LinearTable {
         return x0[j] < lin - 1 ? x0[j] + 1 : x0[j];
     }
 
+    /** Weight of output j's left tap. */
     public float w0(int j) {
         return w0[j];
     }
 
+    /** Weight of output j's right tap. */
     public float w1(int j) {
         return w1[j];
     }
 
+    /**
+     * The most gradOut positions any input but the last gathers from ({@code start(i+1) - start(i-1)}):
+     * the length of the longest gather, which sizes a vector kernel's per-lane index tables.
+     */
+    public int maxTerms() {
+        return maxTerms;
+    }
+
     /** First output j whose left tap is ≥ i, for 0 ≤ i ≤ lin. */
     public int start(int i) {
-        return start[i];
+        return bounds[i + 1];
     }
 
     /** First output position a block of inputs [i0, i1) reads in the gather form of the backward. */
     public int gatherFrom(int i0) {
-        return i0 > 0 ? start[i0 - 1] : 0;
+        return bounds[i0];
     }
 
     /** One past the last output position a block of inputs [i0, i1) reads. */
     public int gatherTo(int i1) {
-        return start[i1];
+        return bounds[i1 + 1];
     }
 }

@@ -1,0 +1,357 @@
+package io.opscv.kernel;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The Vector API ({@code jdk.incubator.vector}) implementation of {@link KernelProvider}, loaded
+ * reflectively by {@link KernelProviders}; bit-identical to {@link ScalarKernelProvider}.
+ *
+ * <p>Backward, gather form, one vector lane per input i. Per block it first forms the products
+ * {@code P1[j] = w1[j]·g[j]} and {@code P0[j] = w0[j]·g[j]} with contiguous vector loads (the same
+ * float products the scalar loop forms). The terms of input i are then the {@code cnt(i)}
+ * consecutive positions {@code j = bounds[i] + k}: P1 while {@code j < bounds[i + 1]} (right
+ * taps), P0 after (left taps). Step k gathers term k of every lane and adds it, so each lane sums
+ * its terms in ascending j from 0f: the canonical order. A lane with fewer than k + 1 terms
+ * gathers a +0f slot instead: adding +0f leaves every sum this loop can produce unchanged (a sum
+ * that starts at +0f is never -0f under round-to-nearest), so no mask is needed on the add, and no
+ * 0·x product is ever formed for a missing term (0·Inf would be NaN). The gather indices of a lane
+ * group are computed once and reused for every row of the block. The last input (both taps of
+ * the rightmost outputs land on it) is summed by a scalar loop over the same products.
+ */
+final class VectorKernelProvider implements KernelProvider {
+    private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, FLOATS.vectorShape());
+    private static final int LANES = FLOATS.length();
+    private static final KernelProvider SCALAR = new ScalarKernelProvider();
+    /** Rows summed at once in the interleaved form; the transposes are written for 16 lanes (512-bit). */
+    private static final int TILE = 16;
+    private static final boolean TILED = LANES == TILE;
+    // Index vectors of the 16 × 16 transpose (two-source permutes: 0..15 pick the first source, 16..31 the second).
+    private static final FloatVector SWAP_LOW_8 = permutation(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+    private static final FloatVector SWAP_HIGH_8 = permutation(8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
+    private static final FloatVector SWAP_LOW_4 = permutation(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
+    private static final FloatVector SWAP_HIGH_4 = permutation(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
+    private static final FloatVector SWAP_LOW_2 = permutation(0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29);
+    private static final FloatVector SWAP_HIGH_2 = permutation(2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31);
+    private static final FloatVector SWAP_LOW_1 = permutation(0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
+    private static final FloatVector SWAP_HIGH_1 = permutation(1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31);
+
+    private static FloatVector permutation(int... lanes) {
+        if (!TILED) {
+            return null;
+        }
+        float[] f = new float[TILE];
+        for (int k = 0; k < TILE; k++) {
+            f[k] = lanes[k];
+        }
+        return FloatVector.fromArray(FLOATS, f, 0);
+    }
+
+    /** Public for reflective loading by {@link KernelProviders}. */
+    public VectorKernelProvider() {}
+
+    @Override
+    public String name() {
+        return "vector-" + FLOATS.vectorBitSize();
+    }
+
+    /**
+     * Tiles of 16 rows: the transposed block and the transposed sums; the rows left over: per row
+     * P1 (span), P0 (span) and one +0f slot. Tiles and leftover rows run one after the other.
+     */
+    @Override
+    public int backwardWorkFloats(int inputs, int span, int rows) {
+        int tiled = TILED && rows >= TILE ? Math.multiplyExact(TILE, roundUp(span) + roundUp(inputs)) : 0;
+        int leftover = TILED ? rows % TILE : rows;
+        return Math.max(tiled, Math.multiplyExact(2 * span + 1, leftover));
+    }
+
+    @Override
+    public void linearBackward(LinearTable t, int i0, int i1, int rows, float[] g, int gOffset, int gRowStride,
+                               float[] acc, int accOffset, int accRowStride, float[] work) {
+        int r = 0;
+        if (TILED) {
+            for (; r + TILE <= rows; r += TILE) {
+                backwardTile(t, i0, i1, g, gOffset + r * gRowStride, gRowStride, acc, accOffset + r * accRowStride,
+                        accRowStride, work);
+            }
+        }
+        if (r < rows) {
+            backwardGather(t, i0, i1, rows - r, g, gOffset + r * gRowStride, gRowStride, acc, accOffset + r * accRowStride,
+                    accRowStride, work);
+        }
+    }
+
+    /** Row by row, one lane per input, gathering each lane's k-th term (see the class comment). */
+    private static void backwardGather(LinearTable t, int i0, int i1, int rows, float[] g, int gOffset, int gRowStride,
+                                       float[] acc, int accOffset, int accRowStride, float[] work) {
+        final int jLo = t.gatherFrom(i0);
+        final int span = t.gatherTo(i1) - jLo;
+        final int rowBlock = 2 * span + 1;
+        final int zero = 2 * span;
+        formProducts(t, jLo, span, rows, g, gOffset, gRowStride, work, rowBlock);
+
+        final int[] bounds = t.bounds;
+        final int last = t.lin() - 1;
+        final int vectorEnd = Math.min(i1, last);
+        int[] gatherIndex = new int[Math.max(t.maxTerms(), 1) * LANES];
+        for (int i = i0; i < vectorEnd; i += LANES) {
+            VectorMask<Integer> inputs = INTS.indexInRange(i, vectorEnd);
+            IntVector from = IntVector.fromArray(INTS, bounds, i, inputs).sub(jLo);
+            IntVector leftFrom = IntVector.fromArray(INTS, bounds, i + 1, inputs).sub(jLo);
+            IntVector to = IntVector.fromArray(INTS, bounds, i + 2, inputs).sub(jLo);
+            IntVector count = to.sub(from, inputs);
+            int terms = count.reduceLanes(VectorOperators.MAX, inputs);
+            for (int k = 0; k < terms; k++) {
+                IntVector j = from.add(k);
+                IntVector slot = j.add(span, j.compare(VectorOperators.GE, leftFrom));
+                slot.blend(zero, count.compare(VectorOperators.LE, k).or(inputs.not()))
+                        .intoArray(gatherIndex, k * LANES);
+            }
+            int a = accOffset + i - i0;
+            VectorMask<Float> store = inputs.cast(FLOATS);
+            for (int r = 0, w = 0; r < rows; r++, w += rowBlock, a += accRowStride) {
+                FloatVector sum = FloatVector.zero(FLOATS);
+                for (int k = 0; k < terms; k++) {
+                    sum = sum.add(FloatVector.fromArray(FLOATS, work, w, gatherIndex, k * LANES));
+                }
+                sum.intoArray(acc, a, store);
+            }
+        }
+        if (last >= i0 && last < i1) {
+            sumLastInput(bounds, last, jLo, span, rows, work, rowBlock, acc, accOffset + last - i0, accRowStride);
+        }
+    }
+
+    /** {@code work[r·rowBlock + jj] = w1·g}, {@code work[r·rowBlock + span + jj] = w0·g}, then +0f. */
+    private static void formProducts(LinearTable t, int jLo, int span, int rows, float[] g, int gOffset, int gRowStride,
+                                     float[] work, int rowBlock) {
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final int bound = FLOATS.loopBound(span);
+        for (int r = 0; r < rows; r++) {
+            final int src = gOffset + r * gRowStride;
+            final int p1 = r * rowBlock;
+            final int p0 = p1 + span;
+            int jj = 0;
+            for (; jj < bound; jj += LANES) {
+                FloatVector v = FloatVector.fromArray(FLOATS, g, src + jj);
+                v.mul(FloatVector.fromArray(FLOATS, w1, jLo + jj)).intoArray(work, p1 + jj);
+                v.mul(FloatVector.fromArray(FLOATS, w0, jLo + jj)).intoArray(work, p0 + jj);
+            }
+            for (; jj < span; jj++) {
+                float v = g[src + jj];
+                work[p1 + jj] = w1[jLo + jj] * v;
+                work[p0 + jj] = w0[jLo + jj] * v;
+            }
+            work[p0 + span] = 0f;
+        }
+    }
+
+    /** Input lin - 1: right-tap terms, then per rightmost output its left-tap and right-tap terms. */
+    private static void sumLastInput(int[] bounds, int last, int jLo, int span, int rows, float[] work, int rowBlock,
+                                     float[] acc, int a, int accRowStride) {
+        int from = bounds[last] - jLo;
+        int leftFrom = bounds[last + 1] - jLo;
+        int to = bounds[last + 2] - jLo;
+        for (int r = 0, w = 0; r < rows; r++, w += rowBlock, a += accRowStride) {
+            float sum = 0f;
+            for (int jj = from; jj < leftFrom; jj++) {
+                sum += work[w + jj];
+            }
+            for (int jj = leftFrom; jj < to; jj++) {
+                sum += work[w + span + jj];
+                sum += work[w + jj];
+            }
+            acc[a] = sum;
+        }
+    }
+
+    @Override
+    public int rowsPerVector() {
+        return TILED ? TILE : 1;
+    }
+
+    /**
+     * Sixteen rows at once: the gradOut block is transposed so that one vector holds one position
+     * of all sixteen rows; each term is then that vector times the position's weight (broadcast),
+     * added in the canonical order (per lane, exactly the scalar loop's operations), and the sums
+     * are transposed back.
+     */
+    private static void backwardTile(LinearTable t, int i0, int i1, float[] g, int gOffset, int gRowStride, float[] acc,
+                                     int accOffset, int accRowStride, float[] work) {
+        final int jLo = t.gatherFrom(i0);
+        final int span = t.gatherTo(i1) - jLo;
+        final int count = i1 - i0;
+        final int sums = roundUp(span) * TILE;
+        int p = 0;
+        for (; p + TILE <= span; p += TILE) {
+            transpose16(g, gOffset + p, gRowStride, work, p * TILE, TILE);
+        }
+        for (; p < span; p++) {
+            for (int r = 0; r < TILE; r++) {
+                work[p * TILE + r] = g[gOffset + r * gRowStride + p];
+            }
+        }
+
+        final int[] bounds = t.bounds;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final int last = t.lin() - 1;
+        final int end = Math.min(i1, last);
+        for (int i = i0; i < end; i++) {
+            FloatVector sum = FloatVector.zero(FLOATS);
+            int j = bounds[i];
+            int leftFrom = bounds[i + 1];
+            int to = bounds[i + 2];
+            for (int at = (j - jLo) * TILE; j < leftFrom; j++, at += TILE) {
+                sum = sum.add(FloatVector.fromArray(FLOATS, work, at).mul(w1[j]));
+            }
+            for (int at = (j - jLo) * TILE; j < to; j++, at += TILE) {
+                sum = sum.add(FloatVector.fromArray(FLOATS, work, at).mul(w0[j]));
+            }
+            sum.intoArray(work, sums + (i - i0) * TILE);
+        }
+        if (last >= i0 && last < i1) {
+            FloatVector sum = FloatVector.zero(FLOATS);
+            int j = bounds[last];
+            for (int leftFrom = bounds[last + 1]; j < leftFrom; j++) {
+                sum = sum.add(FloatVector.fromArray(FLOATS, work, (j - jLo) * TILE).mul(w1[j]));
+            }
+            for (int to = bounds[last + 2]; j < to; j++) {
+                FloatVector v = FloatVector.fromArray(FLOATS, work, (j - jLo) * TILE);
+                sum = sum.add(v.mul(w0[j]));
+                sum = sum.add(v.mul(w1[j]));
+            }
+            sum.intoArray(work, sums + (last - i0) * TILE);
+        }
+
+        int q = 0;
+        for (; q + TILE <= count; q += TILE) {
+            transpose16(work, sums + q * TILE, TILE, acc, accOffset + q, accRowStride);
+        }
+        for (; q < count; q++) {
+            for (int r = 0; r < TILE; r++) {
+                acc[accOffset + r * accRowStride + q] = work[sums + q * TILE + r];
+            }
+        }
+    }
+
+    private static int roundUp(int n) {
+        return (n + TILE - 1) / TILE * TILE;
+    }
+
+    /**
+     * Transposes a 16 × 16 block: row r is {@code src[srcOff + r·srcStride ..]} (16 floats), and
+     * column q is stored at {@code dst[dstOff + q·dstStride ..]}. Four rounds of two-source permutes
+     * (one {@code vpermt2ps} each on AVX-512); round s (8, 4, 2, 1) swaps the off-diagonal s × s
+     * blocks of each row pair (r, r + s), the recursive block transpose done for all blocks at once.
+     */
+    private static void transpose16(float[] src, int srcOff, int srcStride, float[] dst, int dstOff, int dstStride) {
+        FloatVector a0 = FloatVector.fromArray(FLOATS, src, srcOff + 0 * srcStride);
+        FloatVector a1 = FloatVector.fromArray(FLOATS, src, srcOff + 1 * srcStride);
+        FloatVector a2 = FloatVector.fromArray(FLOATS, src, srcOff + 2 * srcStride);
+        FloatVector a3 = FloatVector.fromArray(FLOATS, src, srcOff + 3 * srcStride);
+        FloatVector a4 = FloatVector.fromArray(FLOATS, src, srcOff + 4 * srcStride);
+        FloatVector a5 = FloatVector.fromArray(FLOATS, src, srcOff + 5 * srcStride);
+        FloatVector a6 = FloatVector.fromArray(FLOATS, src, srcOff + 6 * srcStride);
+        FloatVector a7 = FloatVector.fromArray(FLOATS, src, srcOff + 7 * srcStride);
+        FloatVector a8 = FloatVector.fromArray(FLOATS, src, srcOff + 8 * srcStride);
+        FloatVector a9 = FloatVector.fromArray(FLOATS, src, srcOff + 9 * srcStride);
+        FloatVector a10 = FloatVector.fromArray(FLOATS, src, srcOff + 10 * srcStride);
+        FloatVector a11 = FloatVector.fromArray(FLOATS, src, srcOff + 11 * srcStride);
+        FloatVector a12 = FloatVector.fromArray(FLOATS, src, srcOff + 12 * srcStride);
+        FloatVector a13 = FloatVector.fromArray(FLOATS, src, srcOff + 13 * srcStride);
+        FloatVector a14 = FloatVector.fromArray(FLOATS, src, srcOff + 14 * srcStride);
+        FloatVector a15 = FloatVector.fromArray(FLOATS, src, srcOff + 15 * srcStride);
+        FloatVector b0 = SWAP_LOW_8.selectFrom(a0, a8);
+        FloatVector b8 = SWAP_HIGH_8.selectFrom(a0, a8);
+        FloatVector b1 = SWAP_LOW_8.selectFrom(a1, a9);
+        FloatVector b9 = SWAP_HIGH_8.selectFrom(a1, a9);
+        FloatVector b2 = SWAP_LOW_8.selectFrom(a2, a10);
+        FloatVector b10 = SWAP_HIGH_8.selectFrom(a2, a10);
+        FloatVector b3 = SWAP_LOW_8.selectFrom(a3, a11);
+        FloatVector b11 = SWAP_HIGH_8.selectFrom(a3, a11);
+        FloatVector b4 = SWAP_LOW_8.selectFrom(a4, a12);
+        FloatVector b12 = SWAP_HIGH_8.selectFrom(a4, a12);
+        FloatVector b5 = SWAP_LOW_8.selectFrom(a5, a13);
+        FloatVector b13 = SWAP_HIGH_8.selectFrom(a5, a13);
+        FloatVector b6 = SWAP_LOW_8.selectFrom(a6, a14);
+        FloatVector b14 = SWAP_HIGH_8.selectFrom(a6, a14);
+        FloatVector b7 = SWAP_LOW_8.selectFrom(a7, a15);
+        FloatVector b15 = SWAP_HIGH_8.selectFrom(a7, a15);
+        FloatVector c0 = SWAP_LOW_4.selectFrom(b0, b4);
+        FloatVector c4 = SWAP_HIGH_4.selectFrom(b0, b4);
+        FloatVector c1 = SWAP_LOW_4.selectFrom(b1, b5);
+        FloatVector c5 = SWAP_HIGH_4.selectFrom(b1, b5);
+        FloatVector c2 = SWAP_LOW_4.selectFrom(b2, b6);
+        FloatVector c6 = SWAP_HIGH_4.selectFrom(b2, b6);
+        FloatVector c3 = SWAP_LOW_4.selectFrom(b3, b7);
+        FloatVector c7 = SWAP_HIGH_4.selectFrom(b3, b7);
+        FloatVector c8 = SWAP_LOW_4.selectFrom(b8, b12);
+        FloatVector c12 = SWAP_HIGH_4.selectFrom(b8, b12);
+        FloatVector c9 = SWAP_LOW_4.selectFrom(b9, b13);
+        FloatVector c13 = SWAP_HIGH_4.selectFrom(b9, b13);
+        FloatVector c10 = SWAP_LOW_4.selectFrom(b10, b14);
+        FloatVector c14 = SWAP_HIGH_4.selectFrom(b10, b14);
+        FloatVector c11 = SWAP_LOW_4.selectFrom(b11, b15);
+        FloatVector c15 = SWAP_HIGH_4.selectFrom(b11, b15);
+        FloatVector d0 = SWAP_LOW_2.selectFrom(c0, c2);
+        FloatVector d2 = SWAP_HIGH_2.selectFrom(c0, c2);
+        FloatVector d1 = SWAP_LOW_2.selectFrom(c1, c3);
+        FloatVector d3 = SWAP_HIGH_2.selectFrom(c1, c3);
+        FloatVector d4 = SWAP_LOW_2.selectFrom(c4, c6);
+        FloatVector d6 = SWAP_HIGH_2.selectFrom(c4, c6);
+        FloatVector d5 = SWAP_LOW_2.selectFrom(c5, c7);
+        FloatVector d7 = SWAP_HIGH_2.selectFrom(c5, c7);
+        FloatVector d8 = SWAP_LOW_2.selectFrom(c8, c10);
+        FloatVector d10 = SWAP_HIGH_2.selectFrom(c8, c10);
+        FloatVector d9 = SWAP_LOW_2.selectFrom(c9, c11);
+        FloatVector d11 = SWAP_HIGH_2.selectFrom(c9, c11);
+        FloatVector d12 = SWAP_LOW_2.selectFrom(c12, c14);
+        FloatVector d14 = SWAP_HIGH_2.selectFrom(c12, c14);
+        FloatVector d13 = SWAP_LOW_2.selectFrom(c13, c15);
+        FloatVector d15 = SWAP_HIGH_2.selectFrom(c13, c15);
+        FloatVector e0 = SWAP_LOW_1.selectFrom(d0, d1);
+        FloatVector e1 = SWAP_HIGH_1.selectFrom(d0, d1);
+        FloatVector e2 = SWAP_LOW_1.selectFrom(d2, d3);
+        FloatVector e3 = SWAP_HIGH_1.selectFrom(d2, d3);
+        FloatVector e4 = SWAP_LOW_1.selectFrom(d4, d5);
+        FloatVector e5 = SWAP_HIGH_1.selectFrom(d4, d5);
+        FloatVector e6 = SWAP_LOW_1.selectFrom(d6, d7);
+        FloatVector e7 = SWAP_HIGH_1.selectFrom(d6, d7);
+        FloatVector e8 = SWAP_LOW_1.selectFrom(d8, d9);
+        FloatVector e9 = SWAP_HIGH_1.selectFrom(d8, d9);
+        FloatVector e10 = SWAP_LOW_1.selectFrom(d10, d11);
+        FloatVector e11 = SWAP_HIGH_1.selectFrom(d10, d11);
+        FloatVector e12 = SWAP_LOW_1.selectFrom(d12, d13);
+        FloatVector e13 = SWAP_HIGH_1.selectFrom(d12, d13);
+        FloatVector e14 = SWAP_LOW_1.selectFrom(d14, d15);
+        FloatVector e15 = SWAP_HIGH_1.selectFrom(d14, d15);
+        e0.intoArray(dst, dstOff + 0 * dstStride);
+        e1.intoArray(dst, dstOff + 1 * dstStride);
+        e2.intoArray(dst, dstOff + 2 * dstStride);
+        e3.intoArray(dst, dstOff + 3 * dstStride);
+        e4.intoArray(dst, dstOff + 4 * dstStride);
+        e5.intoArray(dst, dstOff + 5 * dstStride);
+        e6.intoArray(dst, dstOff + 6 * dstStride);
+        e7.intoArray(dst, dstOff + 7 * dstStride);
+        e8.intoArray(dst, dstOff + 8 * dstStride);
+        e9.intoArray(dst, dstOff + 9 * dstStride);
+        e10.intoArray(dst, dstOff + 10 * dstStride);
+        e11.intoArray(dst, dstOff + 11 * dstStride);
+        e12.intoArray(dst, dstOff + 12 * dstStride);
+        e13.intoArray(dst, dstOff + 13 * dstStride);
+        e14.intoArray(dst, dstOff + 14 * dstStride);
+        e15.intoArray(dst, dstOff + 15 * dstStride);
+    }
+
+    @Override
+    public void linearForward(LinearTable t, float[] x, int xBase, float[] y, int j0, int j1) {
+        SCALAR.linearForward(t, x, xBase, y, j0, j1);
+    }
+}
