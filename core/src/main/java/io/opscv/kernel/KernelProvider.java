@@ -1,5 +1,8 @@
 package io.opscv.kernel;
 
+import io.opscv.runtime.DataType;
+import java.lang.foreign.MemorySegment;
+
 /**
  * The inner loops of the resize kernels, on {@code float[]} working buffers. Implementations:
  * {@link ScalarKernelProvider} (the reference, always available) and {@code VectorKernelProvider}
@@ -37,6 +40,24 @@ public interface KernelProvider {
      */
     void linearBackward(LinearTable table, int i0, int i1, int rows, float[] g, int gOffset, int gRowStride,
                         float[] acc, int accOffset, int accRowStride, float[] work);
+
+    /**
+     * Reads {@code count} consecutive elements of {@code type} from element {@code first} of
+     * {@code seg} into {@code dst[dstOff..]}, widened exactly to float (the reference is
+     * {@link ElementCodec#decode}; every provider gives the same floats).
+     */
+    default void decodeRun(MemorySegment seg, DataType type, long first, int count, float[] dst, int dstOff) {
+        ElementCodec.decode(seg, type, first, 1, count, dst, dstOff);
+    }
+
+    /**
+     * Writes {@code src[srcOff..srcOff+count)} to {@code count} consecutive elements of {@code type}
+     * from element {@code first}, rounding once to nearest even (the reference is
+     * {@link ElementCodec#encode}; every provider writes the same bits, NaN payloads aside).
+     */
+    default void encodeRun(float[] src, int srcOff, int count, MemorySegment seg, DataType type, long first) {
+        ElementCodec.encode(src, srcOff, count, seg, type, first, 1);
+    }
 
     /**
      * How many rows this provider sums at once (its vector length in floats), or 1: the driver

@@ -162,23 +162,33 @@ public final class Linear1dBackwardKernel {
             int jLo = table.gatherFrom(i0);
             int span = table.gatherTo(i1) - jLo;
             int n = (int) Math.min(rowsPerTask, rows - firstRow);
-            if (evenRows) {
+            if (gs[2] == 1 && evenRows && gRowStride == span) {
+                // Whole contiguous rows: one run.
+                provider.decodeRun(gradOut.segment(), gradOut.dataType(), gradOutRow(firstRow) + jLo, n * span, s.g, 0);
+            } else if (gs[2] == 1 || !evenRows) {
+                for (int r = 0; r < n; r++) {
+                    long first = gradOutRow(firstRow + r) + jLo * gs[2];
+                    if (gs[2] == 1) {
+                        provider.decodeRun(gradOut.segment(), gradOut.dataType(), first, span, s.g, r * span);
+                    } else {
+                        ElementCodec.decode(gradOut.segment(), gradOut.dataType(), first, gs[2], span, s.g, r * span);
+                    }
+                }
+            } else {
                 ElementCodec.decodeRows(gradOut.segment(), gradOut.dataType(), gradOutRow(firstRow) + jLo * gs[2], gs[2],
                         gRowStride, n, span, s.g, 0, span);
-            } else {
-                for (int r = 0; r < n; r++) {
-                    ElementCodec.decode(gradOut.segment(), gradOut.dataType(), gradOutRow(firstRow + r) + jLo * gs[2],
-                            gs[2], span, s.g, r * span);
-                }
             }
             provider.linearBackward(table, i0, i1, n, s.g, 0, span, s.acc, 0, count, s.work);
-            if (evenRows) {
-                ElementCodec.encodeRows(s.acc, 0, count, n, count, out.segment(), out.dataType(),
-                        outRow(firstRow) + i0 * os[2], os[2], oRowStride);
+            if (os[2] == 1 && evenRows && oRowStride == count) {
+                provider.encodeRun(s.acc, 0, n * count, out.segment(), out.dataType(), outRow(firstRow) + i0);
             } else {
                 for (int r = 0; r < n; r++) {
-                    ElementCodec.encode(s.acc, r * count, count, out.segment(), out.dataType(),
-                            outRow(firstRow + r) + i0 * os[2], os[2]);
+                    long first = outRow(firstRow + r) + i0 * os[2];
+                    if (os[2] == 1) {
+                        provider.encodeRun(s.acc, r * count, count, out.segment(), out.dataType(), first);
+                    } else {
+                        ElementCodec.encode(s.acc, r * count, count, out.segment(), out.dataType(), first, os[2]);
+                    }
                 }
             }
         }

@@ -1,9 +1,14 @@
 package io.opscv.kernel;
 
+import io.opscv.runtime.DataType;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -26,29 +31,26 @@ final class VectorKernelProvider implements KernelProvider {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, FLOATS.vectorShape());
     private static final int LANES = FLOATS.length();
+    /** As many 16-bit lanes as {@link #FLOATS} has floats, for FP16/BF16 loads and stores. */
+    private static final VectorSpecies<Short> HALFS = VectorSpecies.of(short.class,
+            VectorShape.forBitSize(LANES * Short.SIZE));
+    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     private static final KernelProvider SCALAR = new ScalarKernelProvider();
     /** Rows summed at once in the interleaved form; the transposes are written for 16 lanes (512-bit). */
     private static final int TILE = 16;
     private static final boolean TILED = LANES == TILE;
     // Index vectors of the 16 × 16 transpose (two-source permutes: 0..15 pick the first source, 16..31 the second).
-    private static final FloatVector SWAP_LOW_8 = permutation(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
-    private static final FloatVector SWAP_HIGH_8 = permutation(8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
-    private static final FloatVector SWAP_LOW_4 = permutation(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
-    private static final FloatVector SWAP_HIGH_4 = permutation(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
-    private static final FloatVector SWAP_LOW_2 = permutation(0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29);
-    private static final FloatVector SWAP_HIGH_2 = permutation(2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31);
-    private static final FloatVector SWAP_LOW_1 = permutation(0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
-    private static final FloatVector SWAP_HIGH_1 = permutation(1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31);
+    private static final IntVector SWAP_LOW_8 = permutation(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+    private static final IntVector SWAP_HIGH_8 = permutation(8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
+    private static final IntVector SWAP_LOW_4 = permutation(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
+    private static final IntVector SWAP_HIGH_4 = permutation(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
+    private static final IntVector SWAP_LOW_2 = permutation(0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29);
+    private static final IntVector SWAP_HIGH_2 = permutation(2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31);
+    private static final IntVector SWAP_LOW_1 = permutation(0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
+    private static final IntVector SWAP_HIGH_1 = permutation(1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31);
 
-    private static FloatVector permutation(int... lanes) {
-        if (!TILED) {
-            return null;
-        }
-        float[] f = new float[TILE];
-        for (int k = 0; k < TILE; k++) {
-            f[k] = lanes[k];
-        }
-        return FloatVector.fromArray(FLOATS, f, 0);
+    private static IntVector permutation(int... lanes) {
+        return TILED ? IntVector.fromArray(INTS, lanes, 0) : null;
     }
 
     /** Public for reflective loading by {@link KernelProviders}. */
@@ -171,6 +173,53 @@ final class VectorKernelProvider implements KernelProvider {
         }
     }
 
+    /**
+     * BF16 widened in registers (zero-extend, shift left 16). FLOAT is a plain copy, and FP16 uses
+     * the reference loop: the JIT compiles {@link Float#float16ToFloat} in a loop to vector
+     * conversions ({@code vcvtph2ps}), faster than any bit manipulation here.
+     */
+    @Override
+    public void decodeRun(MemorySegment seg, DataType type, long first, int count, float[] dst, int dstOff) {
+        if (type != DataType.BF16) {
+            ElementCodec.decode(seg, type, first, 1, count, dst, dstOff);
+            return;
+        }
+        int k = 0;
+        long bytes = first * 2;
+        for (int bound = count - LANES; k <= bound; k += LANES, bytes += 2L * LANES) {
+            IntVector x = (IntVector) ShortVector.fromMemorySegment(HALFS, seg, bytes, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0);
+            x.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().intoArray(dst, dstOff + k);
+        }
+        ElementCodec.decode(seg, type, first + k, 1, count - k, dst, dstOff + k);
+    }
+
+    /**
+     * BF16 rounded to nearest even in registers, as {@link ElementCodec#floatToBf16}: add 0x7fff
+     * plus the lowest kept bit, keep the top half; a vector holding a NaN goes through the
+     * reference. FLOAT and FP16 as in {@link #decodeRun} ({@code vcvtps2ph} for FP16).
+     */
+    @Override
+    public void encodeRun(float[] src, int srcOff, int count, MemorySegment seg, DataType type, long first) {
+        if (type != DataType.BF16) {
+            ElementCodec.encode(src, srcOff, count, seg, type, first, 1);
+            return;
+        }
+        int k = 0;
+        for (int bound = count - LANES; k <= bound; k += LANES) {
+            IntVector bits = FloatVector.fromArray(FLOATS, src, srcOff + k).reinterpretAsInts();
+            if (bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
+                ElementCodec.encode(src, srcOff + k, LANES, seg, type, first + k, 1);
+                continue;
+            }
+            IntVector odd = bits.lanewise(VectorOperators.LSHR, 16).and(1);
+            bits.add(0x7fff).add(odd).lanewise(VectorOperators.LSHR, 16)
+                    .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                    .intoMemorySegment(seg, (first + k) * 2, ORDER);
+        }
+        ElementCodec.encode(src, srcOff + k, count - k, seg, type, first + k, 1);
+    }
+
     @Override
     public int rowsPerVector() {
         return TILED ? TILE : 1;
@@ -248,106 +297,106 @@ final class VectorKernelProvider implements KernelProvider {
     /**
      * Transposes a 16 × 16 block: row r is {@code src[srcOff + r·srcStride ..]} (16 floats), and
      * column q is stored at {@code dst[dstOff + q·dstStride ..]}. Four rounds of two-source permutes
-     * (one {@code vpermt2ps} each on AVX-512); round s (8, 4, 2, 1) swaps the off-diagonal s × s
+     * on the float bits as ints (one {@code vpermt2d} each on AVX-512, with no index conversion); round s (8, 4, 2, 1) swaps the off-diagonal s × s
      * blocks of each row pair (r, r + s), the recursive block transpose done for all blocks at once.
      */
     private static void transpose16(float[] src, int srcOff, int srcStride, float[] dst, int dstOff, int dstStride) {
-        FloatVector a0 = FloatVector.fromArray(FLOATS, src, srcOff + 0 * srcStride);
-        FloatVector a1 = FloatVector.fromArray(FLOATS, src, srcOff + 1 * srcStride);
-        FloatVector a2 = FloatVector.fromArray(FLOATS, src, srcOff + 2 * srcStride);
-        FloatVector a3 = FloatVector.fromArray(FLOATS, src, srcOff + 3 * srcStride);
-        FloatVector a4 = FloatVector.fromArray(FLOATS, src, srcOff + 4 * srcStride);
-        FloatVector a5 = FloatVector.fromArray(FLOATS, src, srcOff + 5 * srcStride);
-        FloatVector a6 = FloatVector.fromArray(FLOATS, src, srcOff + 6 * srcStride);
-        FloatVector a7 = FloatVector.fromArray(FLOATS, src, srcOff + 7 * srcStride);
-        FloatVector a8 = FloatVector.fromArray(FLOATS, src, srcOff + 8 * srcStride);
-        FloatVector a9 = FloatVector.fromArray(FLOATS, src, srcOff + 9 * srcStride);
-        FloatVector a10 = FloatVector.fromArray(FLOATS, src, srcOff + 10 * srcStride);
-        FloatVector a11 = FloatVector.fromArray(FLOATS, src, srcOff + 11 * srcStride);
-        FloatVector a12 = FloatVector.fromArray(FLOATS, src, srcOff + 12 * srcStride);
-        FloatVector a13 = FloatVector.fromArray(FLOATS, src, srcOff + 13 * srcStride);
-        FloatVector a14 = FloatVector.fromArray(FLOATS, src, srcOff + 14 * srcStride);
-        FloatVector a15 = FloatVector.fromArray(FLOATS, src, srcOff + 15 * srcStride);
-        FloatVector b0 = SWAP_LOW_8.selectFrom(a0, a8);
-        FloatVector b8 = SWAP_HIGH_8.selectFrom(a0, a8);
-        FloatVector b1 = SWAP_LOW_8.selectFrom(a1, a9);
-        FloatVector b9 = SWAP_HIGH_8.selectFrom(a1, a9);
-        FloatVector b2 = SWAP_LOW_8.selectFrom(a2, a10);
-        FloatVector b10 = SWAP_HIGH_8.selectFrom(a2, a10);
-        FloatVector b3 = SWAP_LOW_8.selectFrom(a3, a11);
-        FloatVector b11 = SWAP_HIGH_8.selectFrom(a3, a11);
-        FloatVector b4 = SWAP_LOW_8.selectFrom(a4, a12);
-        FloatVector b12 = SWAP_HIGH_8.selectFrom(a4, a12);
-        FloatVector b5 = SWAP_LOW_8.selectFrom(a5, a13);
-        FloatVector b13 = SWAP_HIGH_8.selectFrom(a5, a13);
-        FloatVector b6 = SWAP_LOW_8.selectFrom(a6, a14);
-        FloatVector b14 = SWAP_HIGH_8.selectFrom(a6, a14);
-        FloatVector b7 = SWAP_LOW_8.selectFrom(a7, a15);
-        FloatVector b15 = SWAP_HIGH_8.selectFrom(a7, a15);
-        FloatVector c0 = SWAP_LOW_4.selectFrom(b0, b4);
-        FloatVector c4 = SWAP_HIGH_4.selectFrom(b0, b4);
-        FloatVector c1 = SWAP_LOW_4.selectFrom(b1, b5);
-        FloatVector c5 = SWAP_HIGH_4.selectFrom(b1, b5);
-        FloatVector c2 = SWAP_LOW_4.selectFrom(b2, b6);
-        FloatVector c6 = SWAP_HIGH_4.selectFrom(b2, b6);
-        FloatVector c3 = SWAP_LOW_4.selectFrom(b3, b7);
-        FloatVector c7 = SWAP_HIGH_4.selectFrom(b3, b7);
-        FloatVector c8 = SWAP_LOW_4.selectFrom(b8, b12);
-        FloatVector c12 = SWAP_HIGH_4.selectFrom(b8, b12);
-        FloatVector c9 = SWAP_LOW_4.selectFrom(b9, b13);
-        FloatVector c13 = SWAP_HIGH_4.selectFrom(b9, b13);
-        FloatVector c10 = SWAP_LOW_4.selectFrom(b10, b14);
-        FloatVector c14 = SWAP_HIGH_4.selectFrom(b10, b14);
-        FloatVector c11 = SWAP_LOW_4.selectFrom(b11, b15);
-        FloatVector c15 = SWAP_HIGH_4.selectFrom(b11, b15);
-        FloatVector d0 = SWAP_LOW_2.selectFrom(c0, c2);
-        FloatVector d2 = SWAP_HIGH_2.selectFrom(c0, c2);
-        FloatVector d1 = SWAP_LOW_2.selectFrom(c1, c3);
-        FloatVector d3 = SWAP_HIGH_2.selectFrom(c1, c3);
-        FloatVector d4 = SWAP_LOW_2.selectFrom(c4, c6);
-        FloatVector d6 = SWAP_HIGH_2.selectFrom(c4, c6);
-        FloatVector d5 = SWAP_LOW_2.selectFrom(c5, c7);
-        FloatVector d7 = SWAP_HIGH_2.selectFrom(c5, c7);
-        FloatVector d8 = SWAP_LOW_2.selectFrom(c8, c10);
-        FloatVector d10 = SWAP_HIGH_2.selectFrom(c8, c10);
-        FloatVector d9 = SWAP_LOW_2.selectFrom(c9, c11);
-        FloatVector d11 = SWAP_HIGH_2.selectFrom(c9, c11);
-        FloatVector d12 = SWAP_LOW_2.selectFrom(c12, c14);
-        FloatVector d14 = SWAP_HIGH_2.selectFrom(c12, c14);
-        FloatVector d13 = SWAP_LOW_2.selectFrom(c13, c15);
-        FloatVector d15 = SWAP_HIGH_2.selectFrom(c13, c15);
-        FloatVector e0 = SWAP_LOW_1.selectFrom(d0, d1);
-        FloatVector e1 = SWAP_HIGH_1.selectFrom(d0, d1);
-        FloatVector e2 = SWAP_LOW_1.selectFrom(d2, d3);
-        FloatVector e3 = SWAP_HIGH_1.selectFrom(d2, d3);
-        FloatVector e4 = SWAP_LOW_1.selectFrom(d4, d5);
-        FloatVector e5 = SWAP_HIGH_1.selectFrom(d4, d5);
-        FloatVector e6 = SWAP_LOW_1.selectFrom(d6, d7);
-        FloatVector e7 = SWAP_HIGH_1.selectFrom(d6, d7);
-        FloatVector e8 = SWAP_LOW_1.selectFrom(d8, d9);
-        FloatVector e9 = SWAP_HIGH_1.selectFrom(d8, d9);
-        FloatVector e10 = SWAP_LOW_1.selectFrom(d10, d11);
-        FloatVector e11 = SWAP_HIGH_1.selectFrom(d10, d11);
-        FloatVector e12 = SWAP_LOW_1.selectFrom(d12, d13);
-        FloatVector e13 = SWAP_HIGH_1.selectFrom(d12, d13);
-        FloatVector e14 = SWAP_LOW_1.selectFrom(d14, d15);
-        FloatVector e15 = SWAP_HIGH_1.selectFrom(d14, d15);
-        e0.intoArray(dst, dstOff + 0 * dstStride);
-        e1.intoArray(dst, dstOff + 1 * dstStride);
-        e2.intoArray(dst, dstOff + 2 * dstStride);
-        e3.intoArray(dst, dstOff + 3 * dstStride);
-        e4.intoArray(dst, dstOff + 4 * dstStride);
-        e5.intoArray(dst, dstOff + 5 * dstStride);
-        e6.intoArray(dst, dstOff + 6 * dstStride);
-        e7.intoArray(dst, dstOff + 7 * dstStride);
-        e8.intoArray(dst, dstOff + 8 * dstStride);
-        e9.intoArray(dst, dstOff + 9 * dstStride);
-        e10.intoArray(dst, dstOff + 10 * dstStride);
-        e11.intoArray(dst, dstOff + 11 * dstStride);
-        e12.intoArray(dst, dstOff + 12 * dstStride);
-        e13.intoArray(dst, dstOff + 13 * dstStride);
-        e14.intoArray(dst, dstOff + 14 * dstStride);
-        e15.intoArray(dst, dstOff + 15 * dstStride);
+        IntVector a0 = FloatVector.fromArray(FLOATS, src, srcOff + 0 * srcStride).reinterpretAsInts();
+        IntVector a1 = FloatVector.fromArray(FLOATS, src, srcOff + 1 * srcStride).reinterpretAsInts();
+        IntVector a2 = FloatVector.fromArray(FLOATS, src, srcOff + 2 * srcStride).reinterpretAsInts();
+        IntVector a3 = FloatVector.fromArray(FLOATS, src, srcOff + 3 * srcStride).reinterpretAsInts();
+        IntVector a4 = FloatVector.fromArray(FLOATS, src, srcOff + 4 * srcStride).reinterpretAsInts();
+        IntVector a5 = FloatVector.fromArray(FLOATS, src, srcOff + 5 * srcStride).reinterpretAsInts();
+        IntVector a6 = FloatVector.fromArray(FLOATS, src, srcOff + 6 * srcStride).reinterpretAsInts();
+        IntVector a7 = FloatVector.fromArray(FLOATS, src, srcOff + 7 * srcStride).reinterpretAsInts();
+        IntVector a8 = FloatVector.fromArray(FLOATS, src, srcOff + 8 * srcStride).reinterpretAsInts();
+        IntVector a9 = FloatVector.fromArray(FLOATS, src, srcOff + 9 * srcStride).reinterpretAsInts();
+        IntVector a10 = FloatVector.fromArray(FLOATS, src, srcOff + 10 * srcStride).reinterpretAsInts();
+        IntVector a11 = FloatVector.fromArray(FLOATS, src, srcOff + 11 * srcStride).reinterpretAsInts();
+        IntVector a12 = FloatVector.fromArray(FLOATS, src, srcOff + 12 * srcStride).reinterpretAsInts();
+        IntVector a13 = FloatVector.fromArray(FLOATS, src, srcOff + 13 * srcStride).reinterpretAsInts();
+        IntVector a14 = FloatVector.fromArray(FLOATS, src, srcOff + 14 * srcStride).reinterpretAsInts();
+        IntVector a15 = FloatVector.fromArray(FLOATS, src, srcOff + 15 * srcStride).reinterpretAsInts();
+        IntVector b0 = SWAP_LOW_8.selectFrom(a0, a8);
+        IntVector b8 = SWAP_HIGH_8.selectFrom(a0, a8);
+        IntVector b1 = SWAP_LOW_8.selectFrom(a1, a9);
+        IntVector b9 = SWAP_HIGH_8.selectFrom(a1, a9);
+        IntVector b2 = SWAP_LOW_8.selectFrom(a2, a10);
+        IntVector b10 = SWAP_HIGH_8.selectFrom(a2, a10);
+        IntVector b3 = SWAP_LOW_8.selectFrom(a3, a11);
+        IntVector b11 = SWAP_HIGH_8.selectFrom(a3, a11);
+        IntVector b4 = SWAP_LOW_8.selectFrom(a4, a12);
+        IntVector b12 = SWAP_HIGH_8.selectFrom(a4, a12);
+        IntVector b5 = SWAP_LOW_8.selectFrom(a5, a13);
+        IntVector b13 = SWAP_HIGH_8.selectFrom(a5, a13);
+        IntVector b6 = SWAP_LOW_8.selectFrom(a6, a14);
+        IntVector b14 = SWAP_HIGH_8.selectFrom(a6, a14);
+        IntVector b7 = SWAP_LOW_8.selectFrom(a7, a15);
+        IntVector b15 = SWAP_HIGH_8.selectFrom(a7, a15);
+        IntVector c0 = SWAP_LOW_4.selectFrom(b0, b4);
+        IntVector c4 = SWAP_HIGH_4.selectFrom(b0, b4);
+        IntVector c1 = SWAP_LOW_4.selectFrom(b1, b5);
+        IntVector c5 = SWAP_HIGH_4.selectFrom(b1, b5);
+        IntVector c2 = SWAP_LOW_4.selectFrom(b2, b6);
+        IntVector c6 = SWAP_HIGH_4.selectFrom(b2, b6);
+        IntVector c3 = SWAP_LOW_4.selectFrom(b3, b7);
+        IntVector c7 = SWAP_HIGH_4.selectFrom(b3, b7);
+        IntVector c8 = SWAP_LOW_4.selectFrom(b8, b12);
+        IntVector c12 = SWAP_HIGH_4.selectFrom(b8, b12);
+        IntVector c9 = SWAP_LOW_4.selectFrom(b9, b13);
+        IntVector c13 = SWAP_HIGH_4.selectFrom(b9, b13);
+        IntVector c10 = SWAP_LOW_4.selectFrom(b10, b14);
+        IntVector c14 = SWAP_HIGH_4.selectFrom(b10, b14);
+        IntVector c11 = SWAP_LOW_4.selectFrom(b11, b15);
+        IntVector c15 = SWAP_HIGH_4.selectFrom(b11, b15);
+        IntVector d0 = SWAP_LOW_2.selectFrom(c0, c2);
+        IntVector d2 = SWAP_HIGH_2.selectFrom(c0, c2);
+        IntVector d1 = SWAP_LOW_2.selectFrom(c1, c3);
+        IntVector d3 = SWAP_HIGH_2.selectFrom(c1, c3);
+        IntVector d4 = SWAP_LOW_2.selectFrom(c4, c6);
+        IntVector d6 = SWAP_HIGH_2.selectFrom(c4, c6);
+        IntVector d5 = SWAP_LOW_2.selectFrom(c5, c7);
+        IntVector d7 = SWAP_HIGH_2.selectFrom(c5, c7);
+        IntVector d8 = SWAP_LOW_2.selectFrom(c8, c10);
+        IntVector d10 = SWAP_HIGH_2.selectFrom(c8, c10);
+        IntVector d9 = SWAP_LOW_2.selectFrom(c9, c11);
+        IntVector d11 = SWAP_HIGH_2.selectFrom(c9, c11);
+        IntVector d12 = SWAP_LOW_2.selectFrom(c12, c14);
+        IntVector d14 = SWAP_HIGH_2.selectFrom(c12, c14);
+        IntVector d13 = SWAP_LOW_2.selectFrom(c13, c15);
+        IntVector d15 = SWAP_HIGH_2.selectFrom(c13, c15);
+        IntVector e0 = SWAP_LOW_1.selectFrom(d0, d1);
+        IntVector e1 = SWAP_HIGH_1.selectFrom(d0, d1);
+        IntVector e2 = SWAP_LOW_1.selectFrom(d2, d3);
+        IntVector e3 = SWAP_HIGH_1.selectFrom(d2, d3);
+        IntVector e4 = SWAP_LOW_1.selectFrom(d4, d5);
+        IntVector e5 = SWAP_HIGH_1.selectFrom(d4, d5);
+        IntVector e6 = SWAP_LOW_1.selectFrom(d6, d7);
+        IntVector e7 = SWAP_HIGH_1.selectFrom(d6, d7);
+        IntVector e8 = SWAP_LOW_1.selectFrom(d8, d9);
+        IntVector e9 = SWAP_HIGH_1.selectFrom(d8, d9);
+        IntVector e10 = SWAP_LOW_1.selectFrom(d10, d11);
+        IntVector e11 = SWAP_HIGH_1.selectFrom(d10, d11);
+        IntVector e12 = SWAP_LOW_1.selectFrom(d12, d13);
+        IntVector e13 = SWAP_HIGH_1.selectFrom(d12, d13);
+        IntVector e14 = SWAP_LOW_1.selectFrom(d14, d15);
+        IntVector e15 = SWAP_HIGH_1.selectFrom(d14, d15);
+        e0.reinterpretAsFloats().intoArray(dst, dstOff + 0 * dstStride);
+        e1.reinterpretAsFloats().intoArray(dst, dstOff + 1 * dstStride);
+        e2.reinterpretAsFloats().intoArray(dst, dstOff + 2 * dstStride);
+        e3.reinterpretAsFloats().intoArray(dst, dstOff + 3 * dstStride);
+        e4.reinterpretAsFloats().intoArray(dst, dstOff + 4 * dstStride);
+        e5.reinterpretAsFloats().intoArray(dst, dstOff + 5 * dstStride);
+        e6.reinterpretAsFloats().intoArray(dst, dstOff + 6 * dstStride);
+        e7.reinterpretAsFloats().intoArray(dst, dstOff + 7 * dstStride);
+        e8.reinterpretAsFloats().intoArray(dst, dstOff + 8 * dstStride);
+        e9.reinterpretAsFloats().intoArray(dst, dstOff + 9 * dstStride);
+        e10.reinterpretAsFloats().intoArray(dst, dstOff + 10 * dstStride);
+        e11.reinterpretAsFloats().intoArray(dst, dstOff + 11 * dstStride);
+        e12.reinterpretAsFloats().intoArray(dst, dstOff + 12 * dstStride);
+        e13.reinterpretAsFloats().intoArray(dst, dstOff + 13 * dstStride);
+        e14.reinterpretAsFloats().intoArray(dst, dstOff + 14 * dstStride);
+        e15.reinterpretAsFloats().intoArray(dst, dstOff + 15 * dstStride);
     }
 
     @Override
