@@ -97,17 +97,22 @@ final class BenchCommand implements Callable<Integer> {
 
     /** Alternates op and copy so that both see the same machine load; medians of each. */
     private Result measure(BenchmarkCase c, int k, PrintStream err) {
-        int warmup;
+        // Warm-up: at least this many rounds and this long, so that the JIT has compiled the hot paths.
+        int warmupRounds;
+        long warmupNanos;
         int rounds;
         if (c.tinyCall()) {
-            warmup = quick ? 20_000 : 100_000;
+            warmupRounds = quick ? 20_000 : 100_000;
+            warmupNanos = quick ? 1_000_000_000L : 3_000_000_000L;
             rounds = quick ? 2_000 : 20_000;
         } else {
-            warmup = quick ? 2 : 5;
+            warmupRounds = quick ? 2 : 5;
+            warmupNanos = quick ? 500_000_000L : 2_000_000_000L;
             rounds = quick ? 5 : 15;
         }
         try (BenchmarkFixture fixture = new BenchmarkFixture(c)) {
-            for (int w = 0; w < warmup; w++) {
+            long warmupStart = System.nanoTime();
+            for (int w = 0; w < warmupRounds || System.nanoTime() - warmupStart < warmupNanos; w++) {
                 fixture.runOperator();
                 fixture.runCopy();
             }

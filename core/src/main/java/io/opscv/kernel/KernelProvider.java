@@ -18,7 +18,8 @@ public interface KernelProvider {
 
     /**
      * Floats of {@code work} that {@link #linearBackward(LinearTable, int, int, int, float[], int, int, float[], int, int, float[])}
-     * needs for {@code rows} rows of a block of {@code inputs} inputs whose gather range has {@code span} positions.
+     * needs for up to {@code rows} rows of a block of up to {@code inputs} inputs whose gather range
+     * has up to {@code span} positions.
      */
     default int backwardWorkFloats(int inputs, int span, int rows) {
         return 0;

@@ -68,7 +68,8 @@ final class VectorKernelProvider implements KernelProvider {
     @Override
     public int backwardWorkFloats(int inputs, int span, int rows) {
         int tiled = TILED && rows >= TILE ? Math.multiplyExact(TILE, roundUp(span) + roundUp(inputs)) : 0;
-        int leftover = TILED ? rows % TILE : rows;
+        // A call with fewer rows (the last group of a call) may leave up to TILE - 1 rows over.
+        int leftover = TILED ? Math.min(rows, TILE - 1) : rows;
         return Math.max(tiled, Math.multiplyExact(2 * span + 1, leftover));
     }
 
