@@ -52,12 +52,42 @@ public interface KernelProvider {
     }
 
     /**
+     * {@link ElementCodec#decodeRows}: {@code rows} runs of {@code count} elements, run r from
+     * element {@code first + r·rowStride}, its elements {@code stride} apart, into
+     * {@code dst[dstOff + r·dstRowStride ..]}; every provider gives the same floats.
+     */
+    default void decodeRows(MemorySegment seg, DataType type, long first, long stride, long rowStride, int rows,
+                            int count, float[] dst, int dstOff, int dstRowStride) {
+        ElementCodec.decodeRows(seg, type, first, stride, rowStride, rows, count, dst, dstOff, dstRowStride);
+    }
+
+    /**
      * Writes {@code src[srcOff..srcOff+count)} to {@code count} consecutive elements of {@code type}
      * from element {@code first}, rounding once to nearest even (the reference is
      * {@link ElementCodec#encode}; every provider writes the same bits, NaN payloads aside).
      */
     default void encodeRun(float[] src, int srcOff, int count, MemorySegment seg, DataType type, long first) {
         ElementCodec.encode(src, srcOff, count, seg, type, first, 1);
+    }
+
+    /**
+     * Whether {@link #linearBackwardInPlace} handles this table and dtype.
+     */
+    default boolean backwardInPlace(LinearTable table, DataType type) {
+        return false;
+    }
+
+    /**
+     * The backward for inputs {@code i0 <= i < i1} of one row whose elements are contiguous in
+     * both tensors, read from and written to device memory directly, with no buffer in between:
+     * gradOut position {@code j} is element {@code gFirst + (j - table.gatherFrom(i0))} of
+     * {@code gradOut}, and input i goes to element {@code oFirst + (i - i0)} of {@code out}, both of
+     * {@code type}. Same sums, same canonical order, same rounding as the buffered form. Called only
+     * when {@link #backwardInPlace} said yes.
+     */
+    default void linearBackwardInPlace(LinearTable table, int i0, int i1, MemorySegment gradOut, long gFirst,
+                                       MemorySegment out, long oFirst, DataType type) {
+        throw new UnsupportedOperationException(name() + " has no in-place backward");
     }
 
     /**

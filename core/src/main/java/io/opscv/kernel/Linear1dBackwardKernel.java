@@ -23,6 +23,10 @@ public final class Linear1dBackwardKernel {
     static final int BLOCK = 4096;
     /** Inputs per tile task: a tile's interleaved buffer (16 rows × ~2 positions per input) stays in L2. */
     static final int TILE_BLOCK = 1024;
+    /** Inputs per in-place call: long enough for the prefetchers, a row of the benchmark cases. */
+    static final int IN_PLACE_BLOCK = 16384;
+    /** Floats after the last row of the gradOut buffer (two 512-bit vectors). */
+    private static final int G_PADDING = 32;
     /** Tasks per thread to aim for, so that a slow thread does not hold up the others. */
     private static final int TASKS_PER_THREAD = 4;
     /** Below this many gradOut plus out elements a call runs on its caller: waking threads costs more. */
@@ -73,9 +77,10 @@ public final class Linear1dBackwardKernel {
         final float[] work;
 
         Scratch(Plan plan) {
-            g = new float[Math.max(1, Math.multiplyExact(plan.rowsPerTask, plan.maxSpan))];
-            acc = new float[Math.max(1, Math.multiplyExact(plan.rowsPerTask, plan.block))];
-            int need = plan.provider.backwardWorkFloats(plan.block, plan.maxSpan, plan.rowsPerTask);
+            // Padded: a vector kernel may load whole vectors past the end of the last row's span.
+            g = plan.inPlace ? null : new float[Math.multiplyExact(plan.rowsPerTask, plan.maxSpan) + G_PADDING];
+            acc = plan.inPlace ? null : new float[Math.max(1, Math.multiplyExact(plan.rowsPerTask, plan.block))];
+            int need = plan.inPlace ? 0 : plan.provider.backwardWorkFloats(plan.block, plan.maxSpan, plan.rowsPerTask);
             work = need == 0 ? null : new float[need];
         }
     }
@@ -101,6 +106,8 @@ public final class Linear1dBackwardKernel {
         final int maxSpan;
         /** Too little work to be worth waking threads: the caller runs every task. */
         final boolean small;
+        /** Contiguous rows the provider reads and writes in place ({@link KernelProvider#linearBackwardInPlace}). */
+        final boolean inPlace;
 
         Plan(StridedTensor gradOut, StridedTensor out, LinearTable table, KernelProvider provider, int parallelism) {
             this.gradOut = gradOut;
@@ -118,9 +125,15 @@ public final class Linear1dBackwardKernel {
             this.oRowStride = c > 1 ? os[1] : os[0];
             this.small = parallelism == 1 || rows * ((long) table.lout() + lin) < PARALLEL_THRESHOLD;
             long taskTarget = (long) parallelism * TASKS_PER_THREAD;
+            this.inPlace = gs[2] == 1 && os[2] == 1 && gradOut.dataType() == out.dataType()
+                    && provider.backwardInPlace(table, gradOut.dataType());
             int vector = provider.rowsPerVector();
             int rowUnit;
-            if (vector > 1 && rows >= vector) {
+            if (inPlace) {
+                // Long sequential streams: up to IN_PLACE_BLOCK inputs of one row per call.
+                rowUnit = 1;
+                block = Math.min(IN_PLACE_BLOCK, lin);
+            } else if (vector > 1 && rows >= vector) {
                 rowUnit = vector;
                 block = Math.min(TILE_BLOCK, lin);
             } else {
@@ -162,21 +175,29 @@ public final class Linear1dBackwardKernel {
             int jLo = table.gatherFrom(i0);
             int span = table.gatherTo(i1) - jLo;
             int n = (int) Math.min(rowsPerTask, rows - firstRow);
+            if (inPlace) {
+                for (int r = 0; r < n; r++) {
+                    provider.linearBackwardInPlace(table, i0, i1, gradOut.segment(), gradOutRow(firstRow + r) + jLo,
+                            out.segment(), outRow(firstRow + r) + i0, out.dataType());
+                }
+                return;
+            }
             if (gs[2] == 1 && evenRows && gRowStride == span) {
                 // Whole contiguous rows: one run.
                 provider.decodeRun(gradOut.segment(), gradOut.dataType(), gradOutRow(firstRow) + jLo, n * span, s.g, 0);
-            } else if (gs[2] == 1 || !evenRows) {
+            } else if (gs[2] == 1) {
                 for (int r = 0; r < n; r++) {
-                    long first = gradOutRow(firstRow + r) + jLo * gs[2];
-                    if (gs[2] == 1) {
-                        provider.decodeRun(gradOut.segment(), gradOut.dataType(), first, span, s.g, r * span);
-                    } else {
-                        ElementCodec.decode(gradOut.segment(), gradOut.dataType(), first, gs[2], span, s.g, r * span);
-                    }
+                    provider.decodeRun(gradOut.segment(), gradOut.dataType(), gradOutRow(firstRow + r) + jLo, span, s.g,
+                            r * span);
                 }
             } else {
-                ElementCodec.decodeRows(gradOut.segment(), gradOut.dataType(), gradOutRow(firstRow) + jLo * gs[2], gs[2],
-                        gRowStride, n, span, s.g, 0, span);
+                // Runs of rows that are evenly spaced: all of them, or those of one n.
+                for (int r = 0; r < n; ) {
+                    int run = evenRows ? n - r : (int) Math.min(n - r, c - (firstRow + r) % c);
+                    provider.decodeRows(gradOut.segment(), gradOut.dataType(), gradOutRow(firstRow + r) + jLo * gs[2],
+                            gs[2], gRowStride, run, span, s.g, r * span, span);
+                    r += run;
+                }
             }
             provider.linearBackward(table, i0, i1, n, s.g, 0, span, s.acc, 0, count, s.work);
             if (os[2] == 1 && evenRows && oRowStride == count) {

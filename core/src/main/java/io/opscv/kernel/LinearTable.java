@@ -18,6 +18,8 @@ package io.opscv.kernel;
  * {@code area_pixel_compute_source_index} (aten/src/ATen/native/UpSample.h), in double.
  */
 public final class LinearTable {
+    /** Floats of zeros after the weights, so that a 512-bit kernel may load two vectors from any j < lout. */
+    static final int WEIGHT_PADDING = 32;
     private final int lin;
     private final int lout;
     private final boolean identity;
@@ -73,8 +75,9 @@ public final class LinearTable {
             throw new IllegalArgumentException("lin (" + lin + ") and lout (" + lout + ") must be > 0");
         }
         int[] x0 = new int[lout];
-        float[] w0 = new float[lout];
-        float[] w1 = new float[lout];
+        // Zero padding past lout: vector kernels load whole vectors of weights near the end of a row.
+        float[] w0 = new float[lout + WEIGHT_PADDING];
+        float[] w1 = new float[lout + WEIGHT_PADDING];
         boolean identity = lin == lout;
         if (identity) {
             for (int j = 0; j < lout; j++) {
@@ -109,7 +112,8 @@ public final class LinearTable {
      */
     private static void fill(int[] x0, float[] w0, float[] w1, int lin, double scale, double half) {
         final double last = lin - 1;
-        for (int j = 0; j < x0.length; j++) {
+        final int lout = x0.length;
+        for (int j = 0; j < lout; j++) {
             double src = Math.max(scale * (j + half) - half, 0.0);
             double left = Math.min(Math.floor(src), last);
             double lambda1 = Math.min(src - left, 1.0);

@@ -46,7 +46,10 @@ class KernelProviderEquivalenceTest {
                 new KernelCase("long_rows", 1, 2, 10000, 20011, false, 0, f, cont, false),
                 new KernelCase("long_down_ac", 1, 2, 9000, 4001, true, 0, f, cont, false),
                 new KernelCase("short_rows", 40, 30, 16, 64, false, 0, f, cont, false),
-                new KernelCase("odd_lengths", 3, 5, 17, 31, true, 0, f, cont, false));
+                new KernelCase("odd_lengths", 3, 5, 17, 31, true, 0, f, cont, false),
+                // Enough rows for 16-row tiles (and leftover rows): windowed and tiled forms, every layout.
+                new KernelCase("tiles_up2x", 2, 33, 300, 600, false, 0, f, cont, false),
+                new KernelCase("tiles_up3.7x", 2, 17, 70, 259, true, 0, f, cont, false));
     }
 
     static Stream<KernelCase> cases() {
