@@ -77,6 +77,11 @@ public final class Stream implements AutoCloseable {
      * failure of that work, if any (and clears it).
      */
     public void synchronize() {
+        if (Thread.currentThread() == worker) {
+            // A task waiting for the queue it runs in would wait for itself forever.
+            throw AclnnException.invalid("aclrtSynchronizeStream was called from a task of the same stream; it would wait"
+                    + " for itself.");
+        }
         long target = submitted.get();
         if (completed < target) {
             awaitCompleted(target);
@@ -124,7 +129,8 @@ public final class Stream implements AutoCloseable {
                 task.run();
             } catch (AclnnException e) {
                 error = e;
-            } catch (RuntimeException | OutOfMemoryError | StackOverflowError e) {
+            } catch (RuntimeException | Error e) {
+                // Every Error too: a worker that died would leave synchronize() waiting forever.
                 error = AclnnException.runtime("A task on the stream failed: " + e, e);
             }
             if (error != null) {
@@ -166,14 +172,14 @@ public final class Stream implements AutoCloseable {
         }
     }
 
-    /** {@code aclrtDestroyStream}: runs what is queued, then stops the stream's thread. */
+    /**
+     * {@code aclrtDestroyStream}: runs what is queued, then stops the stream's thread. Every caller
+     * returns only once the queue has drained, also when another thread started the close.
+     */
     @Override
     public void close() {
         admission.lock();
         try {
-            if (closing) {
-                return;
-            }
             closing = true;
         } finally {
             admission.unlock();

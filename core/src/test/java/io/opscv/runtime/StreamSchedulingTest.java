@@ -137,4 +137,62 @@ class StreamSchedulingTest {
             assertEquals(AclnnStatus.ERR_PARAM_INVALID, e.status());
         }
     }
+
+    @Test
+    void aTaskThatSynchronizesItsOwnStreamFailsInsteadOfWaitingForItself() {
+        try (AclRuntime acl = AclRuntime.init(); Device device = acl.setDevice(0); Stream stream = device.createStream()) {
+            stream.launch(stream::synchronize);
+            AclnnException e = assertThrows(AclnnException.class, stream::synchronize);
+            assertEquals(AclnnStatus.ERR_PARAM_INVALID, e.status());
+            assertTrue(e.getMessage().contains("would wait for itself"), e.getMessage());
+        }
+    }
+
+    @Test
+    void anErrorInATaskIsReportedAndTheStreamKeepsWorking() {
+        try (AclRuntime acl = AclRuntime.init(); Device device = acl.setDevice(0); Stream stream = device.createStream()) {
+            stream.launch(() -> {
+                throw new AssertionError("an Error, not an Exception");
+            });
+            AclnnException e = assertThrows(AclnnException.class, stream::synchronize);
+            assertEquals(AclnnStatus.ERR_RUNTIME_ERROR, e.status());
+            AtomicInteger done = new AtomicInteger();
+            stream.launch(done::incrementAndGet);
+            stream.synchronize();
+            assertEquals(1, done.get());
+        }
+    }
+
+    @Test
+    void everyCloserReturnsOnlyOnceTheQueueHasDrained() throws InterruptedException {
+        try (AclRuntime acl = AclRuntime.init(); Device device = acl.setDevice(0)) {
+            Stream stream = device.createStream();
+            CountDownLatch release = new CountDownLatch(1);
+            AtomicInteger done = new AtomicInteger();
+            stream.launch(() -> {
+                try {
+                    release.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                done.incrementAndGet();
+            });
+            AtomicInteger seenByFirst = new AtomicInteger(-1);
+            AtomicInteger seenBySecond = new AtomicInteger(-1);
+            Thread first = Thread.ofPlatform().start(() -> {
+                stream.close();
+                seenByFirst.set(done.get());
+            });
+            Thread second = Thread.ofPlatform().start(() -> {
+                stream.close();
+                seenBySecond.set(done.get());
+            });
+            Thread.sleep(20);
+            release.countDown();
+            first.join();
+            second.join();
+            assertEquals(1, seenByFirst.get());
+            assertEquals(1, seenBySecond.get());
+        }
+    }
 }
