@@ -18,10 +18,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The parts of one call, measured alone on one thread with the data in cache: the coordinate
- * table of phase 1, and the provider's sums for one block (16 rows × 1024 inputs) of a case. They
- * show where the time of {@link Linear1dBackwardBenchmark} goes (docs/PERFORMANCE.md): divide a
- * block's time by its 16 384 input-rows to get the compute cost per output element.
+ * The provider's sums for one block (16 rows × 1024 inputs) of a case, measured alone on one
+ * thread with the buffers in cache: with {@link CoordinateTableBenchmark}, where the time of
+ * {@link Linear1dBackwardBenchmark} goes (docs/PERFORMANCE.md). Divide a block's time by its
+ * 16 384 input-rows to get the compute cost per element of out.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -64,12 +64,6 @@ public class KernelPartsBenchmark {
         }
         acc = new float[ROWS * INPUTS];
         work = new float[Math.max(1, kernels.backwardWorkFloats(INPUTS, span, ROWS))];
-    }
-
-    /** Phase 1's coordinate table for the long-row case (Lout = 2^20). */
-    @Benchmark
-    public LinearTable coordinateTableLongRow() {
-        return LinearTable.of(1 << 19, 1 << 20, false, 0);
     }
 
     /** The sums of 16 rows × 1024 inputs, buffers in cache. */

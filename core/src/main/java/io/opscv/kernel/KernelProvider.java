@@ -78,15 +78,16 @@ public interface KernelProvider {
     }
 
     /**
-     * The backward for inputs {@code i0 <= i < i1} of one row whose elements are contiguous in
-     * both tensors, read from and written to device memory directly, with no buffer in between:
-     * gradOut position {@code j} is element {@code gFirst + (j - table.gatherFrom(i0))} of
-     * {@code gradOut}, and input i goes to element {@code oFirst + (i - i0)} of {@code out}, both of
-     * {@code type}. Same sums, same canonical order, same rounding as the buffered form. Called only
-     * when {@link #backwardInPlace} said yes.
+     * The backward for inputs {@code i0 <= i < i1} of {@code rows} rows whose elements are
+     * contiguous in both tensors, read from and written to device memory directly, with no buffer
+     * in between: in row r, gradOut position {@code j} is element
+     * {@code gFirst + r·gRowStride + (j - table.gatherFrom(i0))} of {@code gradOut}, and input i
+     * goes to element {@code oFirst + r·oRowStride + (i - i0)} of {@code out}, both of {@code type}.
+     * Same sums, same canonical order, same rounding as the buffered form. Called only when
+     * {@link #backwardInPlace} said yes.
      */
-    default void linearBackwardInPlace(LinearTable table, int i0, int i1, MemorySegment gradOut, long gFirst,
-                                       MemorySegment out, long oFirst, DataType type) {
+    default void linearBackwardInPlace(LinearTable table, int i0, int i1, int rows, MemorySegment gradOut, long gFirst,
+                                       long gRowStride, MemorySegment out, long oFirst, long oRowStride, DataType type) {
         throw new UnsupportedOperationException(name() + " has no in-place backward");
     }
 

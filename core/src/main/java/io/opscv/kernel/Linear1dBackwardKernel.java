@@ -23,8 +23,10 @@ public final class Linear1dBackwardKernel {
     static final int BLOCK = 4096;
     /** Inputs per tile task: a tile's interleaved buffer (16 rows × ~2 positions per input) stays in L2. */
     static final int TILE_BLOCK = 1024;
-    /** Inputs per in-place call: long enough for the prefetchers, a row of the benchmark cases. */
-    static final int IN_PLACE_BLOCK = 16384;
+    /** Inputs per in-place call: long enough for the prefetchers. */
+    static final int IN_PLACE_BLOCK = 4096;
+    /** Rows per in-place call: 4 read and 4 write streams per thread measured best on the 2-core machine (2, 8, 16 slower). */
+    static final int IN_PLACE_ROWS = 4;
     /** Floats after the last row of the gradOut buffer (two 512-bit vectors). */
     private static final int G_PADDING = 32;
     /** Tasks per thread to aim for, so that a slow thread does not hold up the others. */
@@ -130,8 +132,8 @@ public final class Linear1dBackwardKernel {
             int vector = provider.rowsPerVector();
             int rowUnit;
             if (inPlace) {
-                // Long sequential streams: up to IN_PLACE_BLOCK inputs of one row per call.
-                rowUnit = 1;
+                // IN_PLACE_ROWS rows share a group's set-up; IN_PLACE_BLOCK inputs keep the streams long.
+                rowUnit = IN_PLACE_ROWS;
                 block = Math.min(IN_PLACE_BLOCK, lin);
             } else if (vector > 1 && rows >= vector) {
                 rowUnit = vector;
@@ -176,9 +178,12 @@ public final class Linear1dBackwardKernel {
             int span = table.gatherTo(i1) - jLo;
             int n = (int) Math.min(rowsPerTask, rows - firstRow);
             if (inPlace) {
-                for (int r = 0; r < n; r++) {
-                    provider.linearBackwardInPlace(table, i0, i1, gradOut.segment(), gradOutRow(firstRow + r) + jLo,
-                            out.segment(), outRow(firstRow + r) + i0, out.dataType());
+                // Runs of evenly spaced rows: all of them, or those of one n.
+                for (int r = 0; r < n; ) {
+                    int run = evenRows ? n - r : (int) Math.min(n - r, c - (firstRow + r) % c);
+                    provider.linearBackwardInPlace(table, i0, i1, run, gradOut.segment(), gradOutRow(firstRow + r) + jLo,
+                            gRowStride, out.segment(), outRow(firstRow + r) + i0, oRowStride, out.dataType());
+                    r += run;
                 }
                 return;
             }

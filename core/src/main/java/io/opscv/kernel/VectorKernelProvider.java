@@ -191,14 +191,15 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     /**
-     * {@link #backwardWindowed} on one FLOAT row in device memory: the windows are loaded straight
+     * {@link #backwardWindowed} on FLOAT rows in device memory: the windows are loaded straight
      * from gradOut and each group's 16 sums are stored straight into out, so gradOut is read once
-     * and out written once, with no copy through a buffer. Groups near the ends of the tensor, groups with wider windows and the last
+     * and out written once, with no copy through a buffer; a group's indices, masks and weights
+     * are set up once for all the rows of the call. Groups near the ends of the tensor, groups with wider windows and the last
      * input go through the scalar reference on a small buffer.
      */
     @Override
-    public void linearBackwardInPlace(LinearTable t, int i0, int i1, MemorySegment gradOut, long gFirst,
-                                      MemorySegment out, long oFirst, DataType type) {
+    public void linearBackwardInPlace(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut, long gFirst,
+                                      long gRowStride, MemorySegment out, long oFirst, long oRowStride, DataType type) {
         final int[] bounds = t.bounds;
         final float[] w0 = t.w0;
         final float[] w1 = t.w1;
@@ -207,15 +208,17 @@ final class VectorKernelProvider implements KernelProvider {
         final int vectorEnd = Math.min(i1, last);
         final int window = 2 * TILE;
         final long gEnd = gradOut.byteSize() / type.byteSize();
+        final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
         for (int i = i0; i < vectorEnd; i += TILE) {
             int count = Math.min(TILE, vectorEnd - i);
             int rightBase = bounds[i];
             int leftBase = bounds[i + 1];
-            long right = gFirst + rightBase - jLo;
-            long left = gFirst + leftBase - jLo;
             if (count < TILE || bounds[i + count] - rightBase > window || bounds[i + count + 1] - leftBase > window
-                    || Math.max(right, left) + window > gEnd) {
-                scalarInputs(t, i, i + count, gradOut, gFirst - jLo, out, oFirst + i - i0, type);
+                    || lastRow + Math.max(rightBase, leftBase) + window > gEnd) {
+                for (int r = 0; r < rows; r++) {
+                    scalarInputs(t, i, i + count, gradOut, gFirst + r * gRowStride - jLo, out,
+                            oFirst + r * oRowStride + i - i0, type);
+                }
                 continue;
             }
             IntVector from = IntVector.fromArray(INTS, bounds, i);
@@ -227,25 +230,37 @@ final class VectorKernelProvider implements KernelProvider {
             int leftSteps = leftCount.reduceLanes(VectorOperators.MAX);
             IntVector rightIndex = from.sub(rightBase);
             IntVector leftIndex = leftFrom.sub(leftBase);
-            IntVector p1a = FloatVector.fromMemorySegment(FLOATS, gradOut, right * 4, ORDER).mul(FloatVector.fromArray(FLOATS, w1, rightBase)).reinterpretAsInts();
-            IntVector p1b = FloatVector.fromMemorySegment(FLOATS, gradOut, (right + TILE) * 4, ORDER).mul(FloatVector.fromArray(FLOATS, w1, rightBase + TILE))
-                    .reinterpretAsInts();
-            IntVector p0a = FloatVector.fromMemorySegment(FLOATS, gradOut, left * 4, ORDER).mul(FloatVector.fromArray(FLOATS, w0, leftBase)).reinterpretAsInts();
-            IntVector p0b = FloatVector.fromMemorySegment(FLOATS, gradOut, (left + TILE) * 4, ORDER).mul(FloatVector.fromArray(FLOATS, w0, leftBase + TILE))
-                    .reinterpretAsInts();
-            FloatVector sum = FloatVector.zero(FLOATS);
-            for (int k = 0; k < rightSteps; k++) {
-                FloatVector term = rightIndex.add(k).selectFrom(p1a, p1b).reinterpretAsFloats();
-                sum = sum.add(term, rightCount.compare(VectorOperators.GT, k).cast(FLOATS));
+            FloatVector w1a = FloatVector.fromArray(FLOATS, w1, rightBase);
+            FloatVector w1b = FloatVector.fromArray(FLOATS, w1, rightBase + TILE);
+            FloatVector w0a = FloatVector.fromArray(FLOATS, w0, leftBase);
+            FloatVector w0b = FloatVector.fromArray(FLOATS, w0, leftBase + TILE);
+            for (int r = 0; r < rows; r++) {
+                long row = gFirst + r * gRowStride - jLo;
+                long right = (row + rightBase) * 4;
+                long left = (row + leftBase) * 4;
+                IntVector p1a = FloatVector.fromMemorySegment(FLOATS, gradOut, right, ORDER).mul(w1a).reinterpretAsInts();
+                IntVector p1b = FloatVector.fromMemorySegment(FLOATS, gradOut, right + 4 * TILE, ORDER).mul(w1b)
+                        .reinterpretAsInts();
+                IntVector p0a = FloatVector.fromMemorySegment(FLOATS, gradOut, left, ORDER).mul(w0a).reinterpretAsInts();
+                IntVector p0b = FloatVector.fromMemorySegment(FLOATS, gradOut, left + 4 * TILE, ORDER).mul(w0b)
+                        .reinterpretAsInts();
+                FloatVector sum = FloatVector.zero(FLOATS);
+                for (int k = 0; k < rightSteps; k++) {
+                    FloatVector term = rightIndex.add(k).selectFrom(p1a, p1b).reinterpretAsFloats();
+                    sum = sum.add(term, rightCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                }
+                for (int k = 0; k < leftSteps; k++) {
+                    FloatVector term = leftIndex.add(k).selectFrom(p0a, p0b).reinterpretAsFloats();
+                    sum = sum.add(term, leftCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                }
+                sum.intoMemorySegment(out, (oFirst + r * oRowStride + i - i0) * 4, ORDER);
             }
-            for (int k = 0; k < leftSteps; k++) {
-                FloatVector term = leftIndex.add(k).selectFrom(p0a, p0b).reinterpretAsFloats();
-                sum = sum.add(term, leftCount.compare(VectorOperators.GT, k).cast(FLOATS));
-            }
-            sum.intoMemorySegment(out, (oFirst + i - i0) * 4, ORDER);
         }
         if (last >= i0 && last < i1) {
-            scalarInputs(t, last, last + 1, gradOut, gFirst - jLo, out, oFirst + last - i0, type);
+            for (int r = 0; r < rows; r++) {
+                scalarInputs(t, last, last + 1, gradOut, gFirst + r * gRowStride - jLo, out,
+                        oFirst + r * oRowStride + last - i0, type);
+            }
         }
     }
 
