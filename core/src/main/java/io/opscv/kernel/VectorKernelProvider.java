@@ -13,19 +13,31 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * The Vector API ({@code jdk.incubator.vector}) implementation of {@link KernelProvider}, loaded
- * reflectively by {@link KernelProviders}; bit-identical to {@link ScalarKernelProvider}.
+ * reflectively by {@link KernelProviders}; bit-identical to {@link ScalarKernelProvider} (every
+ * output is the same float products added in the same order, without fused multiply-add).
  *
- * <p>Backward, gather form, one vector lane per input i. Per block it first forms the products
- * {@code P1[j] = w1[j]·g[j]} and {@code P0[j] = w0[j]·g[j]} with contiguous vector loads (the same
- * float products the scalar loop forms). The terms of input i are then the {@code cnt(i)}
- * consecutive positions {@code j = bounds[i] + k}: P1 while {@code j < bounds[i + 1]} (right
- * taps), P0 after (left taps). Step k gathers term k of every lane and adds it, so each lane sums
- * its terms in ascending j from 0f: the canonical order. A lane with fewer than k + 1 terms
- * gathers a +0f slot instead: adding +0f leaves every sum this loop can produce unchanged (a sum
- * that starts at +0f is never -0f under round-to-nearest), so no mask is needed on the add, and no
- * 0·x product is ever formed for a missing term (0·Inf would be NaN). The gather indices of a lane
- * group are computed once and reused for every row of the block. The last input (both taps of
- * the rightmost outputs land on it) is summed by a scalar loop over the same products.
+ * <p>Implementation overview. The backward has three vector forms, chosen per call:
+ * <ul>
+ *   <li><b>windowed</b> (Lout ≤ 2·Lin: FLOAT always; FP16/BF16 when upsampling, or downsampling
+ *       with fewer than 16 rows): one lane per input. The right-tap terms of 16 neighbouring inputs lie within 32 positions, as do
+ *       their left-tap terms; the products {@code P1 = w1·g}, {@code P0 = w0·g} of each window are
+ *       formed in two vectors, and step k hands every lane its k-th term with one two-source
+ *       permute. FLOAT rows (at any ratio up to 2×, downsampling included) are read from and
+ *       written to device memory in place, 4 rows at a time.</li>
+ *   <li><b>tiles</b> (other ratios, 16 rows or more): one lane per row. A 16 × 16 register
+ *       transpose turns 16 rows of gradOut into one vector per position; every term is then a
+ *       vector times a broadcast weight, and the sums are transposed back.</li>
+ *   <li><b>gather</b> (the rows left over by tiles): one lane per input, each step gathering every
+ *       lane's k-th term from the products. Vector gathers are slow on this hardware (about 12 ns
+ *       per 16 lanes), so this form only serves those few rows.</li>
+ * </ul>
+ * In every form a lane adds its terms in ascending j from 0f (right taps, then left taps): the
+ * canonical order. Lanes with fewer terms than the step are masked out, or add a +0f (a sum that
+ * starts at +0f is never -0f under round-to-nearest, so adding +0f changes nothing); no 0·x
+ * product is ever formed for a missing term (0·Inf would be NaN). The last input of a row (both
+ * taps of the rightmost outputs land on it) and groups that do not fit a form go through the
+ * scalar reference. BF16 is converted in registers; FP16 through the reference loops, which the
+ * JIT compiles to {@code vcvtph2ps}/{@code vcvtps2ph}.
  */
 final class VectorKernelProvider implements KernelProvider {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
@@ -76,6 +88,7 @@ final class VectorKernelProvider implements KernelProvider {
     @Override
     public void linearBackward(LinearTable t, int i0, int i1, int rows, float[] g, int gOffset, int gRowStride,
                                float[] acc, int accOffset, int accRowStride, float[] work) {
+        // Buffered, downsampling with enough rows: tiles are cheaper per element (see backwardInPlace).
         if (windowed(t) && (t.lout() >= t.lin() || rows < TILE)) {
             backwardWindowed(t, i0, i1, rows, g, gOffset, gRowStride, acc, accOffset, accRowStride);
             return;
@@ -94,8 +107,7 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     /**
-     * Whether the windowed form applies (used for upsampling up to 2×, and for downsampling when
-     * there are too few rows for tiles): at most two outputs per input on average, so that the
+     * Whether the windowed form applies: at most two outputs per input on average, so that the
      * right-tap (and the left-tap) terms of 16 neighbouring inputs usually lie within 32 positions,
      * two vectors.
      */
@@ -178,25 +190,20 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     /**
-     * FLOAT rows are read and written in place when the windowed form applies ({@link #windowed})
-     * and the call upsamples: when it downsamples, most inputs have one term or none, and 16-row
-     * tiles (one transpose per output, no per-input window set-up) measured faster.
-     * FP16 and BF16 go through the buffered form: their conversions are fast loops of their own
-     * (see {@link #decodeRun}), and with them inlined here the JIT compiled this method into much
-     * slower code (measured: FP16 25 ns per input instead of 0.9).
+     * FLOAT rows are read and written in place whenever the windowed form applies
+     * ({@link #windowed}), downsampling included: with the data in cache the buffered forms are
+     * cheaper per element (16-row tiles: 0.38 ns per element of out against 0.52 for 4 rows in
+     * place, at 4× downsampling), but their two extra passes over the data cost more than that
+     * once the data comes from memory. FP16 and BF16 go through the buffered forms: their
+     * conversions are fast loops of their own (see {@link #decodeRun}), and with them inlined here
+     * the JIT compiled this method into much slower code (measured: FP16 25 ns per input instead
+     * of 0.9).
      */
     @Override
     public boolean backwardInPlace(LinearTable table, DataType type) {
-        return type == DataType.FLOAT && windowed(table) && table.lout() >= table.lin();
+        return type == DataType.FLOAT && windowed(table);
     }
 
-    /**
-     * {@link #backwardWindowed} on FLOAT rows in device memory: the windows are loaded straight
-     * from gradOut and each group's 16 sums are stored straight into out, so gradOut is read once
-     * and out written once, with no copy through a buffer; a group's indices, masks and weights
-     * are set up once for all the rows of the call. Groups near the ends of the tensor, groups with wider windows and the last
-     * input go through the scalar reference on a small buffer.
-     */
     @Override
     public void linearBackwardInPlace(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut, long gFirst,
                                       long gRowStride, MemorySegment out, long oFirst, long oRowStride, DataType type) {
@@ -276,7 +283,12 @@ final class VectorKernelProvider implements KernelProvider {
         ElementCodec.encode(acc, 0, iB - iA, out, type, oAt, 1);
     }
 
-    /** Row by row, one lane per input, gathering each lane's k-th term (see the class comment). */
+    /**
+     * The gather form, row by row: the products P1 and P0 of the block's span, then for each
+     * group of inputs, step k gathers every lane's k-th term (P1 for right taps, P0 for left taps;
+     * a lane with fewer terms gathers the +0f slot after P0). The gather indices of a group are
+     * computed once and reused for every row.
+     */
     private static void backwardGather(LinearTable t, int i0, int i1, int rows, float[] g, int gOffset, int gRowStride,
                                        float[] acc, int accOffset, int accRowStride, float[] work) {
         final int jLo = t.gatherFrom(i0);

@@ -136,6 +136,15 @@ public final class WorkerPool implements AutoCloseable {
         }
     }
 
+    /** A pause, and now and then a yield, so that spinning never holds a core another thread of the call needs. */
+    private static void spin(int spins) {
+        if ((spins & 31) == 0) {
+            Thread.yield();
+        } else {
+            Thread.onSpinWait();
+        }
+    }
+
     private static void runInline(int taskCount, Task task) {
         for (int t = 0; t < taskCount; t++) {
             task.run(t, 0);
@@ -190,9 +199,10 @@ public final class WorkerPool implements AutoCloseable {
 
         void awaitDone() {
             long spinUntil = System.nanoTime() + SPIN_NANOS;
+            int spins = 0;
             while (done.get() < taskCount) {
                 if (System.nanoTime() < spinUntil) {
-                    Thread.onSpinWait();
+                    spin(++spins);
                 } else {
                     callerParked = true;
                     if (done.get() < taskCount) {
@@ -247,13 +257,14 @@ public final class WorkerPool implements AutoCloseable {
         /** The next job other than {@code seen}, or null when closed or woken without one. */
         private Job awaitJob(Job seen) {
             long spinUntil = System.nanoTime() + SPIN_NANOS;
+            int spins = 0;
             while (!closed) {
                 Job job = current;
                 if (job != null && job != seen) {
                     return job;
                 }
                 if (System.nanoTime() < spinUntil) {
-                    Thread.onSpinWait();
+                    spin(++spins);
                 } else {
                     parked = true;
                     job = current;

@@ -95,9 +95,10 @@ public final class Stream implements AutoCloseable {
 
     private void awaitCompleted(long target) {
         long spinUntil = System.nanoTime() + SPIN_NANOS;
+        int spins = 0;
         while (completed < target) {
             if (System.nanoTime() < spinUntil) {
-                Thread.onSpinWait();
+                spin(++spins);
                 continue;
             }
             Thread self = Thread.currentThread();
@@ -148,6 +149,7 @@ public final class Stream implements AutoCloseable {
     /** The next task, or null once the stream is closing and drained. */
     private Runnable awaitTask() {
         long spinUntil = System.nanoTime() + SPIN_NANOS;
+        int spins = 0;
         while (true) {
             Runnable task = queue.poll();
             if (task != null) {
@@ -159,7 +161,7 @@ public final class Stream implements AutoCloseable {
                 return task;
             }
             if (System.nanoTime() < spinUntil) {
-                Thread.onSpinWait();
+                spin(++spins);
                 continue;
             }
             workerParked = true;
@@ -169,6 +171,19 @@ public final class Stream implements AutoCloseable {
             workerParked = false;
             Thread.interrupted();
             spinUntil = System.nanoTime() + SPIN_NANOS;
+        }
+    }
+
+    /**
+     * One turn of a spin: mostly a pause, now and then a yield, so that a spinning thread does not
+     * hold a core that the thread it waits for needs (the machine may have fewer free cores than
+     * spinning threads).
+     */
+    private static void spin(int spins) {
+        if ((spins & 31) == 0) {
+            Thread.yield();
+        } else {
+            Thread.onSpinWait();
         }
     }
 
