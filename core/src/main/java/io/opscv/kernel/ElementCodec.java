@@ -132,22 +132,6 @@ public final class ElementCodec {
         }
     }
 
-    /**
-     * Writes {@code rows} runs of {@code count} values, {@code src[srcOff + r·srcRowStride ..]}, to
-     * the elements {@code first + r·rowStride + k·stride}; the mirror of
-     * {@link #decodeRows(MemorySegment, DataType, long, long, long, int, int, float[], int, int)}.
-     */
-    public static void encodeRows(float[] src, int srcOff, int srcRowStride, int rows, int count, MemorySegment seg,
-                                  DataType type, long first, long stride, long rowStride) {
-        if (stride == 1 && rowStride == count && srcRowStride == count) {
-            encode(src, srcOff, rows * count, seg, type, first, 1);
-            return;
-        }
-        for (int r = 0; r < rows; r++) {
-            encode(src, srcOff + r * srcRowStride, count, seg, type, first + r * rowStride, stride);
-        }
-    }
-
     /** BFLOAT16 bits → float (exact: bfloat16 is the upper half of a float). */
     public static float bf16ToFloat(short bits) {
         return Float.intBitsToFloat((bits & 0xffff) << 16);

@@ -9,7 +9,9 @@ import java.lang.foreign.MemorySegment;
  * (Vector API), loaded by {@link KernelProviders} when {@code jdk.incubator.vector} is present.
  *
  * <p>Every implementation must give bit-identical results: each output is a sum in the canonical
- * order defined below, of float products, without fused multiply-add.
+ * order defined below, of float products, without fused multiply-add, rounded once to the output
+ * dtype. (Only the sign and payload of a NaN may differ: IEEE 754 and Java leave them unspecified,
+ * and the JIT may swap the operands of an add. Tests compare every NaN as equal.)
  */
 public interface KernelProvider {
 

@@ -6,13 +6,17 @@ package io.opscv.kernel;
  * once to the output dtype.
  *
  * <p>Implementation overview. The work is cut into tasks, each a group of rows times a block of
- * inputs; a task decodes, row by row, the gradOut positions its inputs gather from into a float
- * buffer, the provider sums them in the canonical order, and the sums are encoded into out. Row
- * groups are multiples of {@link KernelProvider#rowsPerVector()} where there are enough rows (the
- * vector provider sums 16 rows at once), with blocks of {@link #TILE_BLOCK} inputs so that a task's
- * buffers stay in the L2 cache; with fewer rows (a long-row call has 2) the rows are cut along L in
- * blocks of {@link #BLOCK}, so that even one row keeps every thread busy. Short rows are grouped,
- * many per task, so that per-task costs are paid once per about a block of inputs.
+ * inputs. When the provider can read and write both tensors in place
+ * ({@link KernelProvider#backwardInPlace}: FLOAT rows, contiguous along L), a task hands it
+ * {@link #IN_PLACE_ROWS} rows of {@link #IN_PLACE_BLOCK} inputs straight from device memory.
+ * Otherwise a task decodes the gradOut positions its inputs gather from into a float buffer, the
+ * provider sums them in the canonical order, and the sums are encoded into out; row groups are then
+ * multiples of {@link KernelProvider#rowsPerVector()} where there are enough rows (the vector
+ * provider sums 16 rows at once), with blocks of {@link #TILE_BLOCK} inputs so that a task's
+ * buffers stay in the L2 cache. With few rows (a long-row call has 2) the rows are cut along L, so
+ * that even one row keeps every thread busy; short rows are grouped, many per task, so that
+ * per-task costs are paid once per about a block of inputs. Calls below
+ * {@link #PARALLEL_THRESHOLD} elements run on the caller alone.
  *
  * <p>Every output element belongs to exactly one task and is summed by one thread in an order that
  * does not depend on the cut (the gather form needs no atomics), so results are bit-identical for
