@@ -45,6 +45,19 @@ public interface KernelProvider {
                         float[] acc, int accOffset, int accRowStride, float[] work);
 
     /**
+     * The backward for {@code rows} rows stored side by side, position-major: row r's position j
+     * is {@code g[(j - table.gatherFrom(i0))·rows + r]} (the layout of a transposed gradOut, read a
+     * position at a time); the sums go row-major to {@code acc[accOffset + r·accRowStride + (i - i0)]}.
+     * Same sums, same canonical order as the row-major form.
+     *
+     * @param work scratch of at least {@code 16·(i1 - i0)} floats
+     */
+    default void linearBackwardSideBySide(LinearTable table, int i0, int i1, int rows, float[] g, float[] acc,
+                                          int accOffset, int accRowStride, float[] work) {
+        ScalarKernelProvider.sideBySide(table, i0, i1, rows, 0, g, acc, accOffset, accRowStride);
+    }
+
+    /**
      * Reads {@code count} consecutive elements of {@code type} from element {@code first} of
      * {@code seg} into {@code dst[dstOff..]}, widened exactly to float (the reference is
      * {@link ElementCodec#decode}; every provider gives the same floats).
@@ -61,6 +74,18 @@ public interface KernelProvider {
     default void decodeRows(MemorySegment seg, DataType type, long first, long stride, long rowStride, int rows,
                             int count, float[] dst, int dstOff, int dstRowStride) {
         ElementCodec.decodeRows(seg, type, first, stride, rowStride, rows, count, dst, dstOff, dstRowStride);
+    }
+
+    /**
+     * Reads {@code count} positions of {@code rows} neighbouring rows (row r of position k is
+     * element {@code first + k·stride + r}) into the position-major layout
+     * {@code dst[k·rows + r]} of {@link #linearBackwardSideBySide}; every provider gives the same floats.
+     */
+    default void decodeSideBySide(MemorySegment seg, DataType type, long first, long stride, int rows, int count,
+                                  float[] dst) {
+        for (int k = 0; k < count; k++) {
+            ElementCodec.decode(seg, type, first + k * stride, 1, rows, dst, k * rows);
+        }
     }
 
     /**

@@ -13,7 +13,10 @@ package io.opscv.kernel;
  * provider sums them in the canonical order, and the sums are encoded into out; row groups are then
  * multiples of {@link KernelProvider#rowsPerVector()} where there are enough rows (the vector
  * provider sums 16 rows at once), with blocks of {@link #TILE_BLOCK} inputs so that a task's
- * buffers stay in the L2 cache. With few rows (a long-row call has 2) the rows are cut along L, so
+ * buffers stay in the L2 cache. When gradOut's rows lie side by side (a transposed view), a task
+ * reads {@link #SIDE_BY_SIDE_ROWS} of them position by position and the provider sums them in that
+ * layout ({@link KernelProvider#linearBackwardSideBySide}). With few rows (a long-row call has 2)
+ * the rows are cut along L, so
  * that even one row keeps every thread busy; short rows are grouped, many per task, so that
  * per-task costs are paid once per about a block of inputs. Calls below
  * {@link #PARALLEL_THRESHOLD} elements run on the caller alone.
@@ -27,6 +30,8 @@ public final class Linear1dBackwardKernel {
     static final int BLOCK = 4096;
     /** Inputs per tile task: a tile's interleaved buffer (16 rows × ~2 positions per input) stays in L2. */
     static final int TILE_BLOCK = 1024;
+    /** Rows per task when gradOut's rows lie side by side: 64 floats, 4 cache lines per position. */
+    static final int SIDE_BY_SIDE_ROWS = 64;
     /** Inputs per in-place call: long enough for the prefetchers. */
     static final int IN_PLACE_BLOCK = 4096;
     /** Rows per in-place call: 4 read and 4 write streams per thread measured best on the 2-core machine (2, 8, 16 slower). */
@@ -86,7 +91,8 @@ public final class Linear1dBackwardKernel {
             // Padded: a vector kernel may load whole vectors past the end of the last row's span.
             g = plan.inPlace ? null : new float[Math.multiplyExact(plan.rowsPerTask, plan.maxSpan) + G_PADDING];
             acc = plan.inPlace ? null : new float[Math.max(1, Math.multiplyExact(plan.rowsPerTask, plan.block))];
-            int need = plan.inPlace ? 0 : plan.provider.backwardWorkFloats(plan.block, plan.maxSpan, plan.rowsPerTask);
+            int need = plan.inPlace ? 0 : plan.sideBySide ? plan.provider.rowsPerVector() * plan.block
+                    : plan.provider.backwardWorkFloats(plan.block, plan.maxSpan, plan.rowsPerTask);
             work = need == 0 ? null : new float[need];
         }
     }
@@ -114,6 +120,8 @@ public final class Linear1dBackwardKernel {
         final boolean small;
         /** Contiguous rows the provider reads and writes in place ({@link KernelProvider#linearBackwardInPlace}). */
         final boolean inPlace;
+        /** gradOut's rows are neighbours (a transposed view): decoded position-major, summed side by side. */
+        final boolean sideBySide;
 
         Plan(StridedTensor gradOut, StridedTensor out, LinearTable table, KernelProvider provider, int parallelism) {
             this.gradOut = gradOut;
@@ -134,6 +142,7 @@ public final class Linear1dBackwardKernel {
             this.inPlace = gs[2] == 1 && os[2] == 1 && gradOut.dataType() == out.dataType()
                     && provider.backwardInPlace(table, gradOut.dataType());
             int vector = provider.rowsPerVector();
+            this.sideBySide = !inPlace && vector > 1 && rows >= vector && c >= vector && gRowStride == 1 && gs[2] > 1;
             int rowUnit;
             if (inPlace) {
                 // IN_PLACE_ROWS rows share a group's set-up; IN_PLACE_BLOCK inputs keep the streams long.
@@ -141,7 +150,14 @@ public final class Linear1dBackwardKernel {
                 block = Math.min(IN_PLACE_BLOCK, lin);
             } else if (vector > 1 && rows >= vector) {
                 rowUnit = vector;
-                block = Math.min(TILE_BLOCK, lin);
+                // Rows side by side (a transposed view): a task takes SIDE_BY_SIDE_ROWS of them, so that
+                // it reads one contiguous run of gradOut per position.
+                if (sideBySide) {
+                    rowUnit = (int) Math.max(vector, Math.min(c, SIDE_BY_SIDE_ROWS) / vector * vector);
+                    block = Math.min(TILE_BLOCK / 2, lin);
+                } else {
+                    block = Math.min(TILE_BLOCK, lin);
+                }
             } else {
                 rowUnit = 1;
                 block = Math.min(BLOCK, lin);
@@ -191,6 +207,18 @@ public final class Linear1dBackwardKernel {
                 }
                 return;
             }
+            if (sideBySide) {
+                // Runs of neighbouring rows (those of one n, or all): position-major, summed side by side.
+                for (int r = 0; r < n; ) {
+                    int run = evenRows ? n - r : (int) Math.min(n - r, c - (firstRow + r) % c);
+                    provider.decodeSideBySide(gradOut.segment(), gradOut.dataType(), gradOutRow(firstRow + r) + jLo * gs[2],
+                            gs[2], run, span, s.g);
+                    provider.linearBackwardSideBySide(table, i0, i1, run, s.g, s.acc, r * count, count, s.work);
+                    r += run;
+                }
+                encode(firstRow, n, i0, count, s);
+                return;
+            }
             if (gs[2] == 1 && evenRows && gRowStride == span) {
                 // Whole contiguous rows: one run.
                 provider.decodeRun(gradOut.segment(), gradOut.dataType(), gradOutRow(firstRow) + jLo, n * span, s.g, 0);
@@ -209,6 +237,11 @@ public final class Linear1dBackwardKernel {
                 }
             }
             provider.linearBackward(table, i0, i1, n, s.g, 0, span, s.acc, 0, count, s.work);
+            encode(firstRow, n, i0, count, s);
+        }
+
+        /** Writes the sums of rows {@code [firstRow, firstRow + n)}, inputs from {@code i0}, into out. */
+        private void encode(long firstRow, int n, int i0, int count, Scratch s) {
             if (os[2] == 1 && evenRows && oRowStride == count) {
                 provider.encodeRun(s.acc, 0, n * count, out.segment(), out.dataType(), outRow(firstRow) + i0);
             } else {

@@ -24,9 +24,11 @@ import jdk.incubator.vector.VectorSpecies;
  *       formed in two vectors, and step k hands every lane its k-th term with one two-source
  *       permute. FLOAT rows (at any ratio up to 2×, downsampling included) are read from and
  *       written to device memory in place, 4 rows at a time.</li>
- *   <li><b>tiles</b> (other ratios, 16 rows or more): one lane per row. A 16 × 16 register
- *       transpose turns 16 rows of gradOut into one vector per position; every term is then a
- *       vector times a broadcast weight, and the sums are transposed back.</li>
+ *   <li><b>tiles</b> (other ratios, 16 rows or more; and any ratio when gradOut's rows lie side by
+ *       side, a transposed view): one lane per row. A 16 × 16 register transpose turns 16 rows of
+ *       gradOut into one vector per position (a transposed view is already position-major and
+ *       needs none); every term is then a vector times a broadcast weight, and the sums are
+ *       transposed back.</li>
  *   <li><b>gather</b> (the rows left over by tiles): one lane per input, each step gathering every
  *       lane's k-th term from the products. Vector gathers are slow on this hardware (about 12 ns
  *       per 16 lanes), so this form only serves those few rows.</li>
@@ -48,6 +50,8 @@ final class VectorKernelProvider implements KernelProvider {
             VectorShape.forBitSize(LANES * Short.SIZE));
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     private static final KernelProvider SCALAR = new ScalarKernelProvider();
+    /** Per-thread buffer between the two halves of a 16 × 16 transpose. */
+    private static final ThreadLocal<float[]> TRANSPOSE_BUFFER = ThreadLocal.withInitial(() -> new float[16 * 16]);
     /** Rows summed at once in the interleaved form; the transposes are written for 16 lanes (512-bit). */
     private static final int TILE = 16;
     private static final boolean TILED = LANES == TILE;
@@ -420,33 +424,19 @@ final class VectorKernelProvider implements KernelProvider {
         ElementCodec.encode(src, srcOff + k, count - k, seg, type, first + k, 1);
     }
 
-    /**
-     * Neighbouring FLOAT rows (a transposed gradOut: one position of 16 rows is 64 contiguous
-     * bytes) are read 16 rows × 16 positions at a time and transposed in registers; anything else
-     * as the reference.
-     */
+    /** FLOAT rows whose count is a multiple of 16: whole vectors per position. */
     @Override
-    public void decodeRows(MemorySegment seg, DataType type, long first, long stride, long rowStride, int rows, int count,
-                           float[] dst, int dstOff, int dstRowStride) {
-        if (!TILED || type != DataType.FLOAT || rowStride != 1 || rows < TILE || stride < TILE) {
-            KernelProvider.super.decodeRows(seg, type, first, stride, rowStride, rows, count, dst, dstOff, dstRowStride);
+    public void decodeSideBySide(MemorySegment seg, DataType type, long first, long stride, int rows, int count,
+                                 float[] dst) {
+        if (type != DataType.FLOAT || rows % LANES != 0) {
+            KernelProvider.super.decodeSideBySide(seg, type, first, stride, rows, count, dst);
             return;
         }
-        int r = 0;
-        for (; r + TILE <= rows; r += TILE) {
-            int p = 0;
-            int to = dstOff + r * dstRowStride;
-            for (; p + TILE <= count; p += TILE) {
-                transpose16(seg, (first + r + p * stride) * 4, stride * 4, dst, to + p, dstRowStride);
+        for (int k = 0; k < count; k++) {
+            long from = (first + k * stride) * 4;
+            for (int r = 0; r < rows; r += LANES) {
+                FloatVector.fromMemorySegment(FLOATS, seg, from + 4L * r, ORDER).intoArray(dst, k * rows + r);
             }
-            if (p < count) {
-                ElementCodec.decodeRows(seg, type, first + r + p * stride, stride, 1, TILE, count - p, dst, to + p,
-                        dstRowStride);
-            }
-        }
-        if (r < rows) {
-            ElementCodec.decodeRows(seg, type, first + r, stride, 1, rows - r, count, dst, dstOff + r * dstRowStride,
-                    dstRowStride);
         }
     }
 
@@ -463,9 +453,7 @@ final class VectorKernelProvider implements KernelProvider {
      */
     private static void backwardTile(LinearTable t, int i0, int i1, float[] g, int gOffset, int gRowStride, float[] acc,
                                      int accOffset, int accRowStride, float[] work) {
-        final int jLo = t.gatherFrom(i0);
-        final int span = t.gatherTo(i1) - jLo;
-        final int count = i1 - i0;
+        final int span = t.gatherTo(i1) - t.gatherFrom(i0);
         final int sums = roundUp(span) * TILE;
         int p = 0;
         for (; p + TILE <= span; p += TILE) {
@@ -476,7 +464,18 @@ final class VectorKernelProvider implements KernelProvider {
                 work[p * TILE + r] = g[gOffset + r * gRowStride + p];
             }
         }
+        tileSums(t, i0, i1, work, 0, TILE, work, sums);
+        tileOut(work, sums, i1 - i0, acc, accOffset, accRowStride);
+    }
 
+    /**
+     * The sums of 16 rows held position-major: position j of the 16 rows is the vector at
+     * {@code g[gOffset + (j - jLo)·gStride]}; the sums of input i go to the vector at
+     * {@code sums[sumsOffset + (i - i0)·16]}. Each term is one vector times a broadcast weight.
+     */
+    private static void tileSums(LinearTable t, int i0, int i1, float[] g, int gOffset, int gStride, float[] sums,
+                                 int sumsOffset) {
+        final int jLo = t.gatherFrom(i0);
         final int[] bounds = t.bounds;
         final float[] w0 = t.w0;
         final float[] w1 = t.w1;
@@ -487,36 +486,59 @@ final class VectorKernelProvider implements KernelProvider {
             int j = bounds[i];
             int leftFrom = bounds[i + 1];
             int to = bounds[i + 2];
-            for (int at = (j - jLo) * TILE; j < leftFrom; j++, at += TILE) {
-                sum = sum.add(FloatVector.fromArray(FLOATS, work, at).mul(w1[j]));
+            for (int at = gOffset + (j - jLo) * gStride; j < leftFrom; j++, at += gStride) {
+                sum = sum.add(FloatVector.fromArray(FLOATS, g, at).mul(w1[j]));
             }
-            for (int at = (j - jLo) * TILE; j < to; j++, at += TILE) {
-                sum = sum.add(FloatVector.fromArray(FLOATS, work, at).mul(w0[j]));
+            for (int at = gOffset + (j - jLo) * gStride; j < to; j++, at += gStride) {
+                sum = sum.add(FloatVector.fromArray(FLOATS, g, at).mul(w0[j]));
             }
-            sum.intoArray(work, sums + (i - i0) * TILE);
+            sum.intoArray(sums, sumsOffset + (i - i0) * TILE);
         }
         if (last >= i0 && last < i1) {
             FloatVector sum = FloatVector.zero(FLOATS);
             int j = bounds[last];
             for (int leftFrom = bounds[last + 1]; j < leftFrom; j++) {
-                sum = sum.add(FloatVector.fromArray(FLOATS, work, (j - jLo) * TILE).mul(w1[j]));
+                sum = sum.add(FloatVector.fromArray(FLOATS, g, gOffset + (j - jLo) * gStride).mul(w1[j]));
             }
             for (int to = bounds[last + 2]; j < to; j++) {
-                FloatVector v = FloatVector.fromArray(FLOATS, work, (j - jLo) * TILE);
+                FloatVector v = FloatVector.fromArray(FLOATS, g, gOffset + (j - jLo) * gStride);
                 sum = sum.add(v.mul(w0[j]));
                 sum = sum.add(v.mul(w1[j]));
             }
-            sum.intoArray(work, sums + (last - i0) * TILE);
+            sum.intoArray(sums, sumsOffset + (last - i0) * TILE);
         }
+    }
 
+    /** Transposes {@code count} position-major sums of 16 rows into the rows of {@code acc}. */
+    private static void tileOut(float[] sums, int sumsOffset, int count, float[] acc, int accOffset, int accRowStride) {
         int q = 0;
         for (; q + TILE <= count; q += TILE) {
-            transpose16(work, sums + q * TILE, TILE, acc, accOffset + q, accRowStride);
+            transpose16(sums, sumsOffset + q * TILE, TILE, acc, accOffset + q, accRowStride);
         }
         for (; q < count; q++) {
             for (int r = 0; r < TILE; r++) {
-                acc[accOffset + r * accRowStride + q] = work[sums + q * TILE + r];
+                acc[accOffset + r * accRowStride + q] = sums[sumsOffset + q * TILE + r];
             }
+        }
+    }
+
+    /**
+     * Rows side by side: each 16-row tile is summed straight from the position-major buffer (no
+     * transpose on the way in), and its sums transposed into the rows of {@code acc}; rows left
+     * over (fewer than 16) by the reference.
+     */
+    @Override
+    public void linearBackwardSideBySide(LinearTable t, int i0, int i1, int rows, float[] g, float[] acc, int accOffset,
+                                         int accRowStride, float[] work) {
+        int r = 0;
+        if (TILED) {
+            for (; r + TILE <= rows; r += TILE) {
+                tileSums(t, i0, i1, g, r, rows, work, 0);
+                tileOut(work, 0, i1 - i0, acc, accOffset + r * accRowStride, accRowStride);
+            }
+        }
+        if (r < rows) {
+            ScalarKernelProvider.sideBySide(t, i0, i1, rows, r, g, acc, accOffset, accRowStride);
         }
     }
 
@@ -527,10 +549,20 @@ final class VectorKernelProvider implements KernelProvider {
     /**
      * Transposes a 16 × 16 block: row r is {@code src[srcOff + r·srcStride ..]} (16 floats), and
      * column q is stored at {@code dst[dstOff + q·dstStride ..]}. Four rounds of two-source permutes
-     * on the float bits as ints (one {@code vpermt2d} each on AVX-512, with no index conversion); round s (8, 4, 2, 1) swaps the off-diagonal s × s
-     * blocks of each row pair (r, r + s), the recursive block transpose done for all blocks at once.
+     * on the float bits as ints (one {@code vpermt2d} each on AVX-512, with no index conversion);
+     * round s (8, 4, 2, 1) swaps the off-diagonal s × s blocks of each row pair (r, r + s), the
+     * recursive block transpose done for all blocks at once. The rounds are split over two methods
+     * of two rounds each, through a 256-float buffer: one method with all four rounds was too large
+     * for the JIT's first tier, which left it running unoptimised for seconds (measured: 60× slower).
      */
     private static void transpose16(float[] src, int srcOff, int srcStride, float[] dst, int dstOff, int dstStride) {
+        float[] half = TRANSPOSE_BUFFER.get();
+        firstRounds(src, srcOff, srcStride, half);
+        lastRounds(half, dst, dstOff, dstStride);
+    }
+
+    /** Rounds 8 and 4 of the transpose, rows from an array, into {@code half} (row r at {@code 16·r}). */
+    private static void firstRounds(float[] src, int srcOff, int srcStride, float[] half) {
         IntVector a0 = FloatVector.fromArray(FLOATS, src, srcOff + 0 * srcStride).reinterpretAsInts();
         IntVector a1 = FloatVector.fromArray(FLOATS, src, srcOff + 1 * srcStride).reinterpretAsInts();
         IntVector a2 = FloatVector.fromArray(FLOATS, src, srcOff + 2 * srcStride).reinterpretAsInts();
@@ -579,155 +611,90 @@ final class VectorKernelProvider implements KernelProvider {
         IntVector c14 = SWAP_HIGH_4.selectFrom(b10, b14);
         IntVector c11 = SWAP_LOW_4.selectFrom(b11, b15);
         IntVector c15 = SWAP_HIGH_4.selectFrom(b11, b15);
-        IntVector d0 = SWAP_LOW_2.selectFrom(c0, c2);
-        IntVector d2 = SWAP_HIGH_2.selectFrom(c0, c2);
-        IntVector d1 = SWAP_LOW_2.selectFrom(c1, c3);
-        IntVector d3 = SWAP_HIGH_2.selectFrom(c1, c3);
-        IntVector d4 = SWAP_LOW_2.selectFrom(c4, c6);
-        IntVector d6 = SWAP_HIGH_2.selectFrom(c4, c6);
-        IntVector d5 = SWAP_LOW_2.selectFrom(c5, c7);
-        IntVector d7 = SWAP_HIGH_2.selectFrom(c5, c7);
-        IntVector d8 = SWAP_LOW_2.selectFrom(c8, c10);
-        IntVector d10 = SWAP_HIGH_2.selectFrom(c8, c10);
-        IntVector d9 = SWAP_LOW_2.selectFrom(c9, c11);
-        IntVector d11 = SWAP_HIGH_2.selectFrom(c9, c11);
-        IntVector d12 = SWAP_LOW_2.selectFrom(c12, c14);
-        IntVector d14 = SWAP_HIGH_2.selectFrom(c12, c14);
-        IntVector d13 = SWAP_LOW_2.selectFrom(c13, c15);
-        IntVector d15 = SWAP_HIGH_2.selectFrom(c13, c15);
-        IntVector e0 = SWAP_LOW_1.selectFrom(d0, d1);
-        IntVector e1 = SWAP_HIGH_1.selectFrom(d0, d1);
-        IntVector e2 = SWAP_LOW_1.selectFrom(d2, d3);
-        IntVector e3 = SWAP_HIGH_1.selectFrom(d2, d3);
-        IntVector e4 = SWAP_LOW_1.selectFrom(d4, d5);
-        IntVector e5 = SWAP_HIGH_1.selectFrom(d4, d5);
-        IntVector e6 = SWAP_LOW_1.selectFrom(d6, d7);
-        IntVector e7 = SWAP_HIGH_1.selectFrom(d6, d7);
-        IntVector e8 = SWAP_LOW_1.selectFrom(d8, d9);
-        IntVector e9 = SWAP_HIGH_1.selectFrom(d8, d9);
-        IntVector e10 = SWAP_LOW_1.selectFrom(d10, d11);
-        IntVector e11 = SWAP_HIGH_1.selectFrom(d10, d11);
-        IntVector e12 = SWAP_LOW_1.selectFrom(d12, d13);
-        IntVector e13 = SWAP_HIGH_1.selectFrom(d12, d13);
-        IntVector e14 = SWAP_LOW_1.selectFrom(d14, d15);
-        IntVector e15 = SWAP_HIGH_1.selectFrom(d14, d15);
-        e0.reinterpretAsFloats().intoArray(dst, dstOff + 0 * dstStride);
-        e1.reinterpretAsFloats().intoArray(dst, dstOff + 1 * dstStride);
-        e2.reinterpretAsFloats().intoArray(dst, dstOff + 2 * dstStride);
-        e3.reinterpretAsFloats().intoArray(dst, dstOff + 3 * dstStride);
-        e4.reinterpretAsFloats().intoArray(dst, dstOff + 4 * dstStride);
-        e5.reinterpretAsFloats().intoArray(dst, dstOff + 5 * dstStride);
-        e6.reinterpretAsFloats().intoArray(dst, dstOff + 6 * dstStride);
-        e7.reinterpretAsFloats().intoArray(dst, dstOff + 7 * dstStride);
-        e8.reinterpretAsFloats().intoArray(dst, dstOff + 8 * dstStride);
-        e9.reinterpretAsFloats().intoArray(dst, dstOff + 9 * dstStride);
-        e10.reinterpretAsFloats().intoArray(dst, dstOff + 10 * dstStride);
-        e11.reinterpretAsFloats().intoArray(dst, dstOff + 11 * dstStride);
-        e12.reinterpretAsFloats().intoArray(dst, dstOff + 12 * dstStride);
-        e13.reinterpretAsFloats().intoArray(dst, dstOff + 13 * dstStride);
-        e14.reinterpretAsFloats().intoArray(dst, dstOff + 14 * dstStride);
-        e15.reinterpretAsFloats().intoArray(dst, dstOff + 15 * dstStride);
+        c0.reinterpretAsFloats().intoArray(half, 0);
+        c1.reinterpretAsFloats().intoArray(half, 16);
+        c2.reinterpretAsFloats().intoArray(half, 32);
+        c3.reinterpretAsFloats().intoArray(half, 48);
+        c4.reinterpretAsFloats().intoArray(half, 64);
+        c5.reinterpretAsFloats().intoArray(half, 80);
+        c6.reinterpretAsFloats().intoArray(half, 96);
+        c7.reinterpretAsFloats().intoArray(half, 112);
+        c8.reinterpretAsFloats().intoArray(half, 128);
+        c9.reinterpretAsFloats().intoArray(half, 144);
+        c10.reinterpretAsFloats().intoArray(half, 160);
+        c11.reinterpretAsFloats().intoArray(half, 176);
+        c12.reinterpretAsFloats().intoArray(half, 192);
+        c13.reinterpretAsFloats().intoArray(half, 208);
+        c14.reinterpretAsFloats().intoArray(half, 224);
+        c15.reinterpretAsFloats().intoArray(half, 240);
     }
 
-    /** {@link #transpose16(float[], int, int, float[], int, int)} with the rows read from device memory. */
-    private static void transpose16(MemorySegment src, long srcByte, long srcStrideBytes, float[] dst, int dstOff,
-                                    int dstStride) {
-        IntVector a0 = FloatVector.fromMemorySegment(FLOATS, src, srcByte + 0 * srcStrideBytes, ORDER).reinterpretAsInts();
-        IntVector a1 = FloatVector.fromMemorySegment(FLOATS, src, srcByte + 1 * srcStrideBytes, ORDER).reinterpretAsInts();
-        IntVector a2 = FloatVector.fromMemorySegment(FLOATS, src, srcByte + 2 * srcStrideBytes, ORDER).reinterpretAsInts();
-        IntVector a3 = FloatVector.fromMemorySegment(FLOATS, src, srcByte + 3 * srcStrideBytes, ORDER).reinterpretAsInts();
-        IntVector a4 = FloatVector.fromMemorySegment(FLOATS, src, srcByte + 4 * srcStrideBytes, ORDER).reinterpretAsInts();
-        IntVector a5 = FloatVector.fromMemorySegment(FLOATS, src, srcByte + 5 * srcStrideBytes, ORDER).reinterpretAsInts();
-        IntVector a6 = FloatVector.fromMemorySegment(FLOATS, src, srcByte + 6 * srcStrideBytes, ORDER).reinterpretAsInts();
-        IntVector a7 = FloatVector.fromMemorySegment(FLOATS, src, srcByte + 7 * srcStrideBytes, ORDER).reinterpretAsInts();
-        IntVector a8 = FloatVector.fromMemorySegment(FLOATS, src, srcByte + 8 * srcStrideBytes, ORDER).reinterpretAsInts();
-        IntVector a9 = FloatVector.fromMemorySegment(FLOATS, src, srcByte + 9 * srcStrideBytes, ORDER).reinterpretAsInts();
-        IntVector a10 = FloatVector.fromMemorySegment(FLOATS, src, srcByte + 10 * srcStrideBytes, ORDER).reinterpretAsInts();
-        IntVector a11 = FloatVector.fromMemorySegment(FLOATS, src, srcByte + 11 * srcStrideBytes, ORDER).reinterpretAsInts();
-        IntVector a12 = FloatVector.fromMemorySegment(FLOATS, src, srcByte + 12 * srcStrideBytes, ORDER).reinterpretAsInts();
-        IntVector a13 = FloatVector.fromMemorySegment(FLOATS, src, srcByte + 13 * srcStrideBytes, ORDER).reinterpretAsInts();
-        IntVector a14 = FloatVector.fromMemorySegment(FLOATS, src, srcByte + 14 * srcStrideBytes, ORDER).reinterpretAsInts();
-        IntVector a15 = FloatVector.fromMemorySegment(FLOATS, src, srcByte + 15 * srcStrideBytes, ORDER).reinterpretAsInts();
-        IntVector b0 = SWAP_LOW_8.selectFrom(a0, a8);
-        IntVector b8 = SWAP_HIGH_8.selectFrom(a0, a8);
-        IntVector b1 = SWAP_LOW_8.selectFrom(a1, a9);
-        IntVector b9 = SWAP_HIGH_8.selectFrom(a1, a9);
-        IntVector b2 = SWAP_LOW_8.selectFrom(a2, a10);
-        IntVector b10 = SWAP_HIGH_8.selectFrom(a2, a10);
-        IntVector b3 = SWAP_LOW_8.selectFrom(a3, a11);
-        IntVector b11 = SWAP_HIGH_8.selectFrom(a3, a11);
-        IntVector b4 = SWAP_LOW_8.selectFrom(a4, a12);
-        IntVector b12 = SWAP_HIGH_8.selectFrom(a4, a12);
-        IntVector b5 = SWAP_LOW_8.selectFrom(a5, a13);
-        IntVector b13 = SWAP_HIGH_8.selectFrom(a5, a13);
-        IntVector b6 = SWAP_LOW_8.selectFrom(a6, a14);
-        IntVector b14 = SWAP_HIGH_8.selectFrom(a6, a14);
-        IntVector b7 = SWAP_LOW_8.selectFrom(a7, a15);
-        IntVector b15 = SWAP_HIGH_8.selectFrom(a7, a15);
-        IntVector c0 = SWAP_LOW_4.selectFrom(b0, b4);
-        IntVector c4 = SWAP_HIGH_4.selectFrom(b0, b4);
-        IntVector c1 = SWAP_LOW_4.selectFrom(b1, b5);
-        IntVector c5 = SWAP_HIGH_4.selectFrom(b1, b5);
-        IntVector c2 = SWAP_LOW_4.selectFrom(b2, b6);
-        IntVector c6 = SWAP_HIGH_4.selectFrom(b2, b6);
-        IntVector c3 = SWAP_LOW_4.selectFrom(b3, b7);
-        IntVector c7 = SWAP_HIGH_4.selectFrom(b3, b7);
-        IntVector c8 = SWAP_LOW_4.selectFrom(b8, b12);
-        IntVector c12 = SWAP_HIGH_4.selectFrom(b8, b12);
-        IntVector c9 = SWAP_LOW_4.selectFrom(b9, b13);
-        IntVector c13 = SWAP_HIGH_4.selectFrom(b9, b13);
-        IntVector c10 = SWAP_LOW_4.selectFrom(b10, b14);
-        IntVector c14 = SWAP_HIGH_4.selectFrom(b10, b14);
-        IntVector c11 = SWAP_LOW_4.selectFrom(b11, b15);
-        IntVector c15 = SWAP_HIGH_4.selectFrom(b11, b15);
-        IntVector d0 = SWAP_LOW_2.selectFrom(c0, c2);
-        IntVector d2 = SWAP_HIGH_2.selectFrom(c0, c2);
-        IntVector d1 = SWAP_LOW_2.selectFrom(c1, c3);
-        IntVector d3 = SWAP_HIGH_2.selectFrom(c1, c3);
-        IntVector d4 = SWAP_LOW_2.selectFrom(c4, c6);
-        IntVector d6 = SWAP_HIGH_2.selectFrom(c4, c6);
-        IntVector d5 = SWAP_LOW_2.selectFrom(c5, c7);
-        IntVector d7 = SWAP_HIGH_2.selectFrom(c5, c7);
-        IntVector d8 = SWAP_LOW_2.selectFrom(c8, c10);
-        IntVector d10 = SWAP_HIGH_2.selectFrom(c8, c10);
-        IntVector d9 = SWAP_LOW_2.selectFrom(c9, c11);
-        IntVector d11 = SWAP_HIGH_2.selectFrom(c9, c11);
-        IntVector d12 = SWAP_LOW_2.selectFrom(c12, c14);
-        IntVector d14 = SWAP_HIGH_2.selectFrom(c12, c14);
-        IntVector d13 = SWAP_LOW_2.selectFrom(c13, c15);
-        IntVector d15 = SWAP_HIGH_2.selectFrom(c13, c15);
-        IntVector e0 = SWAP_LOW_1.selectFrom(d0, d1);
-        IntVector e1 = SWAP_HIGH_1.selectFrom(d0, d1);
-        IntVector e2 = SWAP_LOW_1.selectFrom(d2, d3);
-        IntVector e3 = SWAP_HIGH_1.selectFrom(d2, d3);
-        IntVector e4 = SWAP_LOW_1.selectFrom(d4, d5);
-        IntVector e5 = SWAP_HIGH_1.selectFrom(d4, d5);
-        IntVector e6 = SWAP_LOW_1.selectFrom(d6, d7);
-        IntVector e7 = SWAP_HIGH_1.selectFrom(d6, d7);
-        IntVector e8 = SWAP_LOW_1.selectFrom(d8, d9);
-        IntVector e9 = SWAP_HIGH_1.selectFrom(d8, d9);
-        IntVector e10 = SWAP_LOW_1.selectFrom(d10, d11);
-        IntVector e11 = SWAP_HIGH_1.selectFrom(d10, d11);
-        IntVector e12 = SWAP_LOW_1.selectFrom(d12, d13);
-        IntVector e13 = SWAP_HIGH_1.selectFrom(d12, d13);
-        IntVector e14 = SWAP_LOW_1.selectFrom(d14, d15);
-        IntVector e15 = SWAP_HIGH_1.selectFrom(d14, d15);
-        e0.reinterpretAsFloats().intoArray(dst, dstOff + 0 * dstStride);
-        e1.reinterpretAsFloats().intoArray(dst, dstOff + 1 * dstStride);
-        e2.reinterpretAsFloats().intoArray(dst, dstOff + 2 * dstStride);
-        e3.reinterpretAsFloats().intoArray(dst, dstOff + 3 * dstStride);
-        e4.reinterpretAsFloats().intoArray(dst, dstOff + 4 * dstStride);
-        e5.reinterpretAsFloats().intoArray(dst, dstOff + 5 * dstStride);
-        e6.reinterpretAsFloats().intoArray(dst, dstOff + 6 * dstStride);
-        e7.reinterpretAsFloats().intoArray(dst, dstOff + 7 * dstStride);
-        e8.reinterpretAsFloats().intoArray(dst, dstOff + 8 * dstStride);
-        e9.reinterpretAsFloats().intoArray(dst, dstOff + 9 * dstStride);
-        e10.reinterpretAsFloats().intoArray(dst, dstOff + 10 * dstStride);
-        e11.reinterpretAsFloats().intoArray(dst, dstOff + 11 * dstStride);
-        e12.reinterpretAsFloats().intoArray(dst, dstOff + 12 * dstStride);
-        e13.reinterpretAsFloats().intoArray(dst, dstOff + 13 * dstStride);
-        e14.reinterpretAsFloats().intoArray(dst, dstOff + 14 * dstStride);
-        e15.reinterpretAsFloats().intoArray(dst, dstOff + 15 * dstStride);
+    /** Rounds 2 and 1 of the transpose, from {@code half} into the columns of {@code dst}. */
+    private static void lastRounds(float[] half, float[] dst, int dstOff, int dstStride) {
+        IntVector a0 = FloatVector.fromArray(FLOATS, half, 0).reinterpretAsInts();
+        IntVector a1 = FloatVector.fromArray(FLOATS, half, 16).reinterpretAsInts();
+        IntVector a2 = FloatVector.fromArray(FLOATS, half, 32).reinterpretAsInts();
+        IntVector a3 = FloatVector.fromArray(FLOATS, half, 48).reinterpretAsInts();
+        IntVector a4 = FloatVector.fromArray(FLOATS, half, 64).reinterpretAsInts();
+        IntVector a5 = FloatVector.fromArray(FLOATS, half, 80).reinterpretAsInts();
+        IntVector a6 = FloatVector.fromArray(FLOATS, half, 96).reinterpretAsInts();
+        IntVector a7 = FloatVector.fromArray(FLOATS, half, 112).reinterpretAsInts();
+        IntVector a8 = FloatVector.fromArray(FLOATS, half, 128).reinterpretAsInts();
+        IntVector a9 = FloatVector.fromArray(FLOATS, half, 144).reinterpretAsInts();
+        IntVector a10 = FloatVector.fromArray(FLOATS, half, 160).reinterpretAsInts();
+        IntVector a11 = FloatVector.fromArray(FLOATS, half, 176).reinterpretAsInts();
+        IntVector a12 = FloatVector.fromArray(FLOATS, half, 192).reinterpretAsInts();
+        IntVector a13 = FloatVector.fromArray(FLOATS, half, 208).reinterpretAsInts();
+        IntVector a14 = FloatVector.fromArray(FLOATS, half, 224).reinterpretAsInts();
+        IntVector a15 = FloatVector.fromArray(FLOATS, half, 240).reinterpretAsInts();
+        IntVector b0 = SWAP_LOW_2.selectFrom(a0, a2);
+        IntVector b2 = SWAP_HIGH_2.selectFrom(a0, a2);
+        IntVector b1 = SWAP_LOW_2.selectFrom(a1, a3);
+        IntVector b3 = SWAP_HIGH_2.selectFrom(a1, a3);
+        IntVector b4 = SWAP_LOW_2.selectFrom(a4, a6);
+        IntVector b6 = SWAP_HIGH_2.selectFrom(a4, a6);
+        IntVector b5 = SWAP_LOW_2.selectFrom(a5, a7);
+        IntVector b7 = SWAP_HIGH_2.selectFrom(a5, a7);
+        IntVector b8 = SWAP_LOW_2.selectFrom(a8, a10);
+        IntVector b10 = SWAP_HIGH_2.selectFrom(a8, a10);
+        IntVector b9 = SWAP_LOW_2.selectFrom(a9, a11);
+        IntVector b11 = SWAP_HIGH_2.selectFrom(a9, a11);
+        IntVector b12 = SWAP_LOW_2.selectFrom(a12, a14);
+        IntVector b14 = SWAP_HIGH_2.selectFrom(a12, a14);
+        IntVector b13 = SWAP_LOW_2.selectFrom(a13, a15);
+        IntVector b15 = SWAP_HIGH_2.selectFrom(a13, a15);
+        IntVector c0 = SWAP_LOW_1.selectFrom(b0, b1);
+        IntVector c1 = SWAP_HIGH_1.selectFrom(b0, b1);
+        IntVector c2 = SWAP_LOW_1.selectFrom(b2, b3);
+        IntVector c3 = SWAP_HIGH_1.selectFrom(b2, b3);
+        IntVector c4 = SWAP_LOW_1.selectFrom(b4, b5);
+        IntVector c5 = SWAP_HIGH_1.selectFrom(b4, b5);
+        IntVector c6 = SWAP_LOW_1.selectFrom(b6, b7);
+        IntVector c7 = SWAP_HIGH_1.selectFrom(b6, b7);
+        IntVector c8 = SWAP_LOW_1.selectFrom(b8, b9);
+        IntVector c9 = SWAP_HIGH_1.selectFrom(b8, b9);
+        IntVector c10 = SWAP_LOW_1.selectFrom(b10, b11);
+        IntVector c11 = SWAP_HIGH_1.selectFrom(b10, b11);
+        IntVector c12 = SWAP_LOW_1.selectFrom(b12, b13);
+        IntVector c13 = SWAP_HIGH_1.selectFrom(b12, b13);
+        IntVector c14 = SWAP_LOW_1.selectFrom(b14, b15);
+        IntVector c15 = SWAP_HIGH_1.selectFrom(b14, b15);
+        c0.reinterpretAsFloats().intoArray(dst, dstOff + 0 * dstStride);
+        c1.reinterpretAsFloats().intoArray(dst, dstOff + 1 * dstStride);
+        c2.reinterpretAsFloats().intoArray(dst, dstOff + 2 * dstStride);
+        c3.reinterpretAsFloats().intoArray(dst, dstOff + 3 * dstStride);
+        c4.reinterpretAsFloats().intoArray(dst, dstOff + 4 * dstStride);
+        c5.reinterpretAsFloats().intoArray(dst, dstOff + 5 * dstStride);
+        c6.reinterpretAsFloats().intoArray(dst, dstOff + 6 * dstStride);
+        c7.reinterpretAsFloats().intoArray(dst, dstOff + 7 * dstStride);
+        c8.reinterpretAsFloats().intoArray(dst, dstOff + 8 * dstStride);
+        c9.reinterpretAsFloats().intoArray(dst, dstOff + 9 * dstStride);
+        c10.reinterpretAsFloats().intoArray(dst, dstOff + 10 * dstStride);
+        c11.reinterpretAsFloats().intoArray(dst, dstOff + 11 * dstStride);
+        c12.reinterpretAsFloats().intoArray(dst, dstOff + 12 * dstStride);
+        c13.reinterpretAsFloats().intoArray(dst, dstOff + 13 * dstStride);
+        c14.reinterpretAsFloats().intoArray(dst, dstOff + 14 * dstStride);
+        c15.reinterpretAsFloats().intoArray(dst, dstOff + 15 * dstStride);
     }
 
     @Override

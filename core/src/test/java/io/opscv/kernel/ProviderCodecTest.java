@@ -67,24 +67,23 @@ class ProviderCodecTest {
     }
 
     @Test
-    void decodingNeighbouringRowsOfATransposedViewMatchesTheReference() {
-        // 35 rows side by side (2 tiles of 16 and 3 over), 50 positions 40 elements apart (3 blocks of 16 and 2 over).
-        int rows = 35;
+    void decodingNeighbouringRowsPositionMajorMatchesTheReference() {
+        // 48 rows side by side (3 vectors of 16), 50 positions 70 elements apart.
+        int rows = 48;
         int count = 50;
-        long stride = 40;
+        long stride = 70;
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment seg = arena.allocate(4L * (7 + count * stride + rows), 4);
             for (long e = 0; e < seg.byteSize() / 4; e++) {
                 seg.set(ElementCodec.F32, 4 * e, e * 0.5f - 3);
             }
-            int dstRowStride = count + 3;
-            float[] expected = new float[2 + rows * dstRowStride];
-            float[] actual = new float[expected.length];
-            SCALAR.decodeRows(seg, DataType.FLOAT, 7, stride, 1, rows, count, expected, 2, dstRowStride);
-            VECTOR.decodeRows(seg, DataType.FLOAT, 7, stride, 1, rows, count, actual, 2, dstRowStride);
+            float[] expected = new float[rows * count];
+            float[] actual = new float[rows * count];
+            SCALAR.decodeSideBySide(seg, DataType.FLOAT, 7, stride, rows, count, expected);
+            VECTOR.decodeSideBySide(seg, DataType.FLOAT, 7, stride, rows, count, actual);
             assertEquals(java.util.Arrays.toString(expected), java.util.Arrays.toString(actual));
-            // Spot check of the reference itself: row 2, position 3 is element 7 + 2 + 3 * stride.
-            assertEquals((7 + 2 + 3 * stride) * 0.5f - 3, expected[2 + 2 * dstRowStride + 3]);
+            // Spot check of the reference itself: row 2, position 3 is element 7 + 3 * stride + 2.
+            assertEquals((7 + 3 * stride + 2) * 0.5f - 3, expected[3 * rows + 2]);
         }
     }
 

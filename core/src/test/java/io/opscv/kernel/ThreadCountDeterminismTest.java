@@ -25,6 +25,8 @@ class ThreadCountDeterminismTest {
                 new KernelCase("long_row_up", 1, 1, 20000, 47000, true, 0, DataType.BF16, cont, false),
                 new KernelCase("short_rows", 300, 7, 16, 64, false, 0, f, cont, false),
                 new KernelCase("transposed", 2, 24, 900, 1800, false, 0, f, KernelCase.Layout.TRANSPOSED_GRAD_OUT, false),
+                new KernelCase("transposed_fp16_3.7x", 3, 40, 300, 1111, true, 0, DataType.FLOAT16,
+                        KernelCase.Layout.TRANSPOSED_GRAD_OUT, false),
                 new KernelCase("uneven_batch", 5, 9, 700, 2100, true, 0, f, KernelCase.Layout.UNEVEN_BATCH, false),
                 new KernelCase("nonfinite", 4, 17, 1000, 3700, false, 0, f, cont, true));
     }
