@@ -19,8 +19,7 @@ public interface KernelProvider {
     String name();
 
     /**
-     * Floats of {@code work} that {@link #linearBackward(LinearTable, int, int, int, float[], int, int, float[], int, int, float[])}
-     * needs for up to {@code rows} rows of a block of up to {@code inputs} inputs whose gather range
+     * Floats of {@code work} that the block form of {@code linearBackward} needs for up to {@code rows} rows of a block of up to {@code inputs} inputs whose gather range
      * has up to {@code span} positions.
      */
     default int backwardWorkFloats(int inputs, int span, int rows) {
@@ -29,7 +28,8 @@ public interface KernelProvider {
 
     /**
      * Backward of linear interpolation, gather form, for inputs {@code i0 <= i < i1} of {@code rows}
-     * rows: {@code acc[accOffset + r·accRowStride + (i - i0)] = Σ_j w(i, j) · g[gOffset + r·gRowStride + (j - jLo)]}
+     * rows: {@code acc[accOffset + r·accRowStride + (i - i0)] =
+     * Σ_j w(i, j) · g[gOffset + r·gRowStride + (j - jLo)]}
      * with {@code jLo = table.gatherFrom(i0)}, summed from 0f in the canonical order — ascending j,
      * and for one j the left-tap term before the right-tap term (both taps are i only at
      * i = lin - 1). That is the order in which a scatter over ascending j would add them (and the
@@ -39,7 +39,8 @@ public interface KernelProvider {
      *
      * @param g    gradOut values; row r holds positions {@code [table.gatherFrom(i0), table.gatherTo(i1))}
      *             from index {@code gOffset + r·gRowStride}
-     * @param work scratch of at least {@link #backwardWorkFloats(int, int, int)} floats (may be {@code null} when that is 0)
+     * @param work scratch of at least {@link #backwardWorkFloats(int, int, int)} floats ({@code null}
+     *             when that is 0)
      */
     void linearBackward(LinearTable table, int i0, int i1, int rows, float[] g, int gOffset, int gRowStride,
                         float[] acc, int accOffset, int accRowStride, float[] work);
@@ -113,8 +114,9 @@ public interface KernelProvider {
      * Same sums, same canonical order, same rounding as the buffered form. Called only when
      * {@link #backwardInPlace} said yes.
      */
-    default void linearBackwardInPlace(LinearTable table, int i0, int i1, int rows, MemorySegment gradOut, long gFirst,
-                                       long gRowStride, MemorySegment out, long oFirst, long oRowStride, DataType type) {
+    default void linearBackwardInPlace(LinearTable table, int i0, int i1, int rows, MemorySegment gradOut,
+                                       long gFirst, long gRowStride, MemorySegment out, long oFirst, long oRowStride,
+                                       DataType type) {
         throw new UnsupportedOperationException(name() + " has no in-place backward");
     }
 

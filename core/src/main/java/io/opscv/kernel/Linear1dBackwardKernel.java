@@ -34,7 +34,10 @@ public final class Linear1dBackwardKernel {
     static final int SIDE_BY_SIDE_ROWS = 64;
     /** Inputs per in-place call: long enough for the prefetchers. */
     static final int IN_PLACE_BLOCK = 4096;
-    /** Rows per in-place call: 4 read and 4 write streams per thread measured best on the 2-core machine (2, 8, 16 slower). */
+    /**
+     * Rows per in-place call: 4 read and 4 write streams per thread measured best on the 2-core
+     * machine (2, 8 and 16 were slower).
+     */
     static final int IN_PLACE_ROWS = 4;
     /** Floats after the last row of the gradOut buffer (two 512-bit vectors). */
     private static final int G_PADDING = 32;
@@ -201,8 +204,9 @@ public final class Linear1dBackwardKernel {
                 // Runs of evenly spaced rows: all of them, or those of one n.
                 for (int r = 0; r < n; ) {
                     int run = evenRows ? n - r : (int) Math.min(n - r, c - (firstRow + r) % c);
-                    provider.linearBackwardInPlace(table, i0, i1, run, gradOut.segment(), gradOutRow(firstRow + r) + jLo,
-                            gRowStride, out.segment(), outRow(firstRow + r) + i0, oRowStride, out.dataType());
+                    provider.linearBackwardInPlace(table, i0, i1, run, gradOut.segment(),
+                            gradOutRow(firstRow + r) + jLo, gRowStride, out.segment(), outRow(firstRow + r) + i0,
+                            oRowStride, out.dataType());
                     r += run;
                 }
                 return;

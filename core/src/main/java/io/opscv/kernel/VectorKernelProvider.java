@@ -19,8 +19,8 @@ import jdk.incubator.vector.VectorSpecies;
  * <p>Implementation overview. The backward has three vector forms, chosen per call:
  * <ul>
  *   <li><b>windowed</b> (Lout ≤ 2·Lin: FLOAT always; FP16/BF16 when upsampling, or downsampling
- *       with fewer than 16 rows): one lane per input. The right-tap terms of 16 neighbouring inputs lie within 32 positions, as do
- *       their left-tap terms; the products {@code P1 = w1·g}, {@code P0 = w0·g} of each window are
+ *       with fewer than 16 rows): one lane per input. The right-tap terms of 16 neighbouring
+ *       inputs lie within 32 positions, as do their left-tap terms; the products {@code P1 = w1·g}, {@code P0 = w0·g} of each window are
  *       formed in two vectors, and step k hands every lane its k-th term with one two-source
  *       permute. FLOAT rows (at any ratio up to 2×, downsampling included) are read from and
  *       written to device memory in place, 4 rows at a time.</li>
@@ -52,7 +52,7 @@ final class VectorKernelProvider implements KernelProvider {
     private static final KernelProvider SCALAR = new ScalarKernelProvider();
     /** Per-thread buffer between the two halves of a 16 × 16 transpose. */
     private static final ThreadLocal<float[]> TRANSPOSE_BUFFER = ThreadLocal.withInitial(() -> new float[16 * 16]);
-    /** Rows summed at once in the interleaved form; the transposes are written for 16 lanes (512-bit). */
+    /** Rows per tile, inputs per window group; the transposes are written for 16 lanes (512-bit). */
     private static final int TILE = 16;
     private static final boolean TILED = LANES == TILE;
     // Index vectors of the 16 × 16 transpose (two-source permutes: 0..15 pick the first source, 16..31 the second).
@@ -195,10 +195,10 @@ final class VectorKernelProvider implements KernelProvider {
 
     /**
      * FLOAT rows are read and written in place whenever the windowed form applies
-     * ({@link #windowed}), downsampling included: with the data in cache the buffered forms are
-     * cheaper per element (16-row tiles: 0.38 ns per element of out against 0.52 for 4 rows in
-     * place, at 4× downsampling), but their two extra passes over the data cost more than that
-     * once the data comes from memory. FP16 and BF16 go through the buffered forms: their
+     * ({@link #windowed}), downsampling included: with the data in cache both cost about the same
+     * per element at 4× downsampling (16-row tiles 0.38–0.55 ns per element of out, 4 rows in
+     * place 0.52 ns), and in place saves the buffered form's two extra passes over the data, which
+     * measured slower once the data comes from memory. FP16 and BF16 go through the buffered forms: their
      * conversions are fast loops of their own (see {@link #decodeRun}), and with them inlined here
      * the JIT compiled this method into much slower code (measured: FP16 25 ns per input instead
      * of 0.9).
