@@ -17,40 +17,46 @@ public final class ElementCodec {
 
     /** Reads {@code count} elements starting at element index {@code first}, {@code stride} apart, into {@code dst[dstOff..]}. */
     public static void decode(MemorySegment seg, DataType type, long first, long stride, int count, float[] dst, int dstOff) {
-        switch (type) {
-            case FLOAT -> {
-                if (stride == 1) {
-                    MemorySegment.copy(seg, F32, first * 4, dst, dstOff, count);
-                } else {
-                    for (int k = 0; k < count; k++) {
-                        dst[dstOff + k] = seg.get(F32, (first + k * stride) * 4);
-                    }
-                }
+        if (stride == 1) {
+            // Small loops of their own, so that the JIT inlines and vectorizes them (vcvtph2ps for FP16).
+            switch (type) {
+                case FLOAT -> MemorySegment.copy(seg, F32, first * 4, dst, dstOff, count);
+                case FLOAT16 -> decodeHalfs(seg, first, count, dst, dstOff);
+                case BF16 -> decodeBf16s(seg, first, count, dst, dstOff);
+                default -> throw new IllegalArgumentException("no float codec for " + type);
             }
-            case FLOAT16 -> {
-                for (int k = 0; k < count; k++) {
-                    dst[dstOff + k] = Float.float16ToFloat(seg.get(U16, (first + k * stride) * 2));
-                }
-            }
-            case BF16 -> {
-                for (int k = 0; k < count; k++) {
-                    dst[dstOff + k] = bf16ToFloat(seg.get(U16, (first + k * stride) * 2));
-                }
-            }
-            default -> throw new IllegalArgumentException("no float codec for " + type);
+            return;
+        }
+        decode(seg, type, first, stride, count, dst, dstOff, 1);
+    }
+
+    private static void decodeHalfs(MemorySegment seg, long first, int count, float[] dst, int dstOff) {
+        for (int k = 0; k < count; k++) {
+            dst[dstOff + k] = Float.float16ToFloat(seg.get(U16, (first + k) * 2));
+        }
+    }
+
+    private static void decodeBf16s(MemorySegment seg, long first, int count, float[] dst, int dstOff) {
+        for (int k = 0; k < count; k++) {
+            dst[dstOff + k] = bf16ToFloat(seg.get(U16, (first + k) * 2));
         }
     }
 
     /** Writes {@code src[srcOff..srcOff+count)} to {@code count} elements starting at {@code first}, {@code stride} apart. */
     public static void encode(float[] src, int srcOff, int count, MemorySegment seg, DataType type, long first, long stride) {
+        if (stride == 1) {
+            switch (type) {
+                case FLOAT -> MemorySegment.copy(src, srcOff, seg, F32, first * 4, count);
+                case FLOAT16 -> encodeHalfs(src, srcOff, count, seg, first);
+                case BF16 -> encodeBf16s(src, srcOff, count, seg, first);
+                default -> throw new IllegalArgumentException("no float codec for " + type);
+            }
+            return;
+        }
         switch (type) {
             case FLOAT -> {
-                if (stride == 1) {
-                    MemorySegment.copy(src, srcOff, seg, F32, first * 4, count);
-                } else {
-                    for (int k = 0; k < count; k++) {
-                        seg.set(F32, (first + k * stride) * 4, src[srcOff + k]);
-                    }
+                for (int k = 0; k < count; k++) {
+                    seg.set(F32, (first + k * stride) * 4, src[srcOff + k]);
                 }
             }
             case FLOAT16 -> {
@@ -61,6 +67,65 @@ public final class ElementCodec {
             case BF16 -> {
                 for (int k = 0; k < count; k++) {
                     seg.set(U16, (first + k * stride) * 2, floatToBf16(src[srcOff + k]));
+                }
+            }
+            default -> throw new IllegalArgumentException("no float codec for " + type);
+        }
+    }
+
+    private static void encodeHalfs(float[] src, int srcOff, int count, MemorySegment seg, long first) {
+        for (int k = 0; k < count; k++) {
+            seg.set(U16, (first + k) * 2, Float.floatToFloat16(src[srcOff + k]));
+        }
+    }
+
+    private static void encodeBf16s(float[] src, int srcOff, int count, MemorySegment seg, long first) {
+        for (int k = 0; k < count; k++) {
+            seg.set(U16, (first + k) * 2, floatToBf16(src[srcOff + k]));
+        }
+    }
+
+    /**
+     * Reads {@code rows} runs of {@code count} elements: run r starts at element index
+     * {@code first + r·rowStride}, its elements {@code stride} apart, and lands in
+     * {@code dst[dstOff + r·dstRowStride ..]}. When the elements of a run are further apart than the
+     * runs (a transposed view), the rows are read side by side, position by position, so that each
+     * cache line of the tensor is read once for all of them.
+     */
+    public static void decodeRows(MemorySegment seg, DataType type, long first, long stride, long rowStride, int rows,
+                                  int count, float[] dst, int dstOff, int dstRowStride) {
+        if (rows == 1 || stride == 1 || Math.abs(stride) <= Math.abs(rowStride)) {
+            if (stride == 1 && rowStride == count && dstRowStride == count) {
+                decode(seg, type, first, 1, rows * count, dst, dstOff);
+                return;
+            }
+            for (int r = 0; r < rows; r++) {
+                decode(seg, type, first + r * rowStride, stride, count, dst, dstOff + r * dstRowStride);
+            }
+            return;
+        }
+        for (int k = 0; k < count; k++) {
+            decode(seg, type, first + k * stride, rowStride, rows, dst, dstOff + k, dstRowStride);
+        }
+    }
+
+    /** {@code count} elements {@code stride} apart into {@code dst[dstOff]}, {@code dst[dstOff + dstStride]}, ... */
+    private static void decode(MemorySegment seg, DataType type, long first, long stride, int count, float[] dst,
+                               int dstOff, int dstStride) {
+        switch (type) {
+            case FLOAT -> {
+                for (int k = 0; k < count; k++) {
+                    dst[dstOff + k * dstStride] = seg.get(F32, (first + k * stride) * 4);
+                }
+            }
+            case FLOAT16 -> {
+                for (int k = 0; k < count; k++) {
+                    dst[dstOff + k * dstStride] = Float.float16ToFloat(seg.get(U16, (first + k * stride) * 2));
+                }
+            }
+            case BF16 -> {
+                for (int k = 0; k < count; k++) {
+                    dst[dstOff + k * dstStride] = bf16ToFloat(seg.get(U16, (first + k * stride) * 2));
                 }
             }
             default -> throw new IllegalArgumentException("no float codec for " + type);

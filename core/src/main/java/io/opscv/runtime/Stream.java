@@ -1,7 +1,9 @@
 package io.opscv.runtime;
 
-import java.util.ArrayDeque;
-import java.util.concurrent.locks.Condition;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -9,18 +11,28 @@ import java.util.concurrent.locks.ReentrantLock;
  * its own. {@link #synchronize()} waits until everything queued so far has run and reports the
  * first failure since the last synchronize; {@link #close()} ({@code aclrtDestroyStream}) drains
  * the queue first.
+ *
+ * <p>Implementation overview. Tasks go through a lock-free queue to the stream's single thread,
+ * which runs them in order and then publishes the count of completed tasks. Both that thread (when
+ * the queue is empty) and a synchronizing thread (while work is pending) spin for
+ * {@link #SPIN_NANOS} before parking, so that a short launch-and-synchronize round trip costs no
+ * thread wake-up; past that they park and are unparked by the other side. Only launch and close
+ * take a lock, so that no task is accepted after close has begun draining.
  */
 public final class Stream implements AutoCloseable {
+    /** How long an idle stream thread or a synchronizing caller spins before parking. */
+    static final long SPIN_NANOS = 50_000;
+
     private final Device device;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
-    private final ArrayDeque<Runnable> queue = new ArrayDeque<>();
+    private final ReentrantLock admission = new ReentrantLock();
+    private final ConcurrentLinkedQueue<Runnable> queue = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Thread> parkedSynchronizers = new ConcurrentLinkedQueue<>();
+    private final AtomicReference<AclnnException> failure = new AtomicReference<>();
+    private final AtomicLong submitted = new AtomicLong();
     private final Thread worker;
-    private long submitted;
-    private long completed;
-    private AclnnException failure;
-    private boolean closing;
-    private boolean closed;
+    private volatile long completed;
+    private volatile boolean workerParked;
+    private volatile boolean closing;
 
     Stream(Device device) {
         this.device = device;
@@ -40,27 +52,24 @@ public final class Stream implements AutoCloseable {
         if (task == null) {
             throw AclnnException.nullptr("Expected a proper task but got null for argument task.");
         }
-        lock.lock();
+        admission.lock();
         try {
-            if (closing || closed) {
+            if (closing) {
                 throw AclnnException.invalid("The stream was destroyed (aclrtDestroyStream) and cannot take work.");
             }
-            queue.addLast(task);
-            submitted++;
-            changed.signalAll();
+            submitted.incrementAndGet();
+            queue.add(task);
         } finally {
-            lock.unlock();
+            admission.unlock();
+        }
+        if (workerParked) {
+            LockSupport.unpark(worker);
         }
     }
 
     /** Whether this stream accepts work. */
     public boolean isOpen() {
-        lock.lock();
-        try {
-            return !closing && !closed;
-        } finally {
-            lock.unlock();
-        }
+        return !closing;
     }
 
     /**
@@ -73,47 +82,48 @@ public final class Stream implements AutoCloseable {
             throw AclnnException.invalid("aclrtSynchronizeStream was called from a task of the same stream; it would wait"
                     + " for itself.");
         }
-        lock.lock();
-        try {
-            long target = submitted;
+        long target = submitted.get();
+        if (completed < target) {
+            awaitCompleted(target);
+        }
+        AclnnException f = failure.getAndSet(null);
+        if (f != null) {
+            // Re-create so that the recent-error text is set on the synchronizing thread.
+            throw new AclnnException(f.status(), f.getMessage(), f);
+        }
+    }
+
+    private void awaitCompleted(long target) {
+        long spinUntil = System.nanoTime() + SPIN_NANOS;
+        int spins = 0;
+        while (completed < target) {
+            if (System.nanoTime() < spinUntil) {
+                spin(++spins);
+                continue;
+            }
+            Thread self = Thread.currentThread();
+            parkedSynchronizers.add(self);
             boolean interrupted = false;
             while (completed < target) {
-                try {
-                    changed.await();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
+                LockSupport.park(this);
+                interrupted |= Thread.interrupted();
             }
+            parkedSynchronizers.remove(self);
             if (interrupted) {
-                Thread.currentThread().interrupt();
+                self.interrupt();
             }
-            AclnnException f = failure;
-            failure = null;
-            if (f != null) {
-                // Re-create so that the recent-error text is set on the synchronizing thread.
-                throw new AclnnException(f.status(), f.getMessage(), f);
-            }
-        } finally {
-            lock.unlock();
         }
     }
 
     private void work() {
+        long done = 0;
         while (true) {
-            Runnable task;
-            lock.lock();
-            try {
-                while (queue.isEmpty() && !closing) {
-                    changed.awaitUninterruptibly();
-                }
-                if (queue.isEmpty()) {
-                    closed = true;
-                    changed.signalAll();
+            Runnable task = queue.poll();
+            if (task == null) {
+                task = awaitTask();
+                if (task == null) {
                     return;
                 }
-                task = queue.pollFirst();
-            } finally {
-                lock.unlock();
             }
             AclnnException error = null;
             try {
@@ -124,16 +134,56 @@ public final class Stream implements AutoCloseable {
                 // Every Error too: a worker that died would leave synchronize() waiting forever.
                 error = AclnnException.runtime("A task on the stream failed: " + e, e);
             }
-            lock.lock();
-            try {
-                completed++;
-                if (error != null && failure == null) {
-                    failure = error;
-                }
-                changed.signalAll();
-            } finally {
-                lock.unlock();
+            if (error != null) {
+                failure.compareAndSet(null, error);
             }
+            completed = ++done;
+            if (!parkedSynchronizers.isEmpty()) {
+                for (Thread t : parkedSynchronizers) {
+                    LockSupport.unpark(t);
+                }
+            }
+        }
+    }
+
+    /** The next task, or null once the stream is closing and drained. */
+    private Runnable awaitTask() {
+        long spinUntil = System.nanoTime() + SPIN_NANOS;
+        int spins = 0;
+        while (true) {
+            Runnable task = queue.poll();
+            if (task != null) {
+                return task;
+            }
+            if (closing) {
+                // launch no longer adds (it checks closing under the admission lock close took).
+                task = queue.poll();
+                return task;
+            }
+            if (System.nanoTime() < spinUntil) {
+                spin(++spins);
+                continue;
+            }
+            workerParked = true;
+            if (queue.isEmpty() && !closing) {
+                LockSupport.park(this);
+            }
+            workerParked = false;
+            Thread.interrupted();
+            spinUntil = System.nanoTime() + SPIN_NANOS;
+        }
+    }
+
+    /**
+     * One turn of a spin: mostly a pause, now and then a yield, so that a spinning thread does not
+     * hold a core that the thread it waits for needs (the machine may have fewer free cores than
+     * spinning threads).
+     */
+    private static void spin(int spins) {
+        if ((spins & 31) == 0) {
+            Thread.yield();
+        } else {
+            Thread.onSpinWait();
         }
     }
 
@@ -143,13 +193,13 @@ public final class Stream implements AutoCloseable {
      */
     @Override
     public void close() {
-        lock.lock();
+        admission.lock();
         try {
             closing = true;
-            changed.signalAll();
         } finally {
-            lock.unlock();
+            admission.unlock();
         }
+        LockSupport.unpark(worker);
         if (Thread.currentThread() != worker) {
             boolean interrupted = false;
             while (true) {

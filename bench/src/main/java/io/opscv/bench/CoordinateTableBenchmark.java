@@ -1,0 +1,34 @@
+package io.opscv.bench;
+
+import io.opscv.kernel.LinearTable;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/** Phase 1's per-call coordinate table ({@link LinearTable#of}), the fixed cost of a call that grows with Lout. */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
+public class CoordinateTableBenchmark {
+
+    /** Lin:Lout: the long-row case and up2x. */
+    @Param({"524288:1048576", "16384:32768"})
+    public String sizes;
+
+    @Benchmark
+    public LinearTable coordinateTable() {
+        String[] parts = sizes.split(":");
+        return LinearTable.of(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), false, 0);
+    }
+}

@@ -1,0 +1,704 @@
+package io.opscv.kernel;
+
+import io.opscv.runtime.DataType;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.ShortVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The Vector API ({@code jdk.incubator.vector}) implementation of {@link KernelProvider}, loaded
+ * reflectively by {@link KernelProviders}; bit-identical to {@link ScalarKernelProvider} (every
+ * output is the same float products added in the same order, without fused multiply-add).
+ *
+ * <p>Implementation overview. The backward has three vector forms, chosen per call:
+ * <ul>
+ *   <li><b>windowed</b> (Lout ≤ 2·Lin: FLOAT always; FP16/BF16 when upsampling, or downsampling
+ *       with fewer than 16 rows): one lane per input. The right-tap terms of 16 neighbouring
+ *       inputs lie within 32 positions, as do their left-tap terms; the products {@code P1 = w1·g}, {@code P0 = w0·g} of each window are
+ *       formed in two vectors, and step k hands every lane its k-th term with one two-source
+ *       permute. FLOAT rows (at any ratio up to 2×, downsampling included) are read from and
+ *       written to device memory in place, 4 rows at a time.</li>
+ *   <li><b>tiles</b> (other ratios, 16 rows or more; and any ratio when gradOut's rows lie side by
+ *       side, a transposed view): one lane per row. A 16 × 16 register transpose turns 16 rows of
+ *       gradOut into one vector per position (a transposed view is already position-major and
+ *       needs none); every term is then a vector times a broadcast weight, and the sums are
+ *       transposed back.</li>
+ *   <li><b>gather</b> (the rows left over by tiles): one lane per input, each step gathering every
+ *       lane's k-th term from the products. Vector gathers are slow on this hardware (about 12 ns
+ *       per 16 lanes), so this form only serves those few rows.</li>
+ * </ul>
+ * In every form a lane adds its terms in ascending j from 0f (right taps, then left taps): the
+ * canonical order. Lanes with fewer terms than the step are masked out, or add a +0f (a sum that
+ * starts at +0f is never -0f under round-to-nearest, so adding +0f changes nothing); no 0·x
+ * product is ever formed for a missing term (0·Inf would be NaN). The last input of a row (both
+ * taps of the rightmost outputs land on it) and groups that do not fit a form go through the
+ * scalar reference. BF16 is converted in registers; FP16 through the reference loops, which the
+ * JIT compiles to {@code vcvtph2ps}/{@code vcvtps2ph}.
+ */
+final class VectorKernelProvider implements KernelProvider {
+    private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, FLOATS.vectorShape());
+    private static final int LANES = FLOATS.length();
+    /** As many 16-bit lanes as {@link #FLOATS} has floats, for FP16/BF16 loads and stores. */
+    private static final VectorSpecies<Short> HALFS = VectorSpecies.of(short.class,
+            VectorShape.forBitSize(LANES * Short.SIZE));
+    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    private static final KernelProvider SCALAR = new ScalarKernelProvider();
+    /** Per-thread buffer between the two halves of a 16 × 16 transpose. */
+    private static final ThreadLocal<float[]> TRANSPOSE_BUFFER = ThreadLocal.withInitial(() -> new float[16 * 16]);
+    /** Rows per tile, inputs per window group; the transposes are written for 16 lanes (512-bit). */
+    private static final int TILE = 16;
+    private static final boolean TILED = LANES == TILE;
+    // Index vectors of the 16 × 16 transpose (two-source permutes: 0..15 pick the first source, 16..31 the second).
+    private static final IntVector SWAP_LOW_8 = permutation(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
+    private static final IntVector SWAP_HIGH_8 = permutation(8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
+    private static final IntVector SWAP_LOW_4 = permutation(0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27);
+    private static final IntVector SWAP_HIGH_4 = permutation(4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31);
+    private static final IntVector SWAP_LOW_2 = permutation(0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29);
+    private static final IntVector SWAP_HIGH_2 = permutation(2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31);
+    private static final IntVector SWAP_LOW_1 = permutation(0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
+    private static final IntVector SWAP_HIGH_1 = permutation(1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31);
+
+    private static IntVector permutation(int... lanes) {
+        return TILED ? IntVector.fromArray(INTS, lanes, 0) : null;
+    }
+
+    /** Public for reflective loading by {@link KernelProviders}. */
+    public VectorKernelProvider() {}
+
+    @Override
+    public String name() {
+        return "vector-" + FLOATS.vectorBitSize();
+    }
+
+    /**
+     * Tiles of 16 rows: the transposed block and the transposed sums; the rows left over: per row
+     * P1 (span), P0 (span) and one +0f slot. Tiles and leftover rows run one after the other.
+     */
+    @Override
+    public int backwardWorkFloats(int inputs, int span, int rows) {
+        int tiled = TILED && rows >= TILE ? Math.multiplyExact(TILE, roundUp(span) + roundUp(inputs)) : 0;
+        // A call with fewer rows (the last group of a call) may leave up to TILE - 1 rows over.
+        int leftover = TILED ? Math.min(rows, TILE - 1) : rows;
+        return Math.max(tiled, Math.multiplyExact(2 * span + 1, leftover));
+    }
+
+    @Override
+    public void linearBackward(LinearTable t, int i0, int i1, int rows, float[] g, int gOffset, int gRowStride,
+                               float[] acc, int accOffset, int accRowStride, float[] work) {
+        // Buffered, downsampling with enough rows: tiles are cheaper per element (see backwardInPlace).
+        if (windowed(t) && (t.lout() >= t.lin() || rows < TILE)) {
+            backwardWindowed(t, i0, i1, rows, g, gOffset, gRowStride, acc, accOffset, accRowStride);
+            return;
+        }
+        int r = 0;
+        if (TILED) {
+            for (; r + TILE <= rows; r += TILE) {
+                backwardTile(t, i0, i1, g, gOffset + r * gRowStride, gRowStride, acc, accOffset + r * accRowStride,
+                        accRowStride, work);
+            }
+        }
+        if (r < rows) {
+            backwardGather(t, i0, i1, rows - r, g, gOffset + r * gRowStride, gRowStride, acc, accOffset + r * accRowStride,
+                    accRowStride, work);
+        }
+    }
+
+    /**
+     * Whether the windowed form applies: at most two outputs per input on average, so that the
+     * right-tap (and the left-tap) terms of 16 neighbouring inputs usually lie within 32 positions,
+     * two vectors.
+     */
+    private static boolean windowed(LinearTable t) {
+        return TILED && (long) t.lout() <= 2L * t.lin();
+    }
+
+    /**
+     * The windowed form: one lane per input, no gather and no transpose. For a group of 16 inputs
+     * starting at i, the right-tap terms of every lane lie in the 32 positions from
+     * {@code bounds[i]}, the left-tap terms in the 32 from {@code bounds[i + 1]}; the products
+     * P1 = w1·g and P0 = w0·g of each window are formed in two vectors each, and step k gives every
+     * lane its k-th right-tap term (then its k-th left-tap term) with one two-source permute, added
+     * under the mask of the lanes that have that many terms: per lane, the canonical order. A group
+     * whose windows are wider, or that would read past the end of {@code g}, is summed by the scalar
+     * reference; so is the last input.
+     */
+    private static void backwardWindowed(LinearTable t, int i0, int i1, int rows, float[] g, int gOffset, int gRowStride,
+                                         float[] acc, int accOffset, int accRowStride) {
+        final int[] bounds = t.bounds;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final int last = t.lin() - 1;
+        final int jLo = t.gatherFrom(i0);
+        final int vectorEnd = Math.min(i1, last);
+        final int window = 2 * TILE;
+        for (int i = i0; i < vectorEnd; i += TILE) {
+            int count = Math.min(TILE, vectorEnd - i);
+            int rightBase = bounds[i];
+            int leftBase = bounds[i + 1];
+            int lastRow = gOffset + (rows - 1) * gRowStride - jLo;
+            if (bounds[i + count] - rightBase > window || bounds[i + count + 1] - leftBase > window
+                    || lastRow + Math.max(rightBase, leftBase) + window > g.length) {
+                SCALAR.linearBackward(t, i, i + count, rows, g, gOffset + t.gatherFrom(i) - jLo, gRowStride, acc,
+                        accOffset + i - i0, accRowStride, null);
+                continue;
+            }
+            VectorMask<Integer> inputs = INTS.indexInRange(0, count);
+            IntVector from = IntVector.fromArray(INTS, bounds, i, inputs);
+            IntVector leftFrom = IntVector.fromArray(INTS, bounds, i + 1, inputs);
+            IntVector to = IntVector.fromArray(INTS, bounds, i + 2, inputs);
+            IntVector rightCount = leftFrom.sub(from);
+            IntVector leftCount = to.sub(leftFrom);
+            int rightSteps = rightCount.reduceLanes(VectorOperators.MAX);
+            int leftSteps = leftCount.reduceLanes(VectorOperators.MAX);
+            IntVector rightIndex = from.sub(rightBase);
+            IntVector leftIndex = leftFrom.sub(leftBase);
+            FloatVector w1a = FloatVector.fromArray(FLOATS, w1, rightBase);
+            FloatVector w1b = FloatVector.fromArray(FLOATS, w1, rightBase + TILE);
+            FloatVector w0a = FloatVector.fromArray(FLOATS, w0, leftBase);
+            FloatVector w0b = FloatVector.fromArray(FLOATS, w0, leftBase + TILE);
+            VectorMask<Float> store = inputs.cast(FLOATS);
+            for (int r = 0; r < rows; r++) {
+                int row = gOffset + r * gRowStride - jLo;
+                IntVector p1a = FloatVector.fromArray(FLOATS, g, row + rightBase).mul(w1a).reinterpretAsInts();
+                IntVector p1b = FloatVector.fromArray(FLOATS, g, row + rightBase + TILE).mul(w1b).reinterpretAsInts();
+                IntVector p0a = FloatVector.fromArray(FLOATS, g, row + leftBase).mul(w0a).reinterpretAsInts();
+                IntVector p0b = FloatVector.fromArray(FLOATS, g, row + leftBase + TILE).mul(w0b).reinterpretAsInts();
+                FloatVector sum = FloatVector.zero(FLOATS);
+                for (int k = 0; k < rightSteps; k++) {
+                    FloatVector term = rightIndex.add(k).selectFrom(p1a, p1b).reinterpretAsFloats();
+                    sum = sum.add(term, rightCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                }
+                for (int k = 0; k < leftSteps; k++) {
+                    FloatVector term = leftIndex.add(k).selectFrom(p0a, p0b).reinterpretAsFloats();
+                    sum = sum.add(term, leftCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                }
+                int a = accOffset + r * accRowStride + i - i0;
+                if (count == TILE) {
+                    sum.intoArray(acc, a);
+                } else {
+                    sum.intoArray(acc, a, store);
+                }
+            }
+        }
+        if (last >= i0 && last < i1) {
+            SCALAR.linearBackward(t, last, last + 1, rows, g, gOffset + t.gatherFrom(last) - jLo, gRowStride, acc,
+                    accOffset + last - i0, accRowStride, null);
+        }
+    }
+
+    /**
+     * FLOAT rows are read and written in place whenever the windowed form applies
+     * ({@link #windowed}), downsampling included: with the data in cache both cost about the same
+     * per element at 4× downsampling (16-row tiles 0.38–0.55 ns per element of out, 4 rows in
+     * place 0.52 ns), and in place saves the buffered form's two extra passes over the data, which
+     * measured slower once the data comes from memory. FP16 and BF16 go through the buffered forms: their
+     * conversions are fast loops of their own (see {@link #decodeRun}), and with them inlined here
+     * the JIT compiled this method into much slower code (measured: FP16 25 ns per input instead
+     * of 0.9).
+     */
+    @Override
+    public boolean backwardInPlace(LinearTable table, DataType type) {
+        return type == DataType.FLOAT && windowed(table);
+    }
+
+    @Override
+    public void linearBackwardInPlace(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut, long gFirst,
+                                      long gRowStride, MemorySegment out, long oFirst, long oRowStride, DataType type) {
+        final int[] bounds = t.bounds;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final int last = t.lin() - 1;
+        final int jLo = t.gatherFrom(i0);
+        final int vectorEnd = Math.min(i1, last);
+        final int window = 2 * TILE;
+        final long gEnd = gradOut.byteSize() / type.byteSize();
+        final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
+        for (int i = i0; i < vectorEnd; i += TILE) {
+            int count = Math.min(TILE, vectorEnd - i);
+            int rightBase = bounds[i];
+            int leftBase = bounds[i + 1];
+            if (count < TILE || bounds[i + count] - rightBase > window || bounds[i + count + 1] - leftBase > window
+                    || lastRow + Math.max(rightBase, leftBase) + window > gEnd) {
+                for (int r = 0; r < rows; r++) {
+                    scalarInputs(t, i, i + count, gradOut, gFirst + r * gRowStride - jLo, out,
+                            oFirst + r * oRowStride + i - i0, type);
+                }
+                continue;
+            }
+            IntVector from = IntVector.fromArray(INTS, bounds, i);
+            IntVector leftFrom = IntVector.fromArray(INTS, bounds, i + 1);
+            IntVector to = IntVector.fromArray(INTS, bounds, i + 2);
+            IntVector rightCount = leftFrom.sub(from);
+            IntVector leftCount = to.sub(leftFrom);
+            int rightSteps = rightCount.reduceLanes(VectorOperators.MAX);
+            int leftSteps = leftCount.reduceLanes(VectorOperators.MAX);
+            IntVector rightIndex = from.sub(rightBase);
+            IntVector leftIndex = leftFrom.sub(leftBase);
+            FloatVector w1a = FloatVector.fromArray(FLOATS, w1, rightBase);
+            FloatVector w1b = FloatVector.fromArray(FLOATS, w1, rightBase + TILE);
+            FloatVector w0a = FloatVector.fromArray(FLOATS, w0, leftBase);
+            FloatVector w0b = FloatVector.fromArray(FLOATS, w0, leftBase + TILE);
+            for (int r = 0; r < rows; r++) {
+                long row = gFirst + r * gRowStride - jLo;
+                long right = (row + rightBase) * 4;
+                long left = (row + leftBase) * 4;
+                IntVector p1a = FloatVector.fromMemorySegment(FLOATS, gradOut, right, ORDER).mul(w1a).reinterpretAsInts();
+                IntVector p1b = FloatVector.fromMemorySegment(FLOATS, gradOut, right + 4 * TILE, ORDER).mul(w1b)
+                        .reinterpretAsInts();
+                IntVector p0a = FloatVector.fromMemorySegment(FLOATS, gradOut, left, ORDER).mul(w0a).reinterpretAsInts();
+                IntVector p0b = FloatVector.fromMemorySegment(FLOATS, gradOut, left + 4 * TILE, ORDER).mul(w0b)
+                        .reinterpretAsInts();
+                FloatVector sum = FloatVector.zero(FLOATS);
+                for (int k = 0; k < rightSteps; k++) {
+                    FloatVector term = rightIndex.add(k).selectFrom(p1a, p1b).reinterpretAsFloats();
+                    sum = sum.add(term, rightCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                }
+                for (int k = 0; k < leftSteps; k++) {
+                    FloatVector term = leftIndex.add(k).selectFrom(p0a, p0b).reinterpretAsFloats();
+                    sum = sum.add(term, leftCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                }
+                sum.intoMemorySegment(out, (oFirst + r * oRowStride + i - i0) * 4, ORDER);
+            }
+        }
+        if (last >= i0 && last < i1) {
+            for (int r = 0; r < rows; r++) {
+                scalarInputs(t, last, last + 1, gradOut, gFirst + r * gRowStride - jLo, out,
+                        oFirst + r * oRowStride + last - i0, type);
+            }
+        }
+    }
+
+    /** Inputs {@code [iA, iB)} by the scalar reference, through small buffers; gradOut position j is element {@code gBase + j}. */
+    private static void scalarInputs(LinearTable t, int iA, int iB, MemorySegment gradOut, long gBase, MemorySegment out,
+                                     long oAt, DataType type) {
+        int from = t.gatherFrom(iA);
+        int span = t.gatherTo(iB) - from;
+        float[] g = new float[Math.max(span, 1)];
+        float[] acc = new float[iB - iA];
+        ElementCodec.decode(gradOut, type, gBase + from, 1, span, g, 0);
+        SCALAR.linearBackward(t, iA, iB, 1, g, 0, span, acc, 0, iB - iA, null);
+        ElementCodec.encode(acc, 0, iB - iA, out, type, oAt, 1);
+    }
+
+    /**
+     * The gather form, row by row: the products P1 and P0 of the block's span, then for each
+     * group of inputs, step k gathers every lane's k-th term (P1 for right taps, P0 for left taps;
+     * a lane with fewer terms gathers the +0f slot after P0). The gather indices of a group are
+     * computed once and reused for every row.
+     */
+    private static void backwardGather(LinearTable t, int i0, int i1, int rows, float[] g, int gOffset, int gRowStride,
+                                       float[] acc, int accOffset, int accRowStride, float[] work) {
+        final int jLo = t.gatherFrom(i0);
+        final int span = t.gatherTo(i1) - jLo;
+        final int rowBlock = 2 * span + 1;
+        final int zero = 2 * span;
+        formProducts(t, jLo, span, rows, g, gOffset, gRowStride, work, rowBlock);
+
+        final int[] bounds = t.bounds;
+        final int last = t.lin() - 1;
+        final int vectorEnd = Math.min(i1, last);
+        int[] gatherIndex = new int[Math.max(t.maxTerms(), 1) * LANES];
+        for (int i = i0; i < vectorEnd; i += LANES) {
+            VectorMask<Integer> inputs = INTS.indexInRange(i, vectorEnd);
+            IntVector from = IntVector.fromArray(INTS, bounds, i, inputs).sub(jLo);
+            IntVector leftFrom = IntVector.fromArray(INTS, bounds, i + 1, inputs).sub(jLo);
+            IntVector to = IntVector.fromArray(INTS, bounds, i + 2, inputs).sub(jLo);
+            IntVector count = to.sub(from, inputs);
+            int terms = count.reduceLanes(VectorOperators.MAX, inputs);
+            for (int k = 0; k < terms; k++) {
+                IntVector j = from.add(k);
+                IntVector slot = j.add(span, j.compare(VectorOperators.GE, leftFrom));
+                slot.blend(zero, count.compare(VectorOperators.LE, k).or(inputs.not()))
+                        .intoArray(gatherIndex, k * LANES);
+            }
+            int a = accOffset + i - i0;
+            VectorMask<Float> store = inputs.cast(FLOATS);
+            for (int r = 0, w = 0; r < rows; r++, w += rowBlock, a += accRowStride) {
+                FloatVector sum = FloatVector.zero(FLOATS);
+                for (int k = 0; k < terms; k++) {
+                    sum = sum.add(FloatVector.fromArray(FLOATS, work, w, gatherIndex, k * LANES));
+                }
+                sum.intoArray(acc, a, store);
+            }
+        }
+        if (last >= i0 && last < i1) {
+            sumLastInput(bounds, last, jLo, span, rows, work, rowBlock, acc, accOffset + last - i0, accRowStride);
+        }
+    }
+
+    /** {@code work[r·rowBlock + jj] = w1·g}, {@code work[r·rowBlock + span + jj] = w0·g}, then +0f. */
+    private static void formProducts(LinearTable t, int jLo, int span, int rows, float[] g, int gOffset, int gRowStride,
+                                     float[] work, int rowBlock) {
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final int bound = FLOATS.loopBound(span);
+        for (int r = 0; r < rows; r++) {
+            final int src = gOffset + r * gRowStride;
+            final int p1 = r * rowBlock;
+            final int p0 = p1 + span;
+            int jj = 0;
+            for (; jj < bound; jj += LANES) {
+                FloatVector v = FloatVector.fromArray(FLOATS, g, src + jj);
+                v.mul(FloatVector.fromArray(FLOATS, w1, jLo + jj)).intoArray(work, p1 + jj);
+                v.mul(FloatVector.fromArray(FLOATS, w0, jLo + jj)).intoArray(work, p0 + jj);
+            }
+            for (; jj < span; jj++) {
+                float v = g[src + jj];
+                work[p1 + jj] = w1[jLo + jj] * v;
+                work[p0 + jj] = w0[jLo + jj] * v;
+            }
+            work[p0 + span] = 0f;
+        }
+    }
+
+    /** Input lin - 1: right-tap terms, then per rightmost output its left-tap and right-tap terms. */
+    private static void sumLastInput(int[] bounds, int last, int jLo, int span, int rows, float[] work, int rowBlock,
+                                     float[] acc, int a, int accRowStride) {
+        int from = bounds[last] - jLo;
+        int leftFrom = bounds[last + 1] - jLo;
+        int to = bounds[last + 2] - jLo;
+        for (int r = 0, w = 0; r < rows; r++, w += rowBlock, a += accRowStride) {
+            float sum = 0f;
+            for (int jj = from; jj < leftFrom; jj++) {
+                sum += work[w + jj];
+            }
+            for (int jj = leftFrom; jj < to; jj++) {
+                sum += work[w + span + jj];
+                sum += work[w + jj];
+            }
+            acc[a] = sum;
+        }
+    }
+
+    /**
+     * BF16 widened in registers (zero-extend, shift left 16). FLOAT is a plain copy, and FP16 uses
+     * the reference loop: the JIT compiles {@link Float#float16ToFloat} in a loop to vector
+     * conversions ({@code vcvtph2ps}), faster than any bit manipulation here.
+     */
+    @Override
+    public void decodeRun(MemorySegment seg, DataType type, long first, int count, float[] dst, int dstOff) {
+        if (type != DataType.BF16) {
+            ElementCodec.decode(seg, type, first, 1, count, dst, dstOff);
+            return;
+        }
+        int k = 0;
+        long bytes = first * 2;
+        for (int bound = count - LANES; k <= bound; k += LANES, bytes += 2L * LANES) {
+            IntVector x = (IntVector) ShortVector.fromMemorySegment(HALFS, seg, bytes, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0);
+            x.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().intoArray(dst, dstOff + k);
+        }
+        ElementCodec.decode(seg, type, first + k, 1, count - k, dst, dstOff + k);
+    }
+
+    /**
+     * BF16 rounded to nearest even in registers, as {@link ElementCodec#floatToBf16}: add 0x7fff
+     * plus the lowest kept bit, keep the top half; a vector holding a NaN goes through the
+     * reference. FLOAT and FP16 as in {@link #decodeRun} ({@code vcvtps2ph} for FP16).
+     */
+    @Override
+    public void encodeRun(float[] src, int srcOff, int count, MemorySegment seg, DataType type, long first) {
+        if (type != DataType.BF16) {
+            ElementCodec.encode(src, srcOff, count, seg, type, first, 1);
+            return;
+        }
+        int k = 0;
+        for (int bound = count - LANES; k <= bound; k += LANES) {
+            IntVector bits = FloatVector.fromArray(FLOATS, src, srcOff + k).reinterpretAsInts();
+            if (bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
+                ElementCodec.encode(src, srcOff + k, LANES, seg, type, first + k, 1);
+                continue;
+            }
+            IntVector odd = bits.lanewise(VectorOperators.LSHR, 16).and(1);
+            bits.add(0x7fff).add(odd).lanewise(VectorOperators.LSHR, 16)
+                    .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                    .intoMemorySegment(seg, (first + k) * 2, ORDER);
+        }
+        ElementCodec.encode(src, srcOff + k, count - k, seg, type, first + k, 1);
+    }
+
+    /** FLOAT rows whose count is a multiple of 16: whole vectors per position. */
+    @Override
+    public void decodeSideBySide(MemorySegment seg, DataType type, long first, long stride, int rows, int count,
+                                 float[] dst) {
+        if (type != DataType.FLOAT || rows % LANES != 0) {
+            KernelProvider.super.decodeSideBySide(seg, type, first, stride, rows, count, dst);
+            return;
+        }
+        for (int k = 0; k < count; k++) {
+            long from = (first + k * stride) * 4;
+            for (int r = 0; r < rows; r += LANES) {
+                FloatVector.fromMemorySegment(FLOATS, seg, from + 4L * r, ORDER).intoArray(dst, k * rows + r);
+            }
+        }
+    }
+
+    @Override
+    public int rowsPerVector() {
+        return TILED ? TILE : 1;
+    }
+
+    /**
+     * Sixteen rows at once: the gradOut block is transposed so that one vector holds one position
+     * of all sixteen rows; each term is then that vector times the position's weight (broadcast),
+     * added in the canonical order (per lane, exactly the scalar loop's operations), and the sums
+     * are transposed back.
+     */
+    private static void backwardTile(LinearTable t, int i0, int i1, float[] g, int gOffset, int gRowStride, float[] acc,
+                                     int accOffset, int accRowStride, float[] work) {
+        final int span = t.gatherTo(i1) - t.gatherFrom(i0);
+        final int sums = roundUp(span) * TILE;
+        int p = 0;
+        for (; p + TILE <= span; p += TILE) {
+            transpose16(g, gOffset + p, gRowStride, work, p * TILE, TILE);
+        }
+        for (; p < span; p++) {
+            for (int r = 0; r < TILE; r++) {
+                work[p * TILE + r] = g[gOffset + r * gRowStride + p];
+            }
+        }
+        tileSums(t, i0, i1, work, 0, TILE, work, sums);
+        tileOut(work, sums, i1 - i0, acc, accOffset, accRowStride);
+    }
+
+    /**
+     * The sums of 16 rows held position-major: position j of the 16 rows is the vector at
+     * {@code g[gOffset + (j - jLo)·gStride]}; the sums of input i go to the vector at
+     * {@code sums[sumsOffset + (i - i0)·16]}. Each term is one vector times a broadcast weight.
+     */
+    private static void tileSums(LinearTable t, int i0, int i1, float[] g, int gOffset, int gStride, float[] sums,
+                                 int sumsOffset) {
+        final int jLo = t.gatherFrom(i0);
+        final int[] bounds = t.bounds;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final int last = t.lin() - 1;
+        final int end = Math.min(i1, last);
+        for (int i = i0; i < end; i++) {
+            FloatVector sum = FloatVector.zero(FLOATS);
+            int j = bounds[i];
+            int leftFrom = bounds[i + 1];
+            int to = bounds[i + 2];
+            for (int at = gOffset + (j - jLo) * gStride; j < leftFrom; j++, at += gStride) {
+                sum = sum.add(FloatVector.fromArray(FLOATS, g, at).mul(w1[j]));
+            }
+            for (int at = gOffset + (j - jLo) * gStride; j < to; j++, at += gStride) {
+                sum = sum.add(FloatVector.fromArray(FLOATS, g, at).mul(w0[j]));
+            }
+            sum.intoArray(sums, sumsOffset + (i - i0) * TILE);
+        }
+        if (last >= i0 && last < i1) {
+            FloatVector sum = FloatVector.zero(FLOATS);
+            int j = bounds[last];
+            for (int leftFrom = bounds[last + 1]; j < leftFrom; j++) {
+                sum = sum.add(FloatVector.fromArray(FLOATS, g, gOffset + (j - jLo) * gStride).mul(w1[j]));
+            }
+            for (int to = bounds[last + 2]; j < to; j++) {
+                FloatVector v = FloatVector.fromArray(FLOATS, g, gOffset + (j - jLo) * gStride);
+                sum = sum.add(v.mul(w0[j]));
+                sum = sum.add(v.mul(w1[j]));
+            }
+            sum.intoArray(sums, sumsOffset + (last - i0) * TILE);
+        }
+    }
+
+    /** Transposes {@code count} position-major sums of 16 rows into the rows of {@code acc}. */
+    private static void tileOut(float[] sums, int sumsOffset, int count, float[] acc, int accOffset, int accRowStride) {
+        int q = 0;
+        for (; q + TILE <= count; q += TILE) {
+            transpose16(sums, sumsOffset + q * TILE, TILE, acc, accOffset + q, accRowStride);
+        }
+        for (; q < count; q++) {
+            for (int r = 0; r < TILE; r++) {
+                acc[accOffset + r * accRowStride + q] = sums[sumsOffset + q * TILE + r];
+            }
+        }
+    }
+
+    /**
+     * Rows side by side: each 16-row tile is summed straight from the position-major buffer (no
+     * transpose on the way in), and its sums transposed into the rows of {@code acc}; rows left
+     * over (fewer than 16) by the reference.
+     */
+    @Override
+    public void linearBackwardSideBySide(LinearTable t, int i0, int i1, int rows, float[] g, float[] acc, int accOffset,
+                                         int accRowStride, float[] work) {
+        int r = 0;
+        if (TILED) {
+            for (; r + TILE <= rows; r += TILE) {
+                tileSums(t, i0, i1, g, r, rows, work, 0);
+                tileOut(work, 0, i1 - i0, acc, accOffset + r * accRowStride, accRowStride);
+            }
+        }
+        if (r < rows) {
+            ScalarKernelProvider.sideBySide(t, i0, i1, rows, r, g, acc, accOffset, accRowStride);
+        }
+    }
+
+    private static int roundUp(int n) {
+        return (n + TILE - 1) / TILE * TILE;
+    }
+
+    /**
+     * Transposes a 16 × 16 block: row r is {@code src[srcOff + r·srcStride ..]} (16 floats), and
+     * column q is stored at {@code dst[dstOff + q·dstStride ..]}. Four rounds of two-source permutes
+     * on the float bits as ints (one {@code vpermt2d} each on AVX-512, with no index conversion);
+     * round s (8, 4, 2, 1) swaps the off-diagonal s × s blocks of each row pair (r, r + s), the
+     * recursive block transpose done for all blocks at once. The rounds are split over two methods
+     * of two rounds each, through a 256-float buffer: one method with all four rounds was too large
+     * for the JIT's first tier, which left it running unoptimised for seconds (measured: 60× slower).
+     */
+    private static void transpose16(float[] src, int srcOff, int srcStride, float[] dst, int dstOff, int dstStride) {
+        float[] half = TRANSPOSE_BUFFER.get();
+        firstRounds(src, srcOff, srcStride, half);
+        lastRounds(half, dst, dstOff, dstStride);
+    }
+
+    /** Rounds 8 and 4 of the transpose, rows from an array, into {@code half} (row r at {@code 16·r}). */
+    private static void firstRounds(float[] src, int srcOff, int srcStride, float[] half) {
+        IntVector a0 = FloatVector.fromArray(FLOATS, src, srcOff + 0 * srcStride).reinterpretAsInts();
+        IntVector a1 = FloatVector.fromArray(FLOATS, src, srcOff + 1 * srcStride).reinterpretAsInts();
+        IntVector a2 = FloatVector.fromArray(FLOATS, src, srcOff + 2 * srcStride).reinterpretAsInts();
+        IntVector a3 = FloatVector.fromArray(FLOATS, src, srcOff + 3 * srcStride).reinterpretAsInts();
+        IntVector a4 = FloatVector.fromArray(FLOATS, src, srcOff + 4 * srcStride).reinterpretAsInts();
+        IntVector a5 = FloatVector.fromArray(FLOATS, src, srcOff + 5 * srcStride).reinterpretAsInts();
+        IntVector a6 = FloatVector.fromArray(FLOATS, src, srcOff + 6 * srcStride).reinterpretAsInts();
+        IntVector a7 = FloatVector.fromArray(FLOATS, src, srcOff + 7 * srcStride).reinterpretAsInts();
+        IntVector a8 = FloatVector.fromArray(FLOATS, src, srcOff + 8 * srcStride).reinterpretAsInts();
+        IntVector a9 = FloatVector.fromArray(FLOATS, src, srcOff + 9 * srcStride).reinterpretAsInts();
+        IntVector a10 = FloatVector.fromArray(FLOATS, src, srcOff + 10 * srcStride).reinterpretAsInts();
+        IntVector a11 = FloatVector.fromArray(FLOATS, src, srcOff + 11 * srcStride).reinterpretAsInts();
+        IntVector a12 = FloatVector.fromArray(FLOATS, src, srcOff + 12 * srcStride).reinterpretAsInts();
+        IntVector a13 = FloatVector.fromArray(FLOATS, src, srcOff + 13 * srcStride).reinterpretAsInts();
+        IntVector a14 = FloatVector.fromArray(FLOATS, src, srcOff + 14 * srcStride).reinterpretAsInts();
+        IntVector a15 = FloatVector.fromArray(FLOATS, src, srcOff + 15 * srcStride).reinterpretAsInts();
+        IntVector b0 = SWAP_LOW_8.selectFrom(a0, a8);
+        IntVector b8 = SWAP_HIGH_8.selectFrom(a0, a8);
+        IntVector b1 = SWAP_LOW_8.selectFrom(a1, a9);
+        IntVector b9 = SWAP_HIGH_8.selectFrom(a1, a9);
+        IntVector b2 = SWAP_LOW_8.selectFrom(a2, a10);
+        IntVector b10 = SWAP_HIGH_8.selectFrom(a2, a10);
+        IntVector b3 = SWAP_LOW_8.selectFrom(a3, a11);
+        IntVector b11 = SWAP_HIGH_8.selectFrom(a3, a11);
+        IntVector b4 = SWAP_LOW_8.selectFrom(a4, a12);
+        IntVector b12 = SWAP_HIGH_8.selectFrom(a4, a12);
+        IntVector b5 = SWAP_LOW_8.selectFrom(a5, a13);
+        IntVector b13 = SWAP_HIGH_8.selectFrom(a5, a13);
+        IntVector b6 = SWAP_LOW_8.selectFrom(a6, a14);
+        IntVector b14 = SWAP_HIGH_8.selectFrom(a6, a14);
+        IntVector b7 = SWAP_LOW_8.selectFrom(a7, a15);
+        IntVector b15 = SWAP_HIGH_8.selectFrom(a7, a15);
+        IntVector c0 = SWAP_LOW_4.selectFrom(b0, b4);
+        IntVector c4 = SWAP_HIGH_4.selectFrom(b0, b4);
+        IntVector c1 = SWAP_LOW_4.selectFrom(b1, b5);
+        IntVector c5 = SWAP_HIGH_4.selectFrom(b1, b5);
+        IntVector c2 = SWAP_LOW_4.selectFrom(b2, b6);
+        IntVector c6 = SWAP_HIGH_4.selectFrom(b2, b6);
+        IntVector c3 = SWAP_LOW_4.selectFrom(b3, b7);
+        IntVector c7 = SWAP_HIGH_4.selectFrom(b3, b7);
+        IntVector c8 = SWAP_LOW_4.selectFrom(b8, b12);
+        IntVector c12 = SWAP_HIGH_4.selectFrom(b8, b12);
+        IntVector c9 = SWAP_LOW_4.selectFrom(b9, b13);
+        IntVector c13 = SWAP_HIGH_4.selectFrom(b9, b13);
+        IntVector c10 = SWAP_LOW_4.selectFrom(b10, b14);
+        IntVector c14 = SWAP_HIGH_4.selectFrom(b10, b14);
+        IntVector c11 = SWAP_LOW_4.selectFrom(b11, b15);
+        IntVector c15 = SWAP_HIGH_4.selectFrom(b11, b15);
+        c0.reinterpretAsFloats().intoArray(half, 0);
+        c1.reinterpretAsFloats().intoArray(half, 16);
+        c2.reinterpretAsFloats().intoArray(half, 32);
+        c3.reinterpretAsFloats().intoArray(half, 48);
+        c4.reinterpretAsFloats().intoArray(half, 64);
+        c5.reinterpretAsFloats().intoArray(half, 80);
+        c6.reinterpretAsFloats().intoArray(half, 96);
+        c7.reinterpretAsFloats().intoArray(half, 112);
+        c8.reinterpretAsFloats().intoArray(half, 128);
+        c9.reinterpretAsFloats().intoArray(half, 144);
+        c10.reinterpretAsFloats().intoArray(half, 160);
+        c11.reinterpretAsFloats().intoArray(half, 176);
+        c12.reinterpretAsFloats().intoArray(half, 192);
+        c13.reinterpretAsFloats().intoArray(half, 208);
+        c14.reinterpretAsFloats().intoArray(half, 224);
+        c15.reinterpretAsFloats().intoArray(half, 240);
+    }
+
+    /** Rounds 2 and 1 of the transpose, from {@code half} into the columns of {@code dst}. */
+    private static void lastRounds(float[] half, float[] dst, int dstOff, int dstStride) {
+        IntVector a0 = FloatVector.fromArray(FLOATS, half, 0).reinterpretAsInts();
+        IntVector a1 = FloatVector.fromArray(FLOATS, half, 16).reinterpretAsInts();
+        IntVector a2 = FloatVector.fromArray(FLOATS, half, 32).reinterpretAsInts();
+        IntVector a3 = FloatVector.fromArray(FLOATS, half, 48).reinterpretAsInts();
+        IntVector a4 = FloatVector.fromArray(FLOATS, half, 64).reinterpretAsInts();
+        IntVector a5 = FloatVector.fromArray(FLOATS, half, 80).reinterpretAsInts();
+        IntVector a6 = FloatVector.fromArray(FLOATS, half, 96).reinterpretAsInts();
+        IntVector a7 = FloatVector.fromArray(FLOATS, half, 112).reinterpretAsInts();
+        IntVector a8 = FloatVector.fromArray(FLOATS, half, 128).reinterpretAsInts();
+        IntVector a9 = FloatVector.fromArray(FLOATS, half, 144).reinterpretAsInts();
+        IntVector a10 = FloatVector.fromArray(FLOATS, half, 160).reinterpretAsInts();
+        IntVector a11 = FloatVector.fromArray(FLOATS, half, 176).reinterpretAsInts();
+        IntVector a12 = FloatVector.fromArray(FLOATS, half, 192).reinterpretAsInts();
+        IntVector a13 = FloatVector.fromArray(FLOATS, half, 208).reinterpretAsInts();
+        IntVector a14 = FloatVector.fromArray(FLOATS, half, 224).reinterpretAsInts();
+        IntVector a15 = FloatVector.fromArray(FLOATS, half, 240).reinterpretAsInts();
+        IntVector b0 = SWAP_LOW_2.selectFrom(a0, a2);
+        IntVector b2 = SWAP_HIGH_2.selectFrom(a0, a2);
+        IntVector b1 = SWAP_LOW_2.selectFrom(a1, a3);
+        IntVector b3 = SWAP_HIGH_2.selectFrom(a1, a3);
+        IntVector b4 = SWAP_LOW_2.selectFrom(a4, a6);
+        IntVector b6 = SWAP_HIGH_2.selectFrom(a4, a6);
+        IntVector b5 = SWAP_LOW_2.selectFrom(a5, a7);
+        IntVector b7 = SWAP_HIGH_2.selectFrom(a5, a7);
+        IntVector b8 = SWAP_LOW_2.selectFrom(a8, a10);
+        IntVector b10 = SWAP_HIGH_2.selectFrom(a8, a10);
+        IntVector b9 = SWAP_LOW_2.selectFrom(a9, a11);
+        IntVector b11 = SWAP_HIGH_2.selectFrom(a9, a11);
+        IntVector b12 = SWAP_LOW_2.selectFrom(a12, a14);
+        IntVector b14 = SWAP_HIGH_2.selectFrom(a12, a14);
+        IntVector b13 = SWAP_LOW_2.selectFrom(a13, a15);
+        IntVector b15 = SWAP_HIGH_2.selectFrom(a13, a15);
+        IntVector c0 = SWAP_LOW_1.selectFrom(b0, b1);
+        IntVector c1 = SWAP_HIGH_1.selectFrom(b0, b1);
+        IntVector c2 = SWAP_LOW_1.selectFrom(b2, b3);
+        IntVector c3 = SWAP_HIGH_1.selectFrom(b2, b3);
+        IntVector c4 = SWAP_LOW_1.selectFrom(b4, b5);
+        IntVector c5 = SWAP_HIGH_1.selectFrom(b4, b5);
+        IntVector c6 = SWAP_LOW_1.selectFrom(b6, b7);
+        IntVector c7 = SWAP_HIGH_1.selectFrom(b6, b7);
+        IntVector c8 = SWAP_LOW_1.selectFrom(b8, b9);
+        IntVector c9 = SWAP_HIGH_1.selectFrom(b8, b9);
+        IntVector c10 = SWAP_LOW_1.selectFrom(b10, b11);
+        IntVector c11 = SWAP_HIGH_1.selectFrom(b10, b11);
+        IntVector c12 = SWAP_LOW_1.selectFrom(b12, b13);
+        IntVector c13 = SWAP_HIGH_1.selectFrom(b12, b13);
+        IntVector c14 = SWAP_LOW_1.selectFrom(b14, b15);
+        IntVector c15 = SWAP_HIGH_1.selectFrom(b14, b15);
+        c0.reinterpretAsFloats().intoArray(dst, dstOff + 0 * dstStride);
+        c1.reinterpretAsFloats().intoArray(dst, dstOff + 1 * dstStride);
+        c2.reinterpretAsFloats().intoArray(dst, dstOff + 2 * dstStride);
+        c3.reinterpretAsFloats().intoArray(dst, dstOff + 3 * dstStride);
+        c4.reinterpretAsFloats().intoArray(dst, dstOff + 4 * dstStride);
+        c5.reinterpretAsFloats().intoArray(dst, dstOff + 5 * dstStride);
+        c6.reinterpretAsFloats().intoArray(dst, dstOff + 6 * dstStride);
+        c7.reinterpretAsFloats().intoArray(dst, dstOff + 7 * dstStride);
+        c8.reinterpretAsFloats().intoArray(dst, dstOff + 8 * dstStride);
+        c9.reinterpretAsFloats().intoArray(dst, dstOff + 9 * dstStride);
+        c10.reinterpretAsFloats().intoArray(dst, dstOff + 10 * dstStride);
+        c11.reinterpretAsFloats().intoArray(dst, dstOff + 11 * dstStride);
+        c12.reinterpretAsFloats().intoArray(dst, dstOff + 12 * dstStride);
+        c13.reinterpretAsFloats().intoArray(dst, dstOff + 13 * dstStride);
+        c14.reinterpretAsFloats().intoArray(dst, dstOff + 14 * dstStride);
+        c15.reinterpretAsFloats().intoArray(dst, dstOff + 15 * dstStride);
+    }
+
+    @Override
+    public void linearForward(LinearTable t, float[] x, int xBase, float[] y, int j0, int j1) {
+        SCALAR.linearForward(t, x, xBase, y, j0, j1);
+    }
+}

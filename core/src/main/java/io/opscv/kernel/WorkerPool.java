@@ -1,0 +1,283 @@
+package io.opscv.kernel;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A fixed set of kernel threads that run the tasks of one parallel loop at a time: the thread that
+ * calls {@link #forEach} works too, so a pool of parallelism K owns K - 1 threads, created once.
+ *
+ * <p>Implementation overview. A loop is published as a {@code Job}; tasks are claimed one at a
+ * time from an atomic counter, so a fast thread takes more of them. Results never depend on which
+ * thread ran which task: kernels give each task its own outputs and each output one task. A worker
+ * that finishes spins for a short while ({@link #SPIN_NANOS}) before parking, so that the next
+ * loop of a sequence of calls starts without a wake-up; the caller likewise spins briefly before
+ * parking while the last tasks finish. A loop submitted while another one runs (from a second
+ * stream) runs on its caller alone rather than waiting, so that pools never deadlock and never
+ * oversubscribe the machine.
+ */
+public final class WorkerPool implements AutoCloseable {
+    /** How long an idle thread spins before parking; short enough not to steal a core from others for long. */
+    static final long SPIN_NANOS = 50_000;
+    private static final String THREADS_PROPERTY = "opscv.threads";
+    private static volatile WorkerPool shared;
+
+    /** The body of a parallel loop. */
+    @FunctionalInterface
+    public interface Task {
+        /**
+         * Runs task {@code task}; {@code slot} (0 ≤ slot &lt; parallelism) identifies the thread,
+         * so that per-thread scratch can be kept in an array indexed by it.
+         */
+        void run(int task, int slot);
+    }
+
+    private final int parallelism;
+    private final Worker[] workers;
+    private final ReentrantLock running = new ReentrantLock();
+    private volatile Job current;
+    private volatile boolean closed;
+
+    /** A pool of {@code parallelism} threads in all (the caller plus {@code parallelism - 1} of its own). */
+    public WorkerPool(int parallelism) {
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("parallelism (" + parallelism + ") must be >= 1");
+        }
+        this.parallelism = parallelism;
+        this.workers = new Worker[parallelism - 1];
+        for (int w = 0; w < workers.length; w++) {
+            workers[w] = new Worker(w + 1);
+        }
+        for (Worker worker : workers) {
+            worker.thread.start();
+        }
+    }
+
+    /**
+     * The pool the operators use: {@code -Dopscv.threads=K} threads, else one per available
+     * processor.
+     */
+    public static WorkerPool shared() {
+        WorkerPool pool = shared;
+        if (pool == null) {
+            synchronized (WorkerPool.class) {
+                pool = shared;
+                if (pool == null) {
+                    pool = new WorkerPool(defaultParallelism());
+                    shared = pool;
+                }
+            }
+        }
+        return pool;
+    }
+
+    /**
+     * Replaces the shared pool by one of {@code parallelism} threads (benchmarks, {@code --threads});
+     * results do not change, only speed. A loop already running on the old pool finishes on it.
+     */
+    public static synchronized void setSharedParallelism(int parallelism) {
+        WorkerPool old = shared;
+        if (old != null && old.parallelism == parallelism) {
+            return;
+        }
+        shared = new WorkerPool(parallelism);
+        if (old != null) {
+            old.close();
+        }
+    }
+
+    private static int defaultParallelism() {
+        String value = System.getProperty(THREADS_PROPERTY);
+        if (value != null) {
+            try {
+                int k = Integer.parseInt(value.trim());
+                if (k >= 1) {
+                    return k;
+                }
+            } catch (NumberFormatException e) {
+                // fall through to the processor count
+            }
+        }
+        return Math.max(1, Runtime.getRuntime().availableProcessors());
+    }
+
+    /** Threads a loop may use, the caller included. */
+    public int parallelism() {
+        return parallelism;
+    }
+
+    /**
+     * Runs {@code task.run(t, slot)} for every {@code 0 ≤ t < taskCount} and returns when all have
+     * finished. The first exception a task throws is rethrown here (the other tasks still run).
+     */
+    public void forEach(int taskCount, Task task) {
+        if (taskCount <= 0) {
+            return;
+        }
+        if (workers.length == 0 || taskCount == 1 || closed || !running.tryLock()) {
+            runInline(taskCount, task);
+            return;
+        }
+        try {
+            Job job = new Job(taskCount, task, Thread.currentThread());
+            current = job;
+            for (Worker worker : workers) {
+                if (worker.parked) {
+                    LockSupport.unpark(worker.thread);
+                }
+            }
+            job.work(0);
+            job.awaitDone();
+            job.rethrow();
+        } finally {
+            current = null;
+            running.unlock();
+        }
+    }
+
+    /** A pause, and now and then a yield, so that spinning never holds a core another thread of the call needs. */
+    private static void spin(int spins) {
+        if ((spins & 31) == 0) {
+            Thread.yield();
+        } else {
+            Thread.onSpinWait();
+        }
+    }
+
+    private static void runInline(int taskCount, Task task) {
+        for (int t = 0; t < taskCount; t++) {
+            task.run(t, 0);
+        }
+    }
+
+    /** Stops the pool's threads once they are idle; later loops run on their callers alone. */
+    @Override
+    public void close() {
+        closed = true;
+        for (Worker worker : workers) {
+            LockSupport.unpark(worker.thread);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "WorkerPool[parallelism=" + parallelism + (closed ? ", closed]" : "]");
+    }
+
+    /** One parallel loop. */
+    private static final class Job {
+        final int taskCount;
+        final Task task;
+        final Thread caller;
+        final AtomicInteger next = new AtomicInteger();
+        final AtomicInteger done = new AtomicInteger();
+        volatile boolean callerParked;
+        volatile Throwable failure;
+
+        Job(int taskCount, Task task, Thread caller) {
+            this.taskCount = taskCount;
+            this.task = task;
+            this.caller = caller;
+        }
+
+        void work(int slot) {
+            int t;
+            while ((t = next.getAndIncrement()) < taskCount) {
+                try {
+                    task.run(t, slot);
+                } catch (Throwable e) {
+                    if (failure == null) {
+                        failure = e;
+                    }
+                }
+                if (done.incrementAndGet() == taskCount && callerParked) {
+                    LockSupport.unpark(caller);
+                }
+            }
+        }
+
+        void awaitDone() {
+            long spinUntil = System.nanoTime() + SPIN_NANOS;
+            int spins = 0;
+            while (done.get() < taskCount) {
+                if (System.nanoTime() < spinUntil) {
+                    spin(++spins);
+                } else {
+                    callerParked = true;
+                    if (done.get() < taskCount) {
+                        LockSupport.park(this);
+                    }
+                    callerParked = false;
+                }
+            }
+        }
+
+        void rethrow() {
+            Throwable e = failure;
+            if (e instanceof RuntimeException re) {
+                throw re;
+            }
+            if (e instanceof Error err) {
+                throw err;
+            }
+            if (e != null) {
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+
+    /** A thread of the pool: waits for a job, takes its tasks, waits again. */
+    private final class Worker implements Runnable {
+        final int slot;
+        final Thread thread;
+        volatile boolean parked;
+
+        Worker(int slot) {
+            this.slot = slot;
+            this.thread = Thread.ofPlatform().daemon().name("opscv-kernel-" + slot).unstarted(this);
+        }
+
+        @Override
+        public void run() {
+            Job seen = null;
+            while (!closed) {
+                Job job = current;
+                if (job == null || job == seen) {
+                    job = awaitJob(seen);
+                    if (job == null) {
+                        continue;
+                    }
+                }
+                seen = job;
+                job.work(slot);
+            }
+        }
+
+        /** The next job other than {@code seen}, or null when closed or woken without one. */
+        private Job awaitJob(Job seen) {
+            long spinUntil = System.nanoTime() + SPIN_NANOS;
+            int spins = 0;
+            while (!closed) {
+                Job job = current;
+                if (job != null && job != seen) {
+                    return job;
+                }
+                if (System.nanoTime() < spinUntil) {
+                    spin(++spins);
+                } else {
+                    parked = true;
+                    job = current;
+                    if (job == null || job == seen) {
+                        if (!closed) {
+                            LockSupport.park(this);
+                        }
+                    }
+                    parked = false;
+                    spinUntil = System.nanoTime() + SPIN_NANOS;
+                }
+            }
+            return null;
+        }
+    }
+}

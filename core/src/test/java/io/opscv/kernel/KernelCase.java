@@ -1,0 +1,216 @@
+package io.opscv.kernel;
+
+import io.opscv.runtime.DataType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Random;
+
+/**
+ * One kernel input for the provider and threading tests: a shape, the coordinate arguments, a
+ * dtype, a memory layout for gradOut and out, and gradOut values (random, with NaN, ±Inf and -0
+ * sprinkled in when {@code nonFinite}).
+ */
+record KernelCase(String name, int n, int c, int lin, int lout, boolean alignCorners, double scales, DataType dtype,
+                  Layout layout, boolean nonFinite) {
+
+    /** How gradOut and out are laid out in memory. */
+    enum Layout {
+        /** Both contiguous. */
+        CONTIGUOUS,
+        /** gradOut is the (N, L, C) storage seen as (N, C, L): L has the largest stride. */
+        TRANSPOSED_GRAD_OUT,
+        /** gradOut reads every other element at an offset; out rows are padded. */
+        STRIDED,
+        /** N strides are not C times the C strides (row groups must not straddle two n). */
+        UNEVEN_BATCH
+    }
+
+    KernelCase with(DataType type) {
+        return new KernelCase(name, n, c, lin, lout, alignCorners, scales, type, layout, nonFinite);
+    }
+
+    KernelCase with(Layout l) {
+        return new KernelCase(name, n, c, lin, lout, alignCorners, scales, dtype, l, nonFinite);
+    }
+
+    KernelCase withNonFinite() {
+        return new KernelCase(name, n, c, lin, lout, alignCorners, scales, dtype, layout, true);
+    }
+
+    LinearTable table() {
+        return LinearTable.of(lin, lout, alignCorners, scales);
+    }
+
+    @Override
+    public String toString() {
+        return name + " " + dtype + " " + layout + (nonFinite ? " nonfinite" : "") + " (" + n + "," + c + "," + lin
+                + "->" + lout + ", ac=" + alignCorners + ", scales=" + scales + ")";
+    }
+
+    /** gradOut filled with this case's values, in {@code arena}. */
+    StridedTensor gradOut(Arena arena) {
+        long[] shape = {n, c, lout};
+        long[] strides;
+        long offset = 0;
+        long elements;
+        switch (layout) {
+            case TRANSPOSED_GRAD_OUT -> {
+                strides = new long[] {(long) lout * c, 1, c};
+                elements = (long) n * c * lout;
+            }
+            case STRIDED -> {
+                offset = 3;
+                strides = new long[] {2L * c * lout, 2L * lout, 2};
+                elements = offset + 2L * n * c * lout;
+            }
+            case UNEVEN_BATCH -> {
+                offset = 1;
+                strides = new long[] {(long) c * lout + 7, lout, 1};
+                elements = offset + (long) n * ((long) c * lout + 7);
+            }
+            default -> {
+                strides = new long[] {(long) c * lout, lout, 1};
+                elements = (long) n * c * lout;
+            }
+        }
+        MemorySegment seg = arena.allocate(Math.max(1, elements) * dtype.byteSize(), 8);
+        StridedTensor t = new StridedTensor(seg, offset, shape, strides, dtype);
+        Random random = new Random(name.hashCode() * 31L + dtype.ordinal());
+        float[] row = new float[lout];
+        for (int ni = 0; ni < n; ni++) {
+            for (int ci = 0; ci < c; ci++) {
+                for (int j = 0; j < lout; j++) {
+                    row[j] = value(random);
+                }
+                ElementCodec.encode(row, 0, lout, seg, dtype, offset + ni * strides[0] + ci * strides[1], strides[2]);
+            }
+        }
+        return t;
+    }
+
+    private float value(Random random) {
+        if (nonFinite) {
+            int pick = random.nextInt(40);
+            switch (pick) {
+                case 0 -> {
+                    return Float.NaN;
+                }
+                case 1 -> {
+                    return Float.POSITIVE_INFINITY;
+                }
+                case 2 -> {
+                    return Float.NEGATIVE_INFINITY;
+                }
+                case 3 -> {
+                    return -0f;
+                }
+                default -> {
+                    // fall through to a finite value
+                }
+            }
+        }
+        return (float) (random.nextGaussian() * 4);
+    }
+
+    /** out of this case's layout, filled with a marker that every element must overwrite. */
+    StridedTensor out(Arena arena) {
+        long[] shape = {n, c, lin};
+        long[] strides;
+        long offset = 0;
+        long elements;
+        switch (layout) {
+            case STRIDED -> {
+                offset = 5;
+                strides = new long[] {(long) c * (lin + 3), lin + 3, 1};
+                elements = offset + (long) n * c * (lin + 3);
+            }
+            case UNEVEN_BATCH -> {
+                strides = new long[] {(long) c * lin + 2, lin, 1};
+                elements = (long) n * ((long) c * lin + 2);
+            }
+            default -> {
+                strides = new long[] {(long) c * lin, lin, 1};
+                elements = (long) n * c * lin;
+            }
+        }
+        MemorySegment seg = arena.allocate(Math.max(1, elements) * dtype.byteSize(), 8);
+        seg.fill((byte) 0x7d);
+        return new StridedTensor(seg, offset, shape, strides, dtype);
+    }
+
+    /** out's elements as raw bits, row-major (N, C, Lin): what bit-identity is judged on. */
+    static int[] bits(StridedTensor t) {
+        long[] shape = t.shape();
+        long[] st = t.strides();
+        int count = Math.toIntExact(shape[0] * shape[1] * shape[2]);
+        int[] bits = new int[count];
+        int k = 0;
+        for (long ni = 0; ni < shape[0]; ni++) {
+            for (long ci = 0; ci < shape[1]; ci++) {
+                for (long i = 0; i < shape[2]; i++) {
+                    long e = t.offset() + ni * st[0] + ci * st[1] + i * st[2];
+                    bits[k++] = t.dataType() == DataType.FLOAT
+                            ? canonical(Float.floatToRawIntBits(t.segment().get(ElementCodec.F32, e * 4)), t.dataType())
+                            : canonical(t.segment().get(ElementCodec.U16, e * 2) & 0xffff, t.dataType());
+                }
+            }
+        }
+        return bits;
+    }
+
+    /**
+     * The bits of one element with every NaN made the same: IEEE 754 and Java leave the sign and
+     * payload of a NaN result unspecified (x86 returns the first operand's NaN, and the JIT may
+     * swap the operands of a commutative add), so bit-identity is judged with all NaNs equal.
+     */
+    static int canonical(int bits, DataType type) {
+        return switch (type) {
+            case FLOAT -> (bits & 0x7fffffff) > 0x7f800000 ? 0x7fc00000 : bits;
+            case FLOAT16 -> (bits & 0x7fff) > 0x7c00 ? 0x7e00 : bits;
+            default -> (bits & 0x7fff) > 0x7f80 ? 0x7fc0 : bits;
+        };
+    }
+
+    /**
+     * The reference the kernels must match bit for bit: the scatter form, as PyTorch's
+     * {@code upsample_linear1d_backward} loop is written — for each j in ascending order, add
+     * {@code w0·g} to the left tap, then {@code w1·g} to the right tap, into float sums that start at
+     * 0f, and round once to the dtype. Written independently of the gather kernels.
+     */
+    static int[] scatterReference(KernelCase kc, StridedTensor gradOut, LinearTable table) {
+        int lin = table.lin();
+        int lout = table.lout();
+        float[] g = new float[lout];
+        float[] acc = new float[lin];
+        int[] bits = new int[Math.toIntExact((long) kc.n * kc.c * lin)];
+        long[] gs = gradOut.strides();
+        int k = 0;
+        for (int ni = 0; ni < kc.n; ni++) {
+            for (int ci = 0; ci < kc.c; ci++) {
+                for (int j = 0; j < lout; j++) {
+                    long e = gradOut.offset() + ni * gs[0] + ci * gs[1] + j * gs[2];
+                    g[j] = switch (kc.dtype) {
+                        case FLOAT -> gradOut.segment().get(ElementCodec.F32, e * 4);
+                        case FLOAT16 -> Float.float16ToFloat(gradOut.segment().get(ElementCodec.U16, e * 2));
+                        default -> Float.intBitsToFloat((gradOut.segment().get(ElementCodec.U16, e * 2) & 0xffff) << 16);
+                    };
+                }
+                java.util.Arrays.fill(acc, 0f);
+                for (int j = 0; j < lout; j++) {
+                    int left = table.x0(j);
+                    int right = table.x1(j);
+                    acc[left] += table.w0(j) * g[j];
+                    acc[right] += table.w1(j) * g[j];
+                }
+                for (int i = 0; i < lin; i++) {
+                    bits[k++] = canonical(switch (kc.dtype) {
+                        case FLOAT -> Float.floatToRawIntBits(acc[i]);
+                        case FLOAT16 -> Float.floatToFloat16(acc[i]) & 0xffff;
+                        default -> ElementCodec.floatToBf16(acc[i]) & 0xffff;
+                    }, kc.dtype);
+                }
+            }
+        }
+        return bits;
+    }
+}

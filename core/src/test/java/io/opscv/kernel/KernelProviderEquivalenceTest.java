@@ -1,0 +1,150 @@
+package io.opscv.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.opscv.runtime.DataType;
+import java.lang.foreign.Arena;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The scalar and Vector API providers give bit-identical results, equal to the scatter-form
+ * reference, on every kind of scale (up, down, fractional, ratio 500, Lout = 1, Lin = 1, identity),
+ * dtype, memory layout, and on NaN/±Inf/-0 inputs (Lucene's BaseVectorizationTestCase pattern).
+ */
+class KernelProviderEquivalenceTest {
+    private static final KernelProvider SCALAR = KernelProviders.scalar();
+    private static final KernelProvider VECTOR = KernelProviders.vector();
+
+    static List<KernelCase> shapes() {
+        DataType f = DataType.FLOAT;
+        KernelCase.Layout cont = KernelCase.Layout.CONTIGUOUS;
+        return List.of(
+                new KernelCase("up2x", 2, 3, 37, 74, false, 0, f, cont, false),
+                new KernelCase("up2x_ac", 2, 3, 37, 74, true, 0, f, cont, false),
+                new KernelCase("up3.7x", 1, 2, 70, 259, false, 0, f, cont, false),
+                new KernelCase("frac_scales", 2, 2, 7, 16, false, 2.3, f, cont, false),
+                new KernelCase("down4x", 2, 2, 1000, 250, false, 0, f, cont, false),
+                new KernelCase("down_ac", 1, 3, 97, 13, true, 0, f, cont, false),
+                new KernelCase("down3.3x", 1, 1, 33, 10, false, 0, f, cont, false),
+                new KernelCase("ratio500_up", 1, 2, 3, 1500, false, 500, f, cont, false),
+                new KernelCase("ratio500_down", 1, 2, 1500, 3, false, 0, f, cont, false),
+                new KernelCase("lout1_ac", 2, 2, 9, 1, true, 0, f, cont, false),
+                new KernelCase("lout1", 2, 2, 9, 1, false, 0, f, cont, false),
+                new KernelCase("lin1", 2, 2, 1, 7, false, 0, f, cont, false),
+                new KernelCase("lin1_ac", 1, 1, 1, 7, true, 0, f, cont, false),
+                new KernelCase("lin2", 1, 3, 2, 5, true, 0, f, cont, false),
+                new KernelCase("identity", 2, 3, 20, 20, false, 0, f, cont, false),
+                new KernelCase("long_rows", 1, 2, 10000, 20011, false, 0, f, cont, false),
+                new KernelCase("long_down_ac", 1, 2, 9000, 4001, true, 0, f, cont, false),
+                new KernelCase("short_rows", 40, 30, 16, 64, false, 0, f, cont, false),
+                new KernelCase("odd_lengths", 3, 5, 17, 31, true, 0, f, cont, false),
+                // Enough rows for 16-row tiles (and leftover rows): windowed and tiled forms, every layout.
+                new KernelCase("tiles_up2x", 2, 33, 300, 600, false, 0, f, cont, false),
+                new KernelCase("tiles_up3.7x", 2, 17, 70, 259, true, 0, f, cont, false));
+    }
+
+    static Stream<KernelCase> cases() {
+        List<KernelCase> all = new ArrayList<>();
+        for (KernelCase base : shapes()) {
+            for (DataType type : new DataType[] {DataType.FLOAT, DataType.FLOAT16, DataType.BF16}) {
+                all.add(base.with(type));
+                all.add(base.with(type).withNonFinite());
+            }
+            for (KernelCase.Layout layout : KernelCase.Layout.values()) {
+                if (layout != KernelCase.Layout.CONTIGUOUS) {
+                    all.add(base.with(layout));
+                }
+            }
+        }
+        return all.stream();
+    }
+
+    @Test
+    void vectorProviderIsAvailableWhenTheModuleIs() {
+        // The default test JVM runs with --add-modules jdk.incubator.vector (see the root pom).
+        assertTrue(ModuleLayer.boot().findModule("jdk.incubator.vector").isPresent());
+        assertNotNull(VECTOR, "VectorKernelProvider did not load although jdk.incubator.vector is present");
+        assertTrue(VECTOR.name().startsWith("vector-"), VECTOR.name());
+        assertEquals(VECTOR.name(), KernelProviders.get().name(), "the default provider is the vector one");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void scalarAndVectorMatchTheScatterReferenceBitForBit(KernelCase kc) {
+        LinearTable table = kc.table();
+        try (Arena arena = Arena.ofShared()) {
+            StridedTensor gradOut = kc.gradOut(arena);
+            int[] expected = KernelCase.scatterReference(kc, gradOut, table);
+            try (WorkerPool pool = new WorkerPool(2)) {
+                for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
+                    StridedTensor out = kc.out(arena);
+                    Linear1dBackwardKernel.run(gradOut, out, table, provider, pool);
+                    assertArrayEquals(expected, KernelCase.bits(out), provider.name() + " on " + kc);
+                }
+            }
+        }
+    }
+
+    /** The provider contract itself, on arbitrary blocks, rows and buffer offsets. */
+    @Test
+    void providersAgreeOnArbitraryBlocksRowsAndOffsets() {
+        Random random = new Random(20240611);
+        for (int trial = 0; trial < 300; trial++) {
+            int lin = 1 + random.nextInt(trial % 3 == 0 ? 600 : 60);
+            int lout = 1 + random.nextInt(trial % 5 == 0 ? 3000 : 200);
+            boolean alignCorners = random.nextBoolean();
+            LinearTable table = LinearTable.of(lin, lout, alignCorners, 0);
+            int i0 = random.nextInt(lin);
+            int i1 = i0 + 1 + random.nextInt(lin - i0);
+            int rows = 1 + random.nextInt(trial % 4 == 0 ? 40 : 4);
+            int jLo = table.gatherFrom(i0);
+            int span = table.gatherTo(i1) - jLo;
+            int gOffset = random.nextInt(9);
+            int gRowStride = span + random.nextInt(5);
+            int accOffset = random.nextInt(9);
+            int accRowStride = (i1 - i0) + random.nextInt(5);
+            float[] g = new float[gOffset + rows * gRowStride + 1];
+            for (int k = 0; k < g.length; k++) {
+                g[k] = random.nextInt(50) == 0 ? Float.POSITIVE_INFINITY : (float) random.nextGaussian();
+            }
+            float[] expected = new float[accOffset + rows * accRowStride];
+            float[] actual = new float[expected.length];
+            SCALAR.linearBackward(table, i0, i1, rows, g, gOffset, gRowStride, expected, accOffset, accRowStride, null);
+            float[] work = new float[VECTOR.backwardWorkFloats(i1 - i0, span, rows)];
+            VECTOR.linearBackward(table, i0, i1, rows, g, gOffset, gRowStride, actual, accOffset, accRowStride, work);
+            String where = "trial " + trial + ": lin=" + lin + " lout=" + lout + " ac=" + alignCorners + " [" + i0 + ","
+                    + i1 + ") rows=" + rows;
+            for (int k = 0; k < expected.length; k++) {
+                assertEquals(KernelCase.canonical(Float.floatToRawIntBits(expected[k]), DataType.FLOAT),
+                        KernelCase.canonical(Float.floatToRawIntBits(actual[k]), DataType.FLOAT), where + " at " + k);
+            }
+        }
+    }
+
+    @Test
+    void theOneRowFormMatchesTheBlockForm() {
+        LinearTable table = LinearTable.of(50, 123, false, 0);
+        float[] g = new float[200];
+        Random random = new Random(7);
+        for (int k = 0; k < g.length; k++) {
+            g[k] = (float) random.nextGaussian();
+        }
+        int i0 = 10;
+        int i1 = 40;
+        int jBase = table.gatherFrom(i0) - 3;
+        float[] oneRow = new float[i1 - i0];
+        float[] block = new float[i1 - i0];
+        VECTOR.linearBackward(table, g, jBase, oneRow, i0, i1);
+        SCALAR.linearBackward(table, i0, i1, 1, g, 3, 0, block, 0, 0, null);
+        assertArrayEquals(block, oneRow);
+    }
+}
