@@ -1,5 +1,7 @@
 package io.opscv.kernel;
 
+import io.opscv.runtime.AclnnException;
+
 /**
  * The coordinates of 1-D linear interpolation along one axis (SPEC §1), computed once per call in
  * double precision and shared by every row: for each output position j, the left tap
@@ -74,6 +76,40 @@ public final class LinearTable {
         if (lin <= 0 || lout <= 0) {
             throw new IllegalArgumentException("lin (" + lin + ") and lout (" + lout + ") must be > 0");
         }
+        reserveHeap(lin, lout);
+        try {
+            return build(lin, lout, alignCorners, scales);
+        } catch (OutOfMemoryError e) {
+            throw AclnnException.runtime("The coordinate table of an axis of " + lin + " -> " + lout + " positions ("
+                    + tableBytes(lin, lout) + " bytes of host memory) could not be allocated: " + e.getMessage(), e);
+        }
+    }
+
+    /** The longest axis a table can describe: Java arrays hold at most about 2^31 - 8 elements, less the padding. */
+    static final int MAX_LENGTH = Integer.MAX_VALUE - 8 - WEIGHT_PADDING;
+
+    /** Bytes of the arrays of a table: x0, w0, w1 per output, the bounds per input. */
+    static long tableBytes(long lin, long lout) {
+        return 4 * lout + 8 * (lout + WEIGHT_PADDING) + 4 * (lin + 2);
+    }
+
+    /**
+     * The 2-D operators accept axes up to INT32_MAX (SPEC §10), whose tables need up to ~24 GiB of heap: a
+     * table that cannot exist, or cannot fit in the heap still free, is refused with
+     * ACLNN_ERR_RUNTIME_ERROR (361001) before anything is allocated, like device memory that cannot be had.
+     */
+    private static void reserveHeap(int lin, int lout) {
+        long bytes = tableBytes(lin, lout);
+        Runtime rt = Runtime.getRuntime();
+        long free = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
+        if (lin > MAX_LENGTH || lout > MAX_LENGTH || bytes > free) {
+            throw AclnnException.runtime("The coordinate table of an axis of " + lin + " -> " + lout + " positions needs "
+                    + bytes + " bytes of host memory, but " + (lin > MAX_LENGTH || lout > MAX_LENGTH
+                    ? "an axis can have at most " + MAX_LENGTH + " positions" : "only " + free + " bytes are free") + ".", null);
+        }
+    }
+
+    private static LinearTable build(int lin, int lout, boolean alignCorners, double scales) {
         int[] x0 = new int[lout];
         // Zero padding past lout: vector kernels load whole vectors of weights near the end of a row.
         float[] w0 = new float[lout + WEIGHT_PADDING];

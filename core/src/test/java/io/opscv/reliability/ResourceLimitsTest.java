@@ -72,4 +72,31 @@ class ResourceLimitsTest {
                 IntArray.of(1), IntArray.of(1, 1, 1L << 40),
                 false, 0, Tensor.placeholder(new long[] {1, 1, 1L << 40}, DataType.FLOAT, Format.ND)));
     }
+
+    /**
+     * SPEC §10 lets the 2-D operators take axes up to INT32_MAX; the per-axis coordinate table such an axis needs
+     * (~24 GiB at 2^31 - 1) is refused with ACLNN_ERR_RUNTIME_ERROR before anything is allocated, not with a
+     * NegativeArraySizeException or an OutOfMemoryError.
+     */
+    @Test
+    void coordinateTablesThatCannotExistAreARuntimeErrorNotACrash() {
+        // Hin = 2^31 - 1 down to 1: more positions than a Java array holds.
+        tableRefused(new long[] {1, 1, 1, 1}, new long[] {1, 1, Integer.MAX_VALUE, 1}, "an axis can have at most");
+        // 2^22 up to 2^30: 12 GiB of table, more than this JVM's heap.
+        org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().maxMemory() < 12L << 30);
+        tableRefused(new long[] {1, 1, 1L << 30, 1}, new long[] {1, 1, 1L << 22, 1}, "bytes are free");
+    }
+
+    private static void tableRefused(long[] gradOutShape, long[] inputSize, String why) {
+        Tensor gradOut = Tensor.placeholder(gradOutShape, DataType.FLOAT, Format.NCHW);
+        Tensor out = Tensor.placeholder(inputSize, DataType.FLOAT, Format.NCHW);
+        io.opscv.runtime.AclnnException e = org.junit.jupiter.api.Assertions.assertThrows(
+                io.opscv.runtime.AclnnException.class,
+                () -> io.opscv.op.UpsampleBilinear2dBackwardV2.getWorkspaceSize(io.opscv.runtime.Platform.CPU, gradOut,
+                        IntArray.of(gradOutShape[2], 1), IntArray.of(inputSize), false, 0, 0, out));
+        org.junit.jupiter.api.Assertions.assertEquals(io.opscv.runtime.AclnnStatus.ERR_RUNTIME_ERROR, e.status(),
+                e.getMessage());
+        org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().startsWith("The coordinate table of an axis of "
+                + inputSize[2] + " -> " + gradOutShape[2] + " positions") && e.getMessage().contains(why), e.getMessage());
+    }
 }
