@@ -15,9 +15,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
-@Command(name = "bench",
+@Command(name = "bench", mixinStandardHelpOptions = true,
         description = {
-            "Measure aclnnUpsampleLinear1dBackward (phase 1 + phase 2 + synchronize) on issue 4's cases against "
+            "Measure aclnnUpsampleLinear1dBackward (phase 1 + phase 2 + synchronize) on the benchmark cases (up/down/fractional ratios, a long row, short rows, FP16, BF16, a transposed view, the tiny sample call) against "
                     + "a copy of the same number of bytes, in this process, alternating the two; prints medians "
                     + "and their ratio. Progress goes to stderr.",
             "The copy baseline copies (gradOut bytes + out bytes) / 2 bytes with the same threads, so it reads "

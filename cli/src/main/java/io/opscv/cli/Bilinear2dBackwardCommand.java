@@ -75,25 +75,35 @@ final class Bilinear2dBackwardCommand implements Callable<Integer> {
         try (AclRuntime acl = AclRuntime.init(platform);
              Device device = acl.setDevice(0);
              Stream stream = device.createStream()) {
-            NpyTensors.Loaded loaded = NpyTensors.load(device, gradOutFile, dtype, format);
-            Tensor gradOut = loaded.tensor();
-            long[] outputSize = outputSizeText != null ? NpyTensors.parseSizes(outputSizeText, "--output-size")
-                    : defaultOutputSize(gradOut, format);
-            try (IntArray outputSizeArray = IntArray.of(outputSize);
-                 IntArray inputSizeArray = IntArray.of(inputSize)) {
-                long[] outShape = OpscvCli.outShapeFor(inputSize, 4);
-                try (Tensor probe = OpscvCli.probeTensor(device, outShape, gradOut.dataType(), format)) {
-                    UpsampleBilinear2dBackwardV2.getWorkspaceSize(platform, gradOut, outputSizeArray, inputSizeArray,
-                            alignCorners, scalesH, scalesW, probe);
+            NpyTensors.Input input = NpyTensors.header(gradOutFile, dtype);
+            try (Tensor gradOutProbe = input.placeholder(format)) {
+                long[] outputSize = outputSizeText != null ? NpyTensors.parseSizes(outputSizeText, "--output-size")
+                        : defaultOutputSize(gradOutProbe, format);
+                try (IntArray outputSizeArray = IntArray.of(outputSize);
+                     IntArray inputSizeArray = IntArray.of(inputSize)) {
+                    long[] outShape = OpscvCli.outShapeFor(inputSize, 4);
+                    // Validate with placeholders before allocating gradOut or out (as linear1d-backward).
+                    try (Tensor probe = OpscvCli.probeTensor(device, outShape, input.dataType(), format)) {
+                        UpsampleBilinear2dBackwardV2.getWorkspaceSize(platform, gradOutProbe, outputSizeArray,
+                                inputSizeArray, alignCorners, scalesH, scalesW, probe);
+                    }
+                    run(device, stream, platform, input, format, outputSizeArray, inputSizeArray, outShape);
                 }
-                Tensor out = OpscvCli.allocate(device, outShape, gradOut.dataType(), format);
-                WorkspaceAndExecutor phase1 = UpsampleBilinear2dBackwardV2.getWorkspaceSize(platform, gradOut,
-                        outputSizeArray, inputSizeArray, alignCorners, scalesH, scalesW, out);
-                Phase2Runner.run(device, stream, phase1, UpsampleBilinear2dBackwardV2::run, explain, parent.out());
-                NpyTensors.save(out, outFile, loaded.descr());
             }
         }
         return OpscvCli.EXIT_OK;
+    }
+
+    /** Loads gradOut (after phase 1 accepted its placeholder), allocates out, runs both phases, writes out. */
+    private void run(Device device, Stream stream, Platform platform, NpyTensors.Input input, Format format,
+                     IntArray outputSizeArray, IntArray inputSizeArray, long[] outShape) throws java.io.IOException {
+        NpyTensors.Loaded loaded = NpyTensors.load(device, input, format);
+        Tensor gradOut = loaded.tensor();
+        Tensor out = OpscvCli.allocate(device, outShape, gradOut.dataType(), format);
+        WorkspaceAndExecutor phase1 = UpsampleBilinear2dBackwardV2.getWorkspaceSize(platform, gradOut, outputSizeArray,
+                inputSizeArray, alignCorners, scalesH, scalesW, out);
+        Phase2Runner.run(device, stream, phase1, UpsampleBilinear2dBackwardV2::run, explain, parent.out());
+        NpyTensors.save(out, outFile, loaded.descr());
     }
 
     /** gradOut's H and W (dimensions 2, 3 in NCHW; 1, 2 in NHWC), or a placeholder the operator will reject. */

@@ -70,13 +70,17 @@ final class Bilinear2dCommand implements Callable<Integer> {
         try (AclRuntime acl = AclRuntime.init(platform);
              Device device = acl.setDevice(0);
              Stream stream = device.createStream()) {
-            NpyTensors.Loaded loaded = NpyTensors.load(device, selfFile, dtype, format);
-            Tensor self = loaded.tensor();
-            long[] outShape = OpscvCli.outShapeFor(outShape(self, outputSize, format), 4);
-            try (IntArray outputSizeArray = IntArray.of(outputSize)) {
-                try (Tensor probe = OpscvCli.probeTensor(device, outShape, self.dataType(), format)) {
-                    UpsampleBilinear2d.getWorkspaceSize(platform, self, outputSizeArray, alignCorners, scalesH, scalesW, probe);
+            NpyTensors.Input input = NpyTensors.header(selfFile, dtype);
+            try (Tensor selfProbe = input.placeholder(format);
+                 IntArray outputSizeArray = IntArray.of(outputSize)) {
+                long[] outShape = OpscvCli.outShapeFor(outShape(selfProbe, outputSize, format), 4);
+                // Validate with placeholders before allocating self or out (as linear1d-backward).
+                try (Tensor probe = OpscvCli.probeTensor(device, outShape, input.dataType(), format)) {
+                    UpsampleBilinear2d.getWorkspaceSize(platform, selfProbe, outputSizeArray, alignCorners, scalesH, scalesW,
+                            probe);
                 }
+                NpyTensors.Loaded loaded = NpyTensors.load(device, input, format);
+                Tensor self = loaded.tensor();
                 Tensor out = OpscvCli.allocate(device, outShape, self.dataType(), format);
                 WorkspaceAndExecutor phase1 = UpsampleBilinear2d.getWorkspaceSize(platform, self, outputSizeArray,
                         alignCorners, scalesH, scalesW, out);

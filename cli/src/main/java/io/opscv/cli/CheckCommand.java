@@ -23,7 +23,7 @@ import picocli.CommandLine.ParentCommand;
                     + "per-element criterion of golden/README.md, and the upstream MERE/MARE standard for all-ones inputs.",
             "Progress goes to stderr, the summary table to stdout."
         },
-        footer = {"", "Exit codes: 0 every case passed (or was skipped: operator not in this build); 2 bad argument or "
+        footer = {"", "Exit codes: 0 every case passed, or was refused by its platform as SPEC section 6 says (REFUSED); 2 bad argument or "
                 + "case file; 4 a case failed or could not be judged."})
 final class CheckCommand implements Callable<Integer> {
     /** Exit code when a case failed or could not be judged. */

@@ -60,16 +60,19 @@ final class Linear1dCommand implements Callable<Integer> {
         try (AclRuntime acl = AclRuntime.init(platform);
              Device device = acl.setDevice(0);
              Stream stream = device.createStream()) {
-            NpyTensors.Loaded loaded = NpyTensors.load(device, selfFile, dtype, Format.ND);
-            Tensor self = loaded.tensor();
-            long[] outShape = self.dim() == 3 && outputSize.length == 1
-                    ? OpscvCli.outShapeFor(new long[] {self.size(0), self.size(1), outputSize[0]}, 3)
+            NpyTensors.Input input = NpyTensors.header(selfFile, dtype);
+            long[] selfShape = input.header().shape();
+            long[] outShape = selfShape.length == 3 && outputSize.length == 1
+                    ? OpscvCli.outShapeFor(new long[] {selfShape[0], selfShape[1], outputSize[0]}, 3)
                     : OpscvCli.outShapeFor(new long[0], 3);
             try (IntArray outputSizeArray = IntArray.of(outputSize)) {
-                // Validate with a probe out before allocating the real one (as linear1d-backward).
-                try (Tensor probe = OpscvCli.probeTensor(device, outShape, self.dataType())) {
-                    UpsampleLinear1d.getWorkspaceSize(platform, self, outputSizeArray, alignCorners, scales, probe);
+                // Validate with placeholders before allocating self or out (as linear1d-backward).
+                try (Tensor selfProbe = input.placeholder(Format.ND);
+                     Tensor probe = OpscvCli.probeTensor(device, outShape, input.dataType())) {
+                    UpsampleLinear1d.getWorkspaceSize(platform, selfProbe, outputSizeArray, alignCorners, scales, probe);
                 }
+                NpyTensors.Loaded loaded = NpyTensors.load(device, input, Format.ND);
+                Tensor self = loaded.tensor();
                 Tensor out = OpscvCli.allocate(device, outShape, self.dataType());
                 WorkspaceAndExecutor phase1 = UpsampleLinear1d.getWorkspaceSize(platform, self, outputSizeArray,
                         alignCorners, scales, out);

@@ -44,15 +44,6 @@ final class NpyTensors {
         return new Input(file, header, type);
     }
 
-    /**
-     * Reads {@code file} into a new contiguous tensor on {@code device}.
-     *
-     * @param declared what {@code --dtype} said, or {@code null}; {@code bfloat16} reads {@code <u2} as BF16
-     */
-    static Loaded load(Device device, Path file, DtypeOption declared, Format format) throws IOException {
-        return load(device, header(file, declared), format);
-    }
-
     /** Allocates device memory for an input whose header was checked, and reads its data into it. */
     static Loaded load(Device device, Input input, Format format) throws IOException {
         NpyHeader header = input.header();

@@ -53,6 +53,12 @@ public final class OpscvCli implements Runnable {
         cmd.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
         cmd.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
         cmd.setExecutionExceptionHandler((e, commandLine, parseResult) -> cli.report(e));
+        // Unknown or missing options, bad values: one line too (picocli would add the whole usage text).
+        cmd.setParameterExceptionHandler((e, arguments) -> {
+            err.println("opscv: error: " + oneLine(e.getMessage()) + " (see '"
+                    + e.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
+            return EXIT_USAGE;
+        });
         int code;
         try {
             code = cmd.execute(args);

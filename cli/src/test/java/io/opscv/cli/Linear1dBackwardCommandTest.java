@@ -198,7 +198,14 @@ class Linear1dBackwardCommandTest {
         Result noOut = run("linear1d-backward", "--grad-out", in.toString(), "--input-size", "1,1,6");
         assertEquals(OpscvCli.EXIT_USAGE, noOut.code());
         assertTrue(noOut.err().contains("Missing required option: '--out=OUT.npy'"), noOut.err());
-        for (Result r : List.of(sizes, soc, missing, dtype)) {
+        Result unknown = run("linear1d-backward", "--grad-out", in.toString(), "--input-size", "1,1,6", "--bogus",
+                "--out", out.toString());
+        assertEquals(OpscvCli.EXIT_USAGE, unknown.code());
+        assertTrue(unknown.err().startsWith("opscv: error: Unknown option: '--bogus'"), unknown.err());
+        Result badScales = run("linear1d-backward", "--grad-out", in.toString(), "--input-size", "1,1,6", "--scales", "abc",
+                "--out", out.toString());
+        assertEquals(OpscvCli.EXIT_USAGE, badScales.code());
+        for (Result r : List.of(sizes, soc, missing, dtype, noOut, unknown, badScales)) {
             assertEquals(1, r.err().lines().count(), r.err());
             assertFalse(r.err().contains("Exception"), r.err());
         }
@@ -238,5 +245,11 @@ class Linear1dBackwardCommandTest {
         Result sub = run("linear1d-backward", "--help");
         assertTrue(sub.out().contains("--align-corners"));
         assertTrue(sub.out().contains("ascend910_93"));
+        for (String command : List.of("example", "linear1d-backward", "linear1d", "bilinear2d-backward", "bilinear2d",
+                "gradcheck", "check", "bench")) {
+            Result help = run(command, "--help");
+            assertEquals(0, help.code(), command + ": " + help.err());
+            assertTrue(help.out().startsWith("Usage: opscv " + command), command + ": " + help.out());
+        }
     }
 }

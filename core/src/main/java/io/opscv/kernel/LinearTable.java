@@ -95,17 +95,19 @@ public final class LinearTable {
 
     /**
      * The 2-D operators accept axes up to INT32_MAX (SPEC §10), whose tables need up to ~24 GiB of heap: a
-     * table that cannot exist, or cannot fit in the heap still free, is refused with
+     * table that cannot exist, or cannot fit in the heap at all, is refused with
      * ACLNN_ERR_RUNTIME_ERROR (361001) before anything is allocated, like device memory that cannot be had.
      */
     private static void reserveHeap(int lin, int lout) {
         long bytes = tableBytes(lin, lout);
-        Runtime rt = Runtime.getRuntime();
-        long free = rt.maxMemory() - (rt.totalMemory() - rt.freeMemory());
-        if (lin > MAX_LENGTH || lout > MAX_LENGTH || bytes > free) {
+        // Only what can never fit is refused up front (the heap's free space depends on when the collector last
+        // ran, which would make the answer vary); an allocation that fails anyway is caught in of().
+        long heap = Runtime.getRuntime().maxMemory();
+        if (lin > MAX_LENGTH || lout > MAX_LENGTH || bytes > heap) {
             throw AclnnException.runtime("The coordinate table of an axis of " + lin + " -> " + lout + " positions needs "
                     + bytes + " bytes of host memory, but " + (lin > MAX_LENGTH || lout > MAX_LENGTH
-                    ? "an axis can have at most " + MAX_LENGTH + " positions" : "only " + free + " bytes are free") + ".", null);
+                    ? "an axis can have at most " + MAX_LENGTH + " positions" : "the heap holds at most " + heap + " bytes")
+                    + ".", null);
         }
     }
 

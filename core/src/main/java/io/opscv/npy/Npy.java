@@ -172,6 +172,7 @@ public final class Npy {
         Path tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");
         boolean done = false;
         try {
+            givePermissionsOfANewFile(tmp, file);
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
                 writeFully(ch, ByteBuffer.wrap(header));
                 for (long pos = 0; pos < data.byteSize(); pos += CHUNK) {
@@ -187,6 +188,21 @@ public final class Npy {
                 Files.deleteIfExists(tmp);
             }
         }
+    }
+
+    /**
+     * A temporary file is created owner-only (0600) and the rename keeps that mode: give it the
+     * target's permissions when the target exists, else those of an ordinary new file (0644, the
+     * usual umask 022), so that a result is as readable as any file the user writes.
+     */
+    private static void givePermissionsOfANewFile(Path tmp, Path target) throws IOException {
+        if (Files.getFileAttributeView(tmp, java.nio.file.attribute.PosixFileAttributeView.class) == null) {
+            return;
+        }
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions = Files.exists(target)
+                ? Files.getPosixFilePermissions(target)
+                : java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--");
+        Files.setPosixFilePermissions(tmp, permissions);
     }
 
     /** The bytes of a version 1.0 header (2.0 if it does not fit), padded to a multiple of 64. */

@@ -31,6 +31,13 @@ public final class Checks {
 
     private Checks() {}
 
+    /** The platform a phase-1 call is asked to behave as is given (161001 otherwise). */
+    public static void platformGiven(Platform platform) {
+        if (platform == null) {
+            throw new AclnnException(AclnnStatus.ERR_PARAM_NULLPTR, "Expected a proper Platform but got null for argument platform.");
+        }
+    }
+
     /** CheckNotNull: 161001 with upstream's text. */
     public static void notNull(Object argument, String name) {
         if (argument == null) {

@@ -81,9 +81,7 @@ public final class UpsampleBilinear2dBackwardV2 {
     public static WorkspaceAndExecutor getWorkspaceSize(Platform platform, Tensor gradOut, IntArray outputSize,
                                                         IntArray inputSize, boolean alignCorners, double scalesH,
                                                         double scalesW, Tensor out) {
-        if (platform == null) {
-            throw AclnnException.invalid("Expected a platform but got null.");
-        }
+        Checks.platformGiven(platform);
         // 1. CheckNotNull
         Checks.notNull(gradOut, "gradOut");
         Checks.notNull(outputSize, "outputSize");

@@ -67,9 +67,7 @@ public final class UpsampleLinear1d {
      */
     public static WorkspaceAndExecutor getWorkspaceSize(Platform platform, Tensor self, IntArray outputSize,
                                                         boolean alignCorners, double scales, Tensor out) {
-        if (platform == null) {
-            throw AclnnException.invalid("Expected a platform but got null.");
-        }
+        Checks.platformGiven(platform);
         // 1. CheckNotNull
         Checks.notNull(self, "self");
         Checks.notNull(outputSize, "outputSize");

@@ -57,16 +57,13 @@ public final class UpsampleLinear1dBackward {
      */
     public static WorkspaceAndExecutor getWorkspaceSize(Tensor gradOut, IntArray outputSize, IntArray inputSize,
                                                         boolean alignCorners, double scales, Tensor out) {
-        Platform platform = gradOut != null && gradOut.device() != null ? gradOut.device().platform() : Platform.defaultPlatform();
-        return getWorkspaceSize(platform, gradOut, outputSize, inputSize, alignCorners, scales, out);
+        return getWorkspaceSize(UpsampleLinear1d.platformOf(gradOut), gradOut, outputSize, inputSize, alignCorners, scales, out);
     }
 
     /** Phase 1 as {@code platform} would run it (SPEC §6). */
     public static WorkspaceAndExecutor getWorkspaceSize(Platform platform, Tensor gradOut, IntArray outputSize,
                                                         IntArray inputSize, boolean alignCorners, double scales, Tensor out) {
-        if (platform == null) {
-            throw AclnnException.invalid("Expected a platform but got null.");
-        }
+        Checks.platformGiven(platform);
         // 1. CheckNotNull
         Checks.notNull(gradOut, "gradOut");
         Checks.notNull(outputSize, "outputSize");
@@ -100,31 +97,16 @@ public final class UpsampleLinear1dBackward {
         long n = in[0];
         long c = in[1];
         long lin = in[2];
-        if (lin <= 0 || lout <= 0) {
-            throw AclnnException.invalid("Input and output sizes should greater than 0, but got input (L: " + lin
-                    + "), output (L: " + lout + ")");
-        }
-        if (n < 0 || c < 0) {
-            throw AclnnException.invalid("Input sizes should not be negative, but got input (N: " + n + ", C: " + c
-                    + ", L: " + lin + ")");
-        }
-        long[] expectedGradOut = {n, c, lout};
-        for (int d = 0; d < 3; d++) {
-            if (gradOut.size(d) != expectedGradOut[d]) {
-                throw AclnnException.invalid("Expected grad_output to have the same shape as output; output.size(" + d + ") = "
-                        + expectedGradOut[d] + " but got grad_output.size(" + d + ") = " + gradOut.size(d));
-            }
-        }
+        Checks.lengthsPositive(new long[] {lin}, new long[] {lout}, "L");
+        Checks.batchAndChannelsNotNegative(n, c, "inputSize");
+        Checks.gradOutMatchesOutput(gradOut, new long[] {n, c, lout});
 
         // 5. CheckNCValid
         if (out.size(0) != gradOut.size(0) || out.size(1) != gradOut.size(1)) {
             throw AclnnException.invalid("gradOut and out should have the same N and C, but got gradOut "
                     + Arrays.toString(gradOut.shape()) + " and out " + Arrays.toString(out.shape()) + ".");
         }
-        if (!Arrays.equals(out.shape(), in)) {
-            throw AclnnException.invalid("Expected out to have the shape of inputSize " + Arrays.toString(in) + ", but got out "
-                    + Arrays.toString(out.shape()) + ".");
-        }
+        Checks.outShapeEquals(out, in, "inputSize");
 
         // 6. Limits
         Checks.dimensionsAtMost(gradOut, "gradOut", Checks.MAX_DIM_SIZE);

@@ -164,14 +164,6 @@ public final class Operand {
         return owner ? sliceBytes : 0;
     }
 
-    public long numel() {
-        long n = 1;
-        for (long d : shape) {
-            n *= d;
-        }
-        return n;
-    }
-
     /** Whether the view is row-major contiguous (size-1 dimensions may have any stride). */
     public boolean isContiguous() {
         long expected = 1;

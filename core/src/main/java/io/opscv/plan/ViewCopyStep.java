@@ -1,7 +1,6 @@
 package io.opscv.plan;
 
 import io.opscv.kernel.StridedCopy;
-import io.opscv.runtime.Tensor;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -16,11 +15,6 @@ public final class ViewCopyStep implements PlanStep {
     public ViewCopyStep(Operand src, Operand dst) {
         this.src = src;
         this.dst = dst;
-    }
-
-    /** A copy between two user tensors. */
-    public ViewCopyStep(Tensor src, String srcName, Tensor dst, String dstName) {
-        this(Operand.of(srcName, src), Operand.of(dstName, dst));
     }
 
     @Override

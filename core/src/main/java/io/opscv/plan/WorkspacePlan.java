@@ -29,7 +29,12 @@ public final class WorkspacePlan {
             throw AclnnException.invalid("The intermediate " + name + " of the plan needs more than 2^63 bytes of workspace.");
         }
         Operand operand = Operand.intermediate(name, total, bytes, shape, dataType, format);
-        total = Math.addExact(total, bytes);
+        try {
+            total = Math.addExact(total, bytes);
+        } catch (ArithmeticException e) {
+            throw AclnnException.invalid("The intermediates of the plan, up to " + name
+                    + ", need more than 2^63 bytes of workspace.");
+        }
         return operand;
     }
 

@@ -89,8 +89,20 @@ public final class AclRuntime implements AutoCloseable {
             closed = true;
             open = new ArrayList<>(devices);
         }
+        AclnnException first = null;
         for (Device device : open) {
-            device.close();
+            try {
+                device.close();
+            } catch (AclnnException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
         }
     }
 

@@ -210,13 +210,27 @@ public final class Device implements AutoCloseable {
             openStreams = new ArrayList<>(streams);
             openMemory = new ArrayList<>(allocations);
         }
-        for (Stream s : openStreams) {
-            s.close();
-        }
-        for (DeviceMemory m : openMemory) {
-            m.close();
+        // Release everything even if one release fails (memory busy in a file transfer gives 361001); report the first.
+        AclnnException first = null;
+        List<AutoCloseable> resources = new ArrayList<>(openStreams);
+        resources.addAll(openMemory);
+        for (AutoCloseable resource : resources) {
+            try {
+                resource.close();
+            } catch (AclnnException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException("streams and device memory close without checked exceptions", e);
+            }
         }
         runtime.forget(this);
+        if (first != null) {
+            throw first;
+        }
     }
 
     @Override

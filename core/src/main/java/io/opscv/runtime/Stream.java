@@ -130,9 +130,9 @@ public final class Stream implements AutoCloseable {
                 task.run();
             } catch (AclnnException e) {
                 error = e;
-            } catch (RuntimeException | Error e) {
-                // Every Error too: a worker that died would leave synchronize() waiting forever.
-                error = AclnnException.runtime("A task on the stream failed: " + e, e);
+            } catch (Throwable e) {
+                // Every Throwable: a worker that died would leave synchronize() waiting forever.
+                error = AclnnException.runtime("A task on the stream failed: " + describe(e), e);
             }
             if (error != null) {
                 failure.compareAndSet(null, error);
@@ -143,6 +143,15 @@ public final class Stream implements AutoCloseable {
                     LockSupport.unpark(t);
                 }
             }
+        }
+    }
+
+    /** {@code e.toString()}, or its class name when even that throws. */
+    private static String describe(Throwable e) {
+        try {
+            return String.valueOf(e);
+        } catch (Throwable broken) {
+            return e.getClass().getName();
         }
     }
 

@@ -65,6 +65,23 @@ class NpyTest {
     }
 
     @Test
+    void writtenFilesAreReadableLikeAnyNewFileAndKeepAReplacedFilesMode() throws IOException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment data = arena.allocate(4);
+            Path fresh = dir.resolve("fresh.npy");
+            Npy.write(fresh, "<f4", new long[] {1}, data);
+            assertEquals("rw-r--r--", java.nio.file.attribute.PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(fresh)));
+            Path existing = dir.resolve("existing.npy");
+            Files.writeString(existing, "old");
+            Files.setPosixFilePermissions(existing, java.nio.file.attribute.PosixFilePermissions.fromString("rw-rw----"));
+            Npy.write(existing, "<f4", new long[] {1}, data);
+            assertEquals("rw-rw----", java.nio.file.attribute.PosixFilePermissions.toString(
+                    Files.getPosixFilePermissions(existing)));
+        }
+    }
+
+    @Test
     void writesOneAndZeroDimensionalShapesAsPythonTuples() {
         String one = new String(Npy.headerBytes("<f4", new long[] {7}), StandardCharsets.ISO_8859_1);
         assertTrue(one.contains("'shape': (7,)"), one);

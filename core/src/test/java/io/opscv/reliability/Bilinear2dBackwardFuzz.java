@@ -275,7 +275,7 @@ final class Bilinear2dBackwardFuzz {
         @Override
         public Expectation expected() {
             if (platform == null) {
-                return Expectation.invalid("platform null", word("platform"));
+                return Expectation.nullptr("platform null", word("platform"));
             }
             if (gradOut == null) {
                 return Expectation.nullptr("gradOut null", word("gradOut"));

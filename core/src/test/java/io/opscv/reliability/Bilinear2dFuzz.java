@@ -258,7 +258,7 @@ final class Bilinear2dFuzz {
         @Override
         public Expectation expected() {
             if (platform == null) {
-                return Expectation.invalid("platform null", word("platform"));
+                return Expectation.nullptr("platform null", word("platform"));
             }
             if (self == null) {
                 return Expectation.nullptr("self null", word("self"));

@@ -250,7 +250,7 @@ final class Linear1dBackwardFuzz {
         @Override
         public Expectation expected() {
             if (platform == null) {
-                return Expectation.invalid("platform null", word("platform"));
+                return Expectation.nullptr("platform null", word("platform"));
             }
             if (gradOut == null) {
                 return Expectation.nullptr("§4.1 gradOut null", word("gradOut"));

@@ -84,7 +84,7 @@ class ResourceLimitsTest {
         tableRefused(new long[] {1, 1, 1, 1}, new long[] {1, 1, Integer.MAX_VALUE, 1}, "an axis can have at most");
         // 2^22 up to 2^30: 12 GiB of table, more than this JVM's heap.
         org.junit.jupiter.api.Assumptions.assumeTrue(Runtime.getRuntime().maxMemory() < 12L << 30);
-        tableRefused(new long[] {1, 1, 1L << 30, 1}, new long[] {1, 1, 1L << 22, 1}, "bytes are free");
+        tableRefused(new long[] {1, 1, 1L << 30, 1}, new long[] {1, 1, 1L << 22, 1}, "the heap holds at most");
     }
 
     private static void tableRefused(long[] gradOutShape, long[] inputSize, String why) {

@@ -60,7 +60,7 @@ class DeviceMemoryLimitsTest {
     }
 
     @Test
-    void aMallocRacingAResetLeavesNothingBehind() {
+    void mallocAfterItsDeviceWasResetIsRefused() {
         Device other = acl.setDevice(1);
         other.close();
         AclnnException e = assertThrows(AclnnException.class, () -> other.malloc(64));
