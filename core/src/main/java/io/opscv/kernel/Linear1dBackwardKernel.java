@@ -147,27 +147,30 @@ public final class Linear1dBackwardKernel {
             int vector = provider.rowsPerVector();
             this.sideBySide = !inPlace && vector > 1 && rows >= vector && c >= vector && gRowStride == 1 && gs[2] > 1;
             int rowUnit;
+            int blockTarget;
             if (inPlace) {
                 // IN_PLACE_ROWS rows share a group's set-up; IN_PLACE_BLOCK inputs keep the streams long.
                 rowUnit = IN_PLACE_ROWS;
-                block = Math.min(IN_PLACE_BLOCK, lin);
+                blockTarget = IN_PLACE_BLOCK;
             } else if (vector > 1 && rows >= vector) {
                 rowUnit = vector;
                 // Rows side by side (a transposed view): a task takes SIDE_BY_SIDE_ROWS of them, so that
                 // it reads one contiguous run of gradOut per position.
                 if (sideBySide) {
                     rowUnit = (int) Math.max(vector, Math.min(c, SIDE_BY_SIDE_ROWS) / vector * vector);
-                    block = Math.min(TILE_BLOCK / 2, lin);
+                    blockTarget = TILE_BLOCK / 2;
                 } else {
-                    block = Math.min(TILE_BLOCK, lin);
+                    blockTarget = TILE_BLOCK;
                 }
             } else {
                 rowUnit = 1;
-                block = Math.min(BLOCK, lin);
+                blockTarget = BLOCK;
             }
+            block = Math.min(blockTarget, lin);
             blocksPerRow = (lin + block - 1) / block;
             long units = (rows + rowUnit - 1) / rowUnit;
-            long unitsPerTask = Math.max(1, (long) block / lin);
+            // Short rows: a task takes blockTarget / lin row units (a unit's rows are summed together).
+            long unitsPerTask = Math.max(1, (long) blockTarget / lin);
             // Keep enough tasks for every thread when there are few rows.
             unitsPerTask = Math.min(unitsPerTask, Math.max(1, units * blocksPerRow / taskTarget));
             this.rowsPerTask = (int) Math.min(unitsPerTask * rowUnit, Math.max(rows, 1));
@@ -203,7 +206,9 @@ public final class Linear1dBackwardKernel {
             if (inPlace) {
                 // Runs of evenly spaced rows: all of them, or those of one n.
                 for (int r = 0; r < n; ) {
-                    int run = evenRows ? n - r : (int) Math.min(n - r, c - (firstRow + r) % c);
+                    // At most IN_PLACE_ROWS rows per call: the provider's streams are tuned for that many.
+                    int run = Math.min(IN_PLACE_ROWS,
+                            evenRows ? n - r : (int) Math.min(n - r, c - (firstRow + r) % c));
                     provider.linearBackwardInPlace(table, i0, i1, run, gradOut.segment(),
                             gradOutRow(firstRow + r) + jLo, gRowStride, out.segment(), outRow(firstRow + r) + i0,
                             oRowStride, out.dataType());

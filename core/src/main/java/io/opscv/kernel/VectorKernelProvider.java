@@ -275,13 +275,24 @@ final class VectorKernelProvider implements KernelProvider {
         }
     }
 
+    /** Per-thread buffers of {@link #scalarInputs}: [0] the gradOut span, [1] the sums; grown on demand, never per row. */
+    private static final ThreadLocal<float[][]> SCALAR_BUFFERS =
+            ThreadLocal.withInitial(() -> new float[][] {new float[4 * TILE], new float[TILE]});
+
     /** Inputs {@code [iA, iB)} by the scalar reference, through small buffers; gradOut position j is element {@code gBase + j}. */
     private static void scalarInputs(LinearTable t, int iA, int iB, MemorySegment gradOut, long gBase, MemorySegment out,
                                      long oAt, DataType type) {
         int from = t.gatherFrom(iA);
         int span = t.gatherTo(iB) - from;
-        float[] g = new float[Math.max(span, 1)];
-        float[] acc = new float[iB - iA];
+        float[][] buffers = SCALAR_BUFFERS.get();
+        if (buffers[0].length < span) {
+            buffers[0] = new float[Math.max(span, 2 * buffers[0].length)];
+        }
+        if (buffers[1].length < iB - iA) {
+            buffers[1] = new float[Math.max(iB - iA, 2 * buffers[1].length)];
+        }
+        float[] g = buffers[0];
+        float[] acc = buffers[1];
         ElementCodec.decode(gradOut, type, gBase + from, 1, span, g, 0);
         SCALAR.linearBackward(t, iA, iB, 1, g, 0, span, acc, 0, iB - iA, null);
         ElementCodec.encode(acc, 0, iB - iA, out, type, oAt, 1);

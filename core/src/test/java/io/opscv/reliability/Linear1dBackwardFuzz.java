@@ -312,7 +312,8 @@ final class Linear1dBackwardFuzz {
                         "input \\(L: " + lin + "\\), output \\(L: " + lout + "\\)");
             }
             if (n < 0 || c < 0) {
-                return Expectation.invalid("§4.4 N, C not negative", "input \\(N: " + n + ", C: " + c);
+                return Expectation.invalid("§4.4 N, C not negative", "inputSize should not have negative sizes, but got N \\(" + n
+                        + "\\) and C \\(" + c + "\\)");
             }
             if (!Arrays.equals(gradOut.shape(), new long[] {n, c, lout})) {
                 return Expectation.invalid("§4.4 gradOut shape", word("grad_output"));
