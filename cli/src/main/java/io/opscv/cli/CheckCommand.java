@@ -45,7 +45,7 @@ final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Platform platform = platformName == null ? null : platform(platformName);
+        Platform platform = platformName == null ? null : OpscvCli.platform(platformName, "--platform");
         List<CheckCase> cases = CaseFiles.read(caseFile);
         parent.err().println("check: " + cases.size() + " cases from " + caseFile);
         CheckRun run = Checker.check(caseFile.toString(), cases, platform, line -> parent.err().println("check: " + line));
@@ -55,13 +55,5 @@ final class CheckCommand implements Callable<Integer> {
             parent.err().println("check: report written to " + page);
         }
         return run.passed() ? OpscvCli.EXIT_OK : EXIT_CASES_FAILED;
-    }
-
-    private static Platform platform(String name) {
-        try {
-            return Platform.byName(name);
-        } catch (IllegalArgumentException e) {
-            throw new CliException("--platform: " + e.getMessage());
-        }
     }
 }

@@ -54,7 +54,7 @@ final class GradcheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Platform platform = OpscvCli.platform(soc);
+        Platform platform = OpscvCli.platform(soc, "--soc");
         long[] in = NpyTensors.parseSizes(inputSizeText, "--input-size");
         long[] out = NpyTensors.parseSizes(outputSizeText, "--output-size");
         AdjointCheck.Result result;

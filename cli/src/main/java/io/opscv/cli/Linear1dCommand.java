@@ -12,6 +12,7 @@ import io.opscv.runtime.Tensor;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParentCommand;
 
@@ -41,10 +42,8 @@ final class Linear1dCommand implements Callable<Integer> {
             description = "The dtype of X.npy: ${COMPLETION-CANDIDATES} (default: from the file; bfloat16 must be given).")
     DtypeOption dtype;
 
-    @Option(names = "--soc", paramLabel = "NAME", defaultValue = "cpu",
-            description = "Platform: cpu, ascend950, ascend910_93, ascend910b, ascend910, ascend310b, ascend310p "
-                    + "(default: ${DEFAULT-VALUE}).")
-    String soc;
+    @Mixin
+    SocOption soc;
 
     @Option(names = "--explain", description = "Print the execution plan (steps, operands, workspace) before running it.")
     boolean explain;
@@ -54,7 +53,7 @@ final class Linear1dCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Platform platform = OpscvCli.platform(soc);
+        Platform platform = soc.platform();
         long[] outputSize = NpyTensors.parseSizes(outputSizeText, "--output-size");
         NpyTensors.checkOutputPath(outFile, selfFile);
         try (AclRuntime acl = AclRuntime.init(platform);

@@ -107,12 +107,12 @@ public final class OpscvCli implements Runnable {
         return text == null ? "(no message)" : text.replace('\n', ' ').replace('\r', ' ');
     }
 
-    /** {@code --soc NAME}. */
-    static Platform platform(String name) {
+    /** The platform an option ({@code --soc}, {@code --platform}) names, or a one-line usage error. */
+    static Platform platform(String name, String option) {
         try {
             return Platform.byName(name);
         } catch (IllegalArgumentException e) {
-            throw new CliException("--soc: " + e.getMessage());
+            throw new CliException(option + ": " + e.getMessage());
         }
     }
 
