@@ -43,6 +43,9 @@ public final class Bilinear2dBackwardKernel {
         float[] spread = new float[win];
         float[] lo = new float[win];
         float[] hi = new float[win];
+        // The provider's scratch for one row of the W pass, allocated once per call (not per row).
+        int workFloats = provider.backwardWorkFloats(win, w.gatherTo(win) - w.gatherFrom(0), 1);
+        float[] work = workFloats == 0 ? null : new float[workFloats];
         long[] g = gradOut.strides();
         long[] o = out.strides();
         for (long n = 0; n < gs[0]; n++) {
@@ -57,7 +60,7 @@ public final class Bilinear2dBackwardKernel {
                         ElementCodec.decode(gradOut.segment(), gradOut.dataType(), gBase + ho * g[2], g[3], wout, spread, 0);
                     } else {
                         ElementCodec.decode(gradOut.segment(), gradOut.dataType(), gBase + ho * g[2], g[3], wout, row, 0);
-                        provider.linearBackward(w, row, 0, spread, 0, win);
+                        provider.linearBackward(w, 0, win, 1, row, 0, wout, spread, 0, win, work);
                     }
                     if (h.identity()) {
                         ElementCodec.encode(spread, 0, win, out.segment(), out.dataType(), oBase + ho * o[2], o[3]);
