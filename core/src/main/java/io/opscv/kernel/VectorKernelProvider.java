@@ -245,6 +245,85 @@ final class VectorKernelProvider implements KernelProvider {
             FloatVector w1b = FloatVector.fromArray(FLOATS, w1, rightBase + TILE);
             FloatVector w0a = FloatVector.fromArray(FLOATS, w0, leftBase);
             FloatVector w0b = FloatVector.fromArray(FLOATS, w0, leftBase + TILE);
+            if (rightSteps <= 1 && leftSteps <= 1 && bounds[i + count + 1] - rightBase <= TILE) {
+                // At most one term per tap and every term within 16 positions (downsampling by 2x or more): one
+                // vector of gradOut per row, both products of it, one step per tap. The indices wrap at 32, so
+                // lanes without a term may point anywhere: their adds are masked off.
+                IntVector right0 = rightIndex;
+                IntVector left0 = leftFrom.sub(rightBase);
+                VectorMask<Float> hasRight0 = rightCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+                VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+                FloatVector w0r = FloatVector.fromArray(FLOATS, w0, rightBase);
+                for (int r = 0; r < rows; r++) {
+                    long right = (gFirst + r * gRowStride - jLo + rightBase) * 4;
+                    FloatVector v = FloatVector.fromMemorySegment(FLOATS, gradOut, right, ORDER);
+                    IntVector p1 = v.mul(w1a).reinterpretAsInts();
+                    IntVector p0 = v.mul(w0r).reinterpretAsInts();
+                    FloatVector sum = FloatVector.zero(FLOATS)
+                            .add(right0.selectFrom(p1, p1).reinterpretAsFloats(), hasRight0)
+                            .add(left0.selectFrom(p0, p0).reinterpretAsFloats(), hasLeft0);
+                    sum.intoMemorySegment(out, (oFirst + r * oRowStride + i - i0) * 4, ORDER);
+                }
+                continue;
+            }
+            if (rightSteps <= 1 && leftSteps <= 1) {
+                // At most one term per tap (downsampling by 2x or more): one step each.
+                IntVector right0 = rightIndex;
+                IntVector left0 = leftIndex;
+                VectorMask<Float> hasRight0 = rightCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+                VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+                for (int r = 0; r < rows; r++) {
+                    long row = gFirst + r * gRowStride - jLo;
+                    long right = (row + rightBase) * 4;
+                    long left = (row + leftBase) * 4;
+                    IntVector p1a = FloatVector.fromMemorySegment(FLOATS, gradOut, right, ORDER).mul(w1a)
+                            .reinterpretAsInts();
+                    IntVector p1b = FloatVector.fromMemorySegment(FLOATS, gradOut, right + 4 * TILE, ORDER).mul(w1b)
+                            .reinterpretAsInts();
+                    IntVector p0a = FloatVector.fromMemorySegment(FLOATS, gradOut, left, ORDER).mul(w0a)
+                            .reinterpretAsInts();
+                    IntVector p0b = FloatVector.fromMemorySegment(FLOATS, gradOut, left + 4 * TILE, ORDER).mul(w0b)
+                            .reinterpretAsInts();
+                    FloatVector sum = FloatVector.zero(FLOATS)
+                            .add(right0.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight0)
+                            .add(left0.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft0);
+                    sum.intoMemorySegment(out, (oFirst + r * oRowStride + i - i0) * 4, ORDER);
+                }
+                continue;
+            }
+            if (rightSteps <= 2 && leftSteps <= 2) {
+                // At most two terms per tap (every ratio up to 2x but the odd alignCorners group): the four
+                // steps unrolled, their indices and masks set up once for all rows. A step that no lane has
+                // adds under an empty mask, which changes nothing.
+                IntVector right0 = rightIndex;
+                IntVector right1 = rightIndex.add(1);
+                IntVector left0 = leftIndex;
+                IntVector left1 = leftIndex.add(1);
+                VectorMask<Float> hasRight0 = rightCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+                VectorMask<Float> hasRight1 = rightCount.compare(VectorOperators.GT, 1).cast(FLOATS);
+                VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+                VectorMask<Float> hasLeft1 = leftCount.compare(VectorOperators.GT, 1).cast(FLOATS);
+                for (int r = 0; r < rows; r++) {
+                    long row = gFirst + r * gRowStride - jLo;
+                    long right = (row + rightBase) * 4;
+                    long left = (row + leftBase) * 4;
+                    IntVector p1a = FloatVector.fromMemorySegment(FLOATS, gradOut, right, ORDER).mul(w1a)
+                            .reinterpretAsInts();
+                    IntVector p1b = FloatVector.fromMemorySegment(FLOATS, gradOut, right + 4 * TILE, ORDER).mul(w1b)
+                            .reinterpretAsInts();
+                    IntVector p0a = FloatVector.fromMemorySegment(FLOATS, gradOut, left, ORDER).mul(w0a)
+                            .reinterpretAsInts();
+                    IntVector p0b = FloatVector.fromMemorySegment(FLOATS, gradOut, left + 4 * TILE, ORDER).mul(w0b)
+                            .reinterpretAsInts();
+                    FloatVector sum = FloatVector.zero(FLOATS)
+                            .add(right0.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight0)
+                            .add(right1.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight1)
+                            .add(left0.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft0)
+                            .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft1);
+                    sum.intoMemorySegment(out, (oFirst + r * oRowStride + i - i0) * 4, ORDER);
+                }
+                continue;
+            }
             for (int r = 0; r < rows; r++) {
                 long row = gFirst + r * gRowStride - jLo;
                 long right = (row + rightBase) * 4;

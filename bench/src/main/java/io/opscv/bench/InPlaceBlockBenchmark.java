@@ -1,0 +1,93 @@
+package io.opscv.bench;
+
+import io.opscv.kernel.KernelProvider;
+import io.opscv.kernel.KernelProviders;
+import io.opscv.kernel.LinearTable;
+import io.opscv.runtime.DataType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The in-place form of the provider ({@link KernelProvider#linearBackwardInPlace}, FLOAT rows read
+ * from and written to native memory): one call of {@link #rows} rows (4 by default, as the driver makes them) × 4096 inputs,
+ * measured alone on one thread with the data in cache. Divide by rows × 4096 to get the compute cost per
+ * element of out; compare with the copy's cost per element of the same case to see whether a case
+ * can be memory-bound.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
+public class InPlaceBlockBenchmark {
+    private static final int INPUTS = 4096;
+
+    /** Lin:Lout[:ac] of the rows: up2x, up2x with alignCorners, down4x. */
+    @Param({"16384:32768", "16384:32768:ac", "32768:8192"})
+    public String sizes;
+
+    /** Rows per call: the driver makes calls of 4 (Linear1dBackwardKernel.IN_PLACE_ROWS). */
+    @Param({"4"})
+    public int rows;
+
+    private final Arena arena = Arena.ofConfined();
+    private LinearTable table;
+    private KernelProvider kernels;
+    private MemorySegment gradOut;
+    private MemorySegment out;
+    private int span;
+    private int i0;
+
+    @Setup
+    public void setUp() {
+        String[] parts = sizes.split(":");
+        int lin = Integer.parseInt(parts[0]);
+        int lout = Integer.parseInt(parts[1]);
+        table = LinearTable.of(lin, lout, parts.length > 2, 0);
+        kernels = KernelProviders.vector();
+        if (kernels == null || !kernels.backwardInPlace(table, DataType.FLOAT)) {
+            throw new IllegalStateException("no in-place vector form for " + sizes);
+        }
+        i0 = INPUTS;
+        span = table.gatherTo(i0 + INPUTS) - table.gatherFrom(i0);
+        gradOut = arena.allocate((long) rows * span * 4 + 256, 64);
+        for (long k = 0; k < gradOut.byteSize() / 4; k++) {
+            gradOut.setAtIndex(ValueLayout.JAVA_FLOAT, k, 0.25f + (k * 37 % 101) / 64f);
+        }
+        out = arena.allocate((long) rows * INPUTS * 4, 64);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        arena.close();
+    }
+
+    /** One in-place call of {@code rows} rows × 4096 inputs. */
+    @Benchmark
+    public MemorySegment inPlaceBlock() {
+        kernels.linearBackwardInPlace(table, i0, i0 + INPUTS, rows, gradOut, 0, span, out, 0, INPUTS, DataType.FLOAT);
+        return out;
+    }
+
+    @Override
+    public String toString() {
+        return "InPlaceBlockBenchmark" + Arrays.asList(sizes, rows);
+    }
+}
