@@ -1,5 +1,6 @@
 package io.opscv.bench;
 
+import io.opscv.kernel.KernelProviders;
 import io.opscv.kernel.LinearTable;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -10,6 +11,7 @@ import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
@@ -26,9 +28,26 @@ public class CoordinateTableBenchmark {
     @Param({"524288:1048576", "16384:32768"})
     public String sizes;
 
+    private LinearTable deferred;
+    private LinearTable window;
+
+    @Setup
+    public void setUp() {
+        String[] parts = sizes.split(":");
+        deferred = LinearTable.deferred(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), false, 0);
+    }
+
+    /** The whole table, as phase 1 built it for every call before tables were deferred. */
     @Benchmark
     public LinearTable coordinateTable() {
         String[] parts = sizes.split(":");
         return LinearTable.of(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), false, 0);
+    }
+
+    /** The window of one block of 4096 inputs (the in-place block), reusing the previous window's arrays. */
+    @Benchmark
+    public LinearTable windowOfOneBlock() {
+        window = deferred.window(4096, 8192, window, KernelProviders.get());
+        return window;
     }
 }

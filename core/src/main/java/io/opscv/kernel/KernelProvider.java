@@ -121,6 +121,27 @@ public interface KernelProvider {
     }
 
     /**
+     * Taps and weights of outputs {@code first .. first + count - 1} of an axis with {@code lin} inputs and
+     * source index {@code src = max(scale·(j + half) - half, 0)}, into {@code x0[at .. at + count)} (the tap
+     * less {@code tapBase}), {@code w0}, {@code w1}: exactly the values of {@link LinearTable#fillTaps}, the
+     * reference, whose double-precision steps every provider repeats one for one.
+     */
+    default void fillTaps(int[] x0, float[] w0, float[] w1, int at, int first, int count, int lin, double scale,
+                          double half, int tapBase) {
+        LinearTable.fillTaps(x0, w0, w1, at, first, count, lin, scale, half, tapBase);
+    }
+
+    /**
+     * The gather bounds of a window from its taps: {@code starts[0] = 0} and, for {@code 1 <= k < length},
+     * {@code starts[k]} = the first m whose {@code taps[m] + 1 >= k}, or {@code count} if none. The taps
+     * {@code taps[0 .. count)} never decrease and are at least -1. The reference is
+     * {@link LinearTable#firstReaching}; every provider gives the same bounds.
+     */
+    default void firstReaching(int[] taps, int count, int[] starts, int length) {
+        LinearTable.firstReaching(taps, count, starts, length);
+    }
+
+    /**
      * How many rows this provider sums at once (its vector length in floats), or 1: the driver
      * hands it groups of rows that are multiples of this where it can.
      */

@@ -89,6 +89,8 @@ public final class Linear1dBackwardKernel {
         final float[] g;
         final float[] acc;
         final float[] work;
+        /** The window of the task's block, when the plan builds windows; its arrays are reused by the next. */
+        LinearTable window;
 
         Scratch(Plan plan) {
             // Padded: a vector kernel may load whole vectors past the end of the last row's span.
@@ -104,7 +106,14 @@ public final class Linear1dBackwardKernel {
     private static final class Plan {
         final StridedTensor gradOut;
         final StridedTensor out;
+        /** The call's table: deferred when {@link #windows}, else with its arrays. */
         final LinearTable table;
+        /**
+         * Each block of inputs is summed by one task (all rows fit one task) and the table is deferred: a task
+         * builds its block's window of the table ({@link LinearTable#window}) in its cache, in parallel with the
+         * others, and no array of Lout entries is made. Otherwise the whole table is built once.
+         */
+        final boolean windows;
         final KernelProvider provider;
         final long c;
         final long rows;
@@ -129,7 +138,6 @@ public final class Linear1dBackwardKernel {
         Plan(StridedTensor gradOut, StridedTensor out, LinearTable table, KernelProvider provider, int parallelism) {
             this.gradOut = gradOut;
             this.out = out;
-            this.table = table;
             this.provider = provider;
             long n = out.shape()[0];
             this.c = out.shape()[1];
@@ -180,6 +188,8 @@ public final class Linear1dBackwardKernel {
                 span = Math.max(span, table.gatherTo(i1) - table.gatherFrom(i0));
             }
             this.maxSpan = span;
+            this.windows = table.isDeferred() && rowsPerTask >= rows;
+            this.table = windows ? table : table.full();
         }
 
         int taskCount() {
@@ -200,8 +210,19 @@ public final class Linear1dBackwardKernel {
             int i0 = (task % blocksPerRow) * block;
             int i1 = Math.min(lin, i0 + block);
             int count = i1 - i0;
-            int jLo = table.gatherFrom(i0);
-            int span = table.gatherTo(i1) - jLo;
+            // The provider sees table t, whose input li is input i0 - li0 + li and whose output 0 is output jBase.
+            LinearTable t = table;
+            int li0 = i0;
+            int jBase = 0;
+            if (windows) {
+                t = table.window(i0, i1, s.window, provider);
+                s.window = t;
+                li0 = 0;
+                jBase = table.gatherFrom(i0);
+            }
+            int li1 = li0 + count;
+            int jLo = jBase + t.gatherFrom(li0);
+            int span = t.gatherTo(li1) - t.gatherFrom(li0);
             int n = (int) Math.min(rowsPerTask, rows - firstRow);
             if (inPlace) {
                 // Runs of evenly spaced rows: all of them, or those of one n.
@@ -209,7 +230,7 @@ public final class Linear1dBackwardKernel {
                     // At most IN_PLACE_ROWS rows per call: the provider's streams are tuned for that many.
                     int run = Math.min(IN_PLACE_ROWS,
                             evenRows ? n - r : (int) Math.min(n - r, c - (firstRow + r) % c));
-                    provider.linearBackwardInPlace(table, i0, i1, run, gradOut.segment(),
+                    provider.linearBackwardInPlace(t, li0, li1, run, gradOut.segment(),
                             gradOutRow(firstRow + r) + jLo, gRowStride, out.segment(), outRow(firstRow + r) + i0,
                             oRowStride, out.dataType());
                     r += run;
@@ -222,7 +243,7 @@ public final class Linear1dBackwardKernel {
                     int run = evenRows ? n - r : (int) Math.min(n - r, c - (firstRow + r) % c);
                     provider.decodeSideBySide(gradOut.segment(), gradOut.dataType(), gradOutRow(firstRow + r) + jLo * gs[2],
                             gs[2], run, span, s.g);
-                    provider.linearBackwardSideBySide(table, i0, i1, run, s.g, s.acc, r * count, count, s.work);
+                    provider.linearBackwardSideBySide(t, li0, li1, run, s.g, s.acc, r * count, count, s.work);
                     r += run;
                 }
                 encode(firstRow, n, i0, count, s);
@@ -245,7 +266,7 @@ public final class Linear1dBackwardKernel {
                     r += run;
                 }
             }
-            provider.linearBackward(table, i0, i1, n, s.g, 0, span, s.acc, 0, count, s.work);
+            provider.linearBackward(t, li0, li1, n, s.g, 0, span, s.acc, 0, count, s.work);
             encode(firstRow, n, i0, count, s);
         }
 

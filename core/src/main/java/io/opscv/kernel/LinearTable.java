@@ -16,6 +16,13 @@ import io.opscv.runtime.AclnnException;
  * are {@code bounds[i], bounds[i + 1], bounds[i + 2]} with no special case at i = 0 (a vector of
  * inputs loads each with one contiguous read).
  *
+ * <p>A <em>deferred</em> table ({@link #deferred}) holds only the axis's parameters: it computes
+ * {@code start(i)} directly, builds the whole table on first use ({@link #full}), or builds the
+ * <em>window</em> of a block of inputs ({@link #window}), the part of the table that block reads,
+ * with the same values. A call with few, long rows sums each block of inputs once, so its windows
+ * cover the table once per call, built by the threads that use them, while in their cache; no
+ * per-call array of Lout entries is allocated.
+ *
  * <p>The formulas follow PyTorch's {@code area_pixel_compute_scale} and
  * {@code area_pixel_compute_source_index} (aten/src/ATen/native/UpSample.h), in double.
  */
@@ -30,21 +37,28 @@ public final class LinearTable {
     final float[] w1;
     /** {@code bounds[0] == 0}, {@code bounds[i + 1] == start(i)} for 0 ≤ i ≤ lin. */
     final int[] bounds;
-    private final int maxTerms;
+    /** {@link #maxTerms}, computed on first use (-1 until then; every thread computes the same value). */
+    private int maxTerms = -1;
+    /** Source step and half-pixel shift ({@link #sourceIndex}): src = max(scale·(j + half) - half, 0). */
+    private final double scale;
+    private final double half;
+    /** A deferred table: no arrays, {@link #full} builds them. */
+    private final boolean deferred;
+    /** A deferred table's whole table, built on first use. */
+    private volatile LinearTable full;
 
-    private LinearTable(int lin, int lout, boolean identity, int[] x0, float[] w0, float[] w1, int[] bounds) {
+    private LinearTable(int lin, int lout, boolean identity, double scale, double half, int[] x0, float[] w0,
+                        float[] w1, int[] bounds) {
         this.lin = lin;
         this.lout = lout;
         this.identity = identity;
+        this.scale = scale;
+        this.half = half;
+        this.deferred = bounds == null;
         this.x0 = x0;
         this.w0 = w0;
         this.w1 = w1;
         this.bounds = bounds;
-        int most = 0;
-        for (int i = 0; i < lin - 1; i++) {
-            most = Math.max(most, bounds[i + 2] - bounds[i]);
-        }
-        this.maxTerms = most;
     }
 
     /**
@@ -85,6 +99,149 @@ public final class LinearTable {
         }
     }
 
+    /**
+     * A table of the same values as {@link #of} that builds nothing yet: phase 1 stays O(1), and the
+     * kernel builds what it reads, the whole table ({@link #full}) or the windows of its blocks
+     * ({@link #window}). A table that could never be built is refused as by {@link #of}.
+     */
+    public static LinearTable deferred(int lin, int lout, boolean alignCorners, double scales) {
+        if (lin <= 0 || lout <= 0) {
+            throw new IllegalArgumentException("lin (" + lin + ") and lout (" + lout + ") must be > 0");
+        }
+        reserveHeap(lin, lout);
+        return new LinearTable(lin, lout, lin == lout, scale(lin, lout, alignCorners, scales), alignCorners ? 0.0 : 0.5,
+                null, null, null, null);
+    }
+
+    /** Whether this table is {@link #deferred}: its arrays do not exist, only {@link #full} or {@link #window} have them. */
+    public boolean isDeferred() {
+        return deferred;
+    }
+
+    /** This table with its arrays: itself, or for a deferred table the whole table, built on the first call. */
+    public LinearTable full() {
+        if (!deferred) {
+            return this;
+        }
+        LinearTable built = full;
+        if (built == null) {
+            synchronized (this) {
+                built = full;
+                if (built == null) {
+                    try {
+                        built = build(lin, lout, identity, scale, half);
+                    } catch (OutOfMemoryError e) {
+                        throw AclnnException.runtime("The coordinate table of an axis of " + lin + " -> " + lout
+                                + " positions (" + tableBytes(lin, lout) + " bytes of host memory) could not be allocated: "
+                                + e.getMessage(), e);
+                    }
+                    full = built;
+                }
+            }
+        }
+        return built;
+    }
+
+    /**
+     * The window of inputs {@code [a, b)}: a table of the sub-problem those inputs read, with the same
+     * values as the whole table, for the gather form of the backward ({@link KernelProvider}'s
+     * {@code linearBackward*} methods). Its input i is input {@code a + i} of this axis and its output j is
+     * output {@code gatherFrom(a) + j}; it has {@code b - a} inputs, plus one that no output's right tap
+     * reaches when {@code b < lin}, so that only the axis's real last input gets the right-edge rule.
+     * Its {@code x0} is relative to a (-1 for the outputs that reach a through their right tap): the
+     * window serves the backward only, never the forward.
+     *
+     * @param reuse    a window built before whose arrays may be reused (they are overwritten), or null
+     * @param provider computes the taps and weights ({@link KernelProvider#fillTaps}); every provider gives the
+     *                 same values
+     */
+    public LinearTable window(int a, int b, LinearTable reuse, KernelProvider provider) {
+        if (a < 0 || b > lin || a >= b) {
+            throw new IllegalArgumentException("window [" + a + ", " + b + ") of an axis of " + lin + " inputs");
+        }
+        final int ja = gatherFrom(a);
+        final int jb = gatherTo(b);
+        final int outputs = jb - ja;
+        final int inputs = b - a;
+        final int localLin = b == lin ? inputs : inputs + 1;
+        // Bounds: localLin + 2 entries, and a vector's worth more for kernels that load whole vectors near the end.
+        final int boundsLength = localLin + 2 + WEIGHT_PADDING;
+        final int weights = outputs + WEIGHT_PADDING;
+        int[] x = reuse != null && reuse.x0.length >= weights ? reuse.x0 : new int[weights];
+        float[] v0 = reuse != null && reuse.w0.length >= weights ? reuse.w0 : new float[weights];
+        float[] v1 = reuse != null && reuse.w1.length >= weights ? reuse.w1 : new float[weights];
+        int[] bl = reuse != null && reuse.bounds.length >= boundsLength ? reuse.bounds : new int[boundsLength];
+        // Real weights as far as the padding reaches (a vector kernel multiplies them into lanes it then masks
+        // off), zeros past lout, as in the whole table.
+        int real = (int) Math.min((long) weights, (long) lout - ja);
+        if (identity) {
+            fill(x, v0, v1, ja, real, lin, true, scale, half, a);
+        } else {
+            provider.fillTaps(x, v0, v1, 0, ja, real, lin, scale, half, a);
+        }
+        java.util.Arrays.fill(x, real, weights, lin - a);
+        java.util.Arrays.fill(v0, real, weights, 0f);
+        java.util.Arrays.fill(v1, real, weights, 0f);
+        // bl[k] = start(a - 1 + k) - ja: the first local j whose tap relative to a - 1, x[j] + 1 (0 .. inputs),
+        // reaches k.
+        provider.firstReaching(x, outputs, bl, boundsLength);
+        return new LinearTable(localLin, outputs, false, scale, half, x, v0, v1, bl);
+    }
+
+    /**
+     * The reference of {@link KernelProvider#firstReaching}: {@code starts[0] = 0} and, for
+     * {@code 1 <= k < length}, {@code starts[k]} = the first m whose {@code taps[m] + 1 >= k}, or
+     * {@code count} if none; {@code taps[0 .. count)} never decrease and are at least -1.
+     */
+    static void firstReaching(int[] taps, int count, int[] starts, int length) {
+        int filled = 0;
+        starts[0] = 0;
+        for (int m = 0; m < count; m++) {
+            int reach = Math.min(taps[m] + 1, length - 1);
+            while (filled < reach) {
+                starts[++filled] = m;
+            }
+        }
+        while (filled < length - 1) {
+            starts[++filled] = count;
+        }
+    }
+
+    /**
+     * {@code start(i)} computed from the formulas: a first guess from the inverse of the source index,
+     * then moved to the first j whose tap {@link #tap} is ≥ i (the taps never decrease with j), so the
+     * result is exactly the whole table's, whatever the rounding of the guess.
+     */
+    private int computeStart(int i) {
+        if (i <= 0) {
+            return 0;
+        }
+        if (i >= lin) {
+            return lout;
+        }
+        if (identity) {
+            return i;
+        }
+        if (scale <= 0) {
+            return lout; // every tap is 0
+        }
+        double guess = Math.ceil((i + half) / scale - half);
+        int j = guess <= 0 ? 0 : guess >= lout ? lout : (int) guess;
+        while (j > 0 && tap(j - 1) >= i) {
+            j--;
+        }
+        while (j < lout && tap(j) < i) {
+            j++;
+        }
+        return j;
+    }
+
+    /** The left tap of output j, exactly as {@link #fill} computes it. */
+    private int tap(int j) {
+        double src = Math.max(scale * (j + half) - half, 0.0);
+        return (int) Math.min(Math.floor(src), (double) (lin - 1));
+    }
+
     /** The longest axis a table can describe: Java arrays hold at most about 2^31 - 8 elements, less the padding. */
     static final int MAX_LENGTH = Integer.MAX_VALUE - 8 - WEIGHT_PADDING;
 
@@ -112,21 +269,15 @@ public final class LinearTable {
     }
 
     private static LinearTable build(int lin, int lout, boolean alignCorners, double scales) {
+        return build(lin, lout, lin == lout, scale(lin, lout, alignCorners, scales), alignCorners ? 0.0 : 0.5);
+    }
+
+    private static LinearTable build(int lin, int lout, boolean identity, double scale, double half) {
         int[] x0 = new int[lout];
         // Zero padding past lout: vector kernels load whole vectors of weights near the end of a row.
         float[] w0 = new float[lout + WEIGHT_PADDING];
         float[] w1 = new float[lout + WEIGHT_PADDING];
-        boolean identity = lin == lout;
-        if (identity) {
-            for (int j = 0; j < lout; j++) {
-                x0[j] = j;
-                w0[j] = 1f;
-            }
-        } else if (alignCorners) {
-            fill(x0, w0, w1, lin, scale(lin, lout, true, scales), 0.0);
-        } else {
-            fill(x0, w0, w1, lin, scale(lin, lout, false, scales), 0.5);
-        }
+        fill(x0, w0, w1, 0, lout, lin, identity, scale, half, 0);
         // bounds[i + 1] = first j whose left tap is >= i; the taps never decrease with j, so one
         // pass over j fills every bound at the steps of x0.
         int[] bounds = new int[lin + 2];
@@ -140,7 +291,7 @@ public final class LinearTable {
         while (filled <= lin) {
             bounds[++filled] = lout;
         }
-        return new LinearTable(lin, lout, identity, x0, w0, w1, bounds);
+        return new LinearTable(lin, lout, identity, scale, half, x0, w0, w1, bounds);
     }
 
     /**
@@ -148,16 +299,34 @@ public final class LinearTable {
      * with alignCorners, where src = scale·j is never negative), as {@link #sourceIndex}. A plain
      * loop over arrays, which the JIT vectorizes: phase 1 stays cheap on long rows.
      */
-    private static void fill(int[] x0, float[] w0, float[] w1, int lin, double scale, double half) {
+    private static void fill(int[] x0, float[] w0, float[] w1, int first, int count, int lin, boolean identity,
+                             double scale, double half, int tapBase) {
+        if (identity) {
+            for (int m = 0; m < count; m++) {
+                x0[m] = first + m - tapBase;
+                w0[m] = 1f;
+                w1[m] = 0f;
+            }
+            return;
+        }
+        fillTaps(x0, w0, w1, 0, first, count, lin, scale, half, tapBase);
+    }
+
+    /**
+     * The reference of {@link KernelProvider#fillTaps}: for m in [0, count), output j = first + m has
+     * {@code src = max(scale·(j + half) - half, 0)}, tap {@code x0[at + m] = min(floor(src), lin - 1) - tapBase},
+     * {@code w1[at + m] = (float) min(src - tap, 1)}, {@code w0[at + m] = (float) (1 - that)}, all in double.
+     */
+    static void fillTaps(int[] x0, float[] w0, float[] w1, int at, int first, int count, int lin, double scale,
+                         double half, int tapBase) {
         final double last = lin - 1;
-        final int lout = x0.length;
-        for (int j = 0; j < lout; j++) {
-            double src = Math.max(scale * (j + half) - half, 0.0);
+        for (int m = 0; m < count; m++) {
+            double src = Math.max(scale * ((first + m) + half) - half, 0.0);
             double left = Math.min(Math.floor(src), last);
             double lambda1 = Math.min(src - left, 1.0);
-            x0[j] = (int) left;
-            w1[j] = (float) lambda1;
-            w0[j] = (float) (1.0 - lambda1);
+            x0[at + m] = (int) left - tapBase;
+            w1[at + m] = (float) lambda1;
+            w0[at + m] = (float) (1.0 - lambda1);
         }
     }
 
@@ -178,22 +347,23 @@ public final class LinearTable {
 
     /** Left tap of output j. */
     public int x0(int j) {
-        return x0[j];
+        return deferred ? full().x0[j] : x0[j];
     }
 
     /** Right tap of output j. */
     public int x1(int j) {
-        return x0[j] < lin - 1 ? x0[j] + 1 : x0[j];
+        int left = x0(j);
+        return left < lin - 1 ? left + 1 : left;
     }
 
     /** Weight of output j's left tap. */
     public float w0(int j) {
-        return w0[j];
+        return deferred ? full().w0[j] : w0[j];
     }
 
     /** Weight of output j's right tap. */
     public float w1(int j) {
-        return w1[j];
+        return deferred ? full().w1[j] : w1[j];
     }
 
     /**
@@ -201,21 +371,32 @@ public final class LinearTable {
      * the length of the longest gather, which sizes a vector kernel's per-lane index tables.
      */
     public int maxTerms() {
-        return maxTerms;
+        if (deferred) {
+            return full().maxTerms();
+        }
+        int most = maxTerms;
+        if (most < 0) {
+            most = 0;
+            for (int i = 0; i < lin - 1; i++) {
+                most = Math.max(most, bounds[i + 2] - bounds[i]);
+            }
+            maxTerms = most;
+        }
+        return most;
     }
 
     /** First output j whose left tap is ≥ i, for 0 ≤ i ≤ lin. */
     public int start(int i) {
-        return bounds[i + 1];
+        return deferred ? computeStart(i) : bounds[i + 1];
     }
 
     /** First output position a block of inputs [i0, i1) reads in the gather form of the backward. */
     public int gatherFrom(int i0) {
-        return bounds[i0];
+        return deferred ? computeStart(i0 - 1) : bounds[i0];
     }
 
     /** One past the last output position a block of inputs [i0, i1) reads. */
     public int gatherTo(int i1) {
-        return bounds[i1 + 1];
+        return deferred ? computeStart(i1) : bounds[i1 + 1];
     }
 }

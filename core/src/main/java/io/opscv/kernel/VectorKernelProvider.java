@@ -3,6 +3,7 @@ package io.opscv.kernel;
 import io.opscv.runtime.DataType;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
+import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.ShortVector;
@@ -50,6 +51,13 @@ final class VectorKernelProvider implements KernelProvider {
             VectorShape.forBitSize(LANES * Short.SIZE));
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     private static final KernelProvider SCALAR = new ScalarKernelProvider();
+    /** Doubles for the coordinates of {@link #fillTaps}, and ints and floats of as many lanes for its results. */
+    private static final VectorSpecies<Double> DOUBLES = DoubleVector.SPECIES_PREFERRED;
+    private static final int DOUBLE_LANES = DOUBLES.length();
+    private static final VectorSpecies<Integer> TAP_INTS = VectorSpecies.of(int.class,
+            VectorShape.forBitSize(DOUBLE_LANES * Integer.SIZE));
+    private static final VectorSpecies<Float> TAP_FLOATS = VectorSpecies.of(float.class,
+            VectorShape.forBitSize(DOUBLE_LANES * Float.SIZE));
     /** Per-thread buffer between the two halves of a 16 × 16 transpose. */
     private static final ThreadLocal<float[]> TRANSPOSE_BUFFER = ThreadLocal.withInitial(() -> new float[16 * 16]);
     /** Rows per tile, inputs per window group; the transposes are written for 16 lanes (512-bit). */
@@ -528,6 +536,77 @@ final class VectorKernelProvider implements KernelProvider {
                 FloatVector.fromMemorySegment(FLOATS, seg, from + 4L * r, ORDER).intoArray(dst, k * rows + r);
             }
         }
+    }
+
+    /**
+     * The reference's double-precision steps lane by lane: the same adds, multiplies, max and min (the
+     * lanewise operations are Java's), the floor of a non-negative src as a conversion to int (the same
+     * value below 2^31; above, both end at lin - 1), one rounding to float.
+     */
+    @Override
+    public void fillTaps(int[] x0, float[] w0, float[] w1, int at, int first, int count, int lin, double scale,
+                         double half, int tapBase) {
+        int m = 0;
+        if (count >= DOUBLE_LANES) {
+            IntVector lastTap = IntVector.broadcast(TAP_INTS, lin - 1);
+            DoubleVector one = DoubleVector.broadcast(DOUBLES, 1.0);
+            DoubleVector step = DoubleVector.broadcast(DOUBLES, DOUBLE_LANES);
+            // Output numbers as doubles: exact, as every int is.
+            DoubleVector j = DoubleVector.zero(DOUBLES).addIndex(1).add(first);
+            for (int bound = count - DOUBLE_LANES; m <= bound; m += DOUBLE_LANES, j = j.add(step)) {
+                DoubleVector src = j.add(half).mul(scale).sub(half).max(0.0);
+                IntVector tap = ((IntVector) src.convertShape(VectorOperators.D2I, TAP_INTS, 0)).min(lastTap);
+                DoubleVector left = (DoubleVector) tap.convertShape(VectorOperators.I2D, DOUBLES, 0);
+                DoubleVector lambda1 = src.sub(left).min(1.0);
+                tap.sub(tapBase).intoArray(x0, at + m);
+                lambda1.convertShape(VectorOperators.D2F, TAP_FLOATS, 0).reinterpretAsFloats().intoArray(w1, at + m);
+                one.sub(lambda1).convertShape(VectorOperators.D2F, TAP_FLOATS, 0).reinterpretAsFloats()
+                        .intoArray(w0, at + m);
+            }
+        }
+        LinearTable.fillTaps(x0, w0, w1, at + m, first + m, count - m, lin, scale, half, tapBase);
+    }
+
+    /**
+     * Where the taps step up by one (upsampling), the m at each step are the bounds of consecutive k:
+     * a vector of 16 taps compresses the m of its steps into one store at the first of its k (the lanes
+     * past the steps are overwritten by the next store, or by the fill of the k past the last tap). A
+     * vector with a larger step (downsampling) goes through the reference's loop for its lanes.
+     */
+    @Override
+    public void firstReaching(int[] taps, int count, int[] starts, int length) {
+        if (count < LANES + 1 || taps[count - 1] + 1 + LANES >= length) {
+            LinearTable.firstReaching(taps, count, starts, length);
+            return;
+        }
+        // k <= taps[0] + 1 is first reached at m = 0.
+        int filled = taps[0] + 1;
+        java.util.Arrays.fill(starts, 0, filled + 1, 0);
+        final IntVector iota = IntVector.zero(INTS).addIndex(1);
+        int m = 1;
+        for (int bound = count - LANES; m <= bound; m += LANES) {
+            IntVector cur = IntVector.fromArray(INTS, taps, m);
+            IntVector step = cur.sub(IntVector.fromArray(INTS, taps, m - 1));
+            if (step.compare(VectorOperators.GT, 1).anyTrue()) {
+                for (int l = 0; l < LANES; l++) {
+                    int reach = taps[m + l] + 1;
+                    while (filled < reach) {
+                        starts[++filled] = m + l;
+                    }
+                }
+                continue;
+            }
+            VectorMask<Integer> steps = step.compare(VectorOperators.GT, 0);
+            iota.add(m).compress(steps).intoArray(starts, filled + 1);
+            filled += steps.trueCount();
+        }
+        for (; m < count; m++) {
+            int reach = taps[m] + 1;
+            while (filled < reach) {
+                starts[++filled] = m;
+            }
+        }
+        java.util.Arrays.fill(starts, filled + 1, length, count);
     }
 
     @Override

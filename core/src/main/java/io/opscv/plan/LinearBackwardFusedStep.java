@@ -18,7 +18,9 @@ public final class LinearBackwardFusedStep implements PlanStep {
         this.out = out;
         this.alignCorners = alignCorners;
         this.scales = scales;
-        this.table = LinearTable.of(Math.toIntExact(out.size(2)), Math.toIntExact(gradOut.size(2)), alignCorners, scales);
+        // Deferred: the kernel builds the whole table, or the windows of its blocks when each block is summed once.
+        this.table = LinearTable.deferred(Math.toIntExact(out.size(2)), Math.toIntExact(gradOut.size(2)), alignCorners,
+                scales);
     }
 
     @Override

@@ -86,14 +86,19 @@ class KernelProviderEquivalenceTest {
     @MethodSource("cases")
     void scalarAndVectorMatchTheScatterReferenceBitForBit(KernelCase kc) {
         LinearTable table = kc.table();
+        // A deferred table: with few rows the kernel sums from windows of it (LinearTable.window), else the whole.
+        LinearTable deferred = LinearTable.deferred(kc.lin(), kc.lout(), kc.alignCorners(), kc.scales());
         try (Arena arena = Arena.ofShared()) {
             StridedTensor gradOut = kc.gradOut(arena);
             int[] expected = KernelCase.scatterReference(kc, gradOut, table);
             try (WorkerPool pool = new WorkerPool(2)) {
                 for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
-                    StridedTensor out = kc.out(arena);
-                    Linear1dBackwardKernel.run(gradOut, out, table, provider, pool);
-                    assertArrayEquals(expected, KernelCase.bits(out), provider.name() + " on " + kc);
+                    for (LinearTable t : new LinearTable[] {table, deferred}) {
+                        StridedTensor out = kc.out(arena);
+                        Linear1dBackwardKernel.run(gradOut, out, t, provider, pool);
+                        assertArrayEquals(expected, KernelCase.bits(out), provider.name() + (t.isDeferred()
+                                ? " with a deferred table" : "") + " on " + kc);
+                    }
                 }
             }
         }

@@ -1,7 +1,13 @@
 package io.opscv.kernel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -60,5 +66,110 @@ class LinearTableTest {
             }
         }
         assertEquals(most, t.maxTerms(), where + " maxTerms");
+    }
+
+    /** Axes of every kind: up, down, fractional and extreme scales, Lout = 1, Lin = 1, identity with scales. */
+    private static final int[][] AXES = {{6, 3}, {3, 6}, {16384, 32768}, {7000, 25900}, {32768, 8192}, {7, 16},
+        {3, 1500}, {1500, 3}, {9, 1}, {1, 7}, {1, 1}, {20, 20}, {2, 5}, {4097, 8200}, {10000, 20011}, {9000, 4001}};
+    private static final double[] SCALES = {0, 2.3, 0.37, 1e-7, 1e7};
+
+    @Test
+    void aDeferredTableComputesTheSameStartsAndValues() {
+        for (int[] axis : AXES) {
+            for (boolean alignCorners : new boolean[] {false, true}) {
+                for (double scales : SCALES) {
+                    LinearTable whole = LinearTable.of(axis[0], axis[1], alignCorners, scales);
+                    LinearTable deferred = LinearTable.deferred(axis[0], axis[1], alignCorners, scales);
+                    String where = "lin=" + axis[0] + " lout=" + axis[1] + " ac=" + alignCorners + " scales=" + scales;
+                    assertTrue(deferred.isDeferred(), where);
+                    for (int i = -1; i <= axis[0] + 1; i++) {
+                        assertEquals(whole.start(Math.max(0, Math.min(i, axis[0]))),
+                                deferred.start(Math.max(0, Math.min(i, axis[0]))), where + " start(" + i + ")");
+                    }
+                    for (int i = 0; i <= axis[0]; i++) {
+                        assertEquals(whole.gatherFrom(i), deferred.gatherFrom(i), where + " gatherFrom(" + i + ")");
+                        assertEquals(whole.gatherTo(Math.min(i, axis[0] - 1)), deferred.gatherTo(Math.min(i, axis[0] - 1)),
+                                where + " gatherTo(" + i + ")");
+                    }
+                    LinearTable built = deferred.full();
+                    assertFalse(built.isDeferred(), where);
+                    assertSame(built, deferred.full(), where + ": built once");
+                    assertEquals(whole.maxTerms(), deferred.maxTerms(), where + " maxTerms");
+                    for (int j = 0; j < axis[1]; j++) {
+                        assertEquals(whole.x0(j), deferred.x0(j), where + " x0[" + j + "]");
+                        assertEquals(Float.floatToRawIntBits(whole.w0(j)), Float.floatToRawIntBits(deferred.w0(j)),
+                                where + " w0[" + j + "]");
+                        assertEquals(Float.floatToRawIntBits(whole.w1(j)), Float.floatToRawIntBits(deferred.w1(j)),
+                                where + " w1[" + j + "]");
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * A window of inputs [a, b) holds the whole table's values for the outputs those inputs gather from,
+     * shifted to start at 0, with every provider (the vector one computes taps, weights and bounds in
+     * vectors), whether its arrays are new or reused from a larger window.
+     */
+    @Test
+    void windowsHoldTheWholeTablesValuesWithEveryProvider() {
+        Random random = new Random(31);
+        List<KernelProvider> providers = new ArrayList<>(List.of(KernelProviders.scalar()));
+        if (KernelProviders.vector() != null) {
+            providers.add(KernelProviders.vector());
+        }
+        for (int[] axis : AXES) {
+            for (boolean alignCorners : new boolean[] {false, true}) {
+                for (double scales : SCALES) {
+                    int lin = axis[0];
+                    int lout = axis[1];
+                    LinearTable whole = LinearTable.of(lin, lout, alignCorners, scales);
+                    LinearTable deferred = LinearTable.deferred(lin, lout, alignCorners, scales);
+                    for (KernelProvider provider : providers) {
+                        LinearTable reuse = null;
+                        for (int trial = 0; trial < 12; trial++) {
+                            int a = trial == 0 ? 0 : random.nextInt(lin);
+                            int b = trial == 1 ? lin : a + 1 + random.nextInt(Math.min(lin - a, 5000));
+                            if (trial == 2) {
+                                a = 0;
+                                b = lin;
+                            }
+                            LinearTable w = deferred.window(a, b, reuse, provider);
+                            reuse = w;
+                            checkWindow(whole, w, a, b, "lin=" + lin + " lout=" + lout + " ac=" + alignCorners
+                                    + " scales=" + scales + " " + provider.name() + " window [" + a + ", " + b + ")");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static void checkWindow(LinearTable whole, LinearTable w, int a, int b, String where) {
+        int ja = whole.gatherFrom(a);
+        int jb = whole.gatherTo(b);
+        int inputs = b - a;
+        assertEquals(b == whole.lin() ? inputs : inputs + 1, w.lin(), where + " lin");
+        assertEquals(jb - ja, w.lout(), where + " lout");
+        for (int k = 0; k <= inputs; k++) {
+            assertEquals(whole.start(a + k) - ja, w.start(k), where + " start(" + (a + k) + ")");
+            assertEquals(whole.gatherFrom(a + k) - ja, w.gatherFrom(k), where + " gatherFrom(" + (a + k) + ")");
+        }
+        for (int i = 0; i < inputs; i++) {
+            assertEquals(whole.gatherTo(a + i) - ja, w.gatherTo(i), where + " gatherTo(" + (a + i) + ")");
+        }
+        int padded = Math.min(jb - ja + LinearTable.WEIGHT_PADDING, whole.lout() - ja);
+        for (int m = 0; m < padded; m++) {
+            assertEquals(whole.x0(ja + m) - a, w.x0(m), where + " x0[" + (ja + m) + "]");
+            assertEquals(Float.floatToRawIntBits(whole.w0(ja + m)), Float.floatToRawIntBits(w.w0(m)),
+                    where + " w0[" + (ja + m) + "]");
+            assertEquals(Float.floatToRawIntBits(whole.w1(ja + m)), Float.floatToRawIntBits(w.w1(m)),
+                    where + " w1[" + (ja + m) + "]");
+        }
+        for (int m = Math.max(padded, 0); m < jb - ja + LinearTable.WEIGHT_PADDING; m++) {
+            assertEquals(0f, w.w0(m), where + " w0 padding");
+            assertEquals(0f, w.w1(m), where + " w1 padding");
+        }
     }
 }
