@@ -19,14 +19,16 @@ import jdk.incubator.vector.VectorSpecies;
  *
  * <p>Implementation overview. The backward has three vector forms, chosen per call:
  * <ul>
- *   <li><b>windowed</b> (Lout ≤ 2·Lin: FLOAT always; FP16/BF16 when upsampling, or downsampling
- *       with fewer than 16 rows): one lane per input. The right-tap terms of 16 neighbouring
- *       inputs lie within 32 positions, as do their left-tap terms; the products {@code P1 = w1·g}, {@code P0 = w0·g} of each window are
- *       formed in two vectors, and step k hands every lane its k-th term with one two-source
- *       permute. FLOAT rows (at any ratio up to 2×, downsampling included) are read from and
- *       written to device memory in place, 4 rows at a time.</li>
- *   <li><b>tiles</b> (other ratios, 16 rows or more; and any ratio when gradOut's rows lie side by
- *       side, a transposed view): one lane per row. A 16 × 16 register transpose turns 16 rows of
+ *   <li><b>windowed</b> (Lout ≤ 2·Lin, at every vector width from 128 bits: FLOAT always; FP16/BF16
+ *       when upsampling, or downsampling with fewer than 16 rows or below 512 bits): one lane per
+ *       input. The right-tap terms of L neighbouring inputs (L lanes: 16 at 512 bits) lie within 2L
+ *       positions, as do their left-tap terms; the products {@code P1 = w1·g}, {@code P0 = w0·g} of
+ *       each window are formed in two vectors, and step k hands every lane its k-th term with one
+ *       two-source permute (unrolled when no lane has more than two terms per tap). FLOAT rows (at
+ *       any ratio up to 2×, downsampling included) are read from and written to device memory in
+ *       place, 4 rows at a time.</li>
+ *   <li><b>tiles</b> (512 bits only; other ratios, 16 rows or more; and any ratio when gradOut's rows
+ *       lie side by side, a transposed view): one lane per row. A 16 × 16 register transpose turns 16 rows of
  *       gradOut into one vector per position (a transposed view is already position-major and
  *       needs none); every term is then a vector times a broadcast weight, and the sums are
  *       transposed back.</li>
@@ -63,6 +65,8 @@ final class VectorKernelProvider implements KernelProvider {
     /** Rows per tile, inputs per window group; the transposes are written for 16 lanes (512-bit). */
     private static final int TILE = 16;
     private static final boolean TILED = LANES == TILE;
+    /** The windowed form works on groups of as many inputs as a vector has lanes, 4 or more (128-bit and up). */
+    private static final boolean WINDOWED = LANES >= 4;
     // Index vectors of the 16 × 16 transpose (two-source permutes: 0..15 pick the first source, 16..31 the second).
     private static final IntVector SWAP_LOW_8 = permutation(0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23);
     private static final IntVector SWAP_HIGH_8 = permutation(8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31);
@@ -101,7 +105,7 @@ final class VectorKernelProvider implements KernelProvider {
     public void linearBackward(LinearTable t, int i0, int i1, int rows, float[] g, int gOffset, int gRowStride,
                                float[] acc, int accOffset, int accRowStride, float[] work) {
         // Buffered, downsampling with enough rows: tiles are cheaper per element (see backwardInPlace).
-        if (windowed(t) && (t.lout() >= t.lin() || rows < TILE)) {
+        if (windowed(t) && (!TILED || t.lout() >= t.lin() || rows < TILE)) {
             backwardWindowed(t, i0, i1, rows, g, gOffset, gRowStride, acc, accOffset, accRowStride);
             return;
         }
@@ -120,17 +124,17 @@ final class VectorKernelProvider implements KernelProvider {
 
     /**
      * Whether the windowed form applies: at most two outputs per input on average, so that the
-     * right-tap (and the left-tap) terms of 16 neighbouring inputs usually lie within 32 positions,
-     * two vectors.
+     * right-tap (and the left-tap) terms of a vector's worth of neighbouring inputs (16 at 512 bits,
+     * 8 at 256, 4 at 128) usually lie within two vectors of positions.
      */
     private static boolean windowed(LinearTable t) {
-        return TILED && (long) t.lout() <= 2L * t.lin();
+        return WINDOWED && (long) t.lout() <= 2L * t.lin();
     }
 
     /**
-     * The windowed form: one lane per input, no gather and no transpose. For a group of 16 inputs
-     * starting at i, the right-tap terms of every lane lie in the 32 positions from
-     * {@code bounds[i]}, the left-tap terms in the 32 from {@code bounds[i + 1]}; the products
+     * The windowed form: one lane per input, no gather and no transpose. For a group of L inputs
+     * (L lanes, 16 at 512 bits) starting at i, the right-tap terms of every lane lie in the 2L positions
+     * from {@code bounds[i]}, the left-tap terms in the 2L from {@code bounds[i + 1]}; the products
      * P1 = w1·g and P0 = w0·g of each window are formed in two vectors each, and step k gives every
      * lane its k-th right-tap term (then its k-th left-tap term) with one two-source permute, added
      * under the mask of the lanes that have that many terms: per lane, the canonical order. A group
@@ -145,9 +149,9 @@ final class VectorKernelProvider implements KernelProvider {
         final int last = t.lin() - 1;
         final int jLo = t.gatherFrom(i0);
         final int vectorEnd = Math.min(i1, last);
-        final int window = 2 * TILE;
-        for (int i = i0; i < vectorEnd; i += TILE) {
-            int count = Math.min(TILE, vectorEnd - i);
+        final int window = 2 * LANES;
+        for (int i = i0; i < vectorEnd; i += LANES) {
+            int count = Math.min(LANES, vectorEnd - i);
             int rightBase = bounds[i];
             int leftBase = bounds[i + 1];
             int lastRow = gOffset + (rows - 1) * gRowStride - jLo;
@@ -168,16 +172,16 @@ final class VectorKernelProvider implements KernelProvider {
             IntVector rightIndex = from.sub(rightBase);
             IntVector leftIndex = leftFrom.sub(leftBase);
             FloatVector w1a = FloatVector.fromArray(FLOATS, w1, rightBase);
-            FloatVector w1b = FloatVector.fromArray(FLOATS, w1, rightBase + TILE);
+            FloatVector w1b = FloatVector.fromArray(FLOATS, w1, rightBase + LANES);
             FloatVector w0a = FloatVector.fromArray(FLOATS, w0, leftBase);
-            FloatVector w0b = FloatVector.fromArray(FLOATS, w0, leftBase + TILE);
+            FloatVector w0b = FloatVector.fromArray(FLOATS, w0, leftBase + LANES);
             VectorMask<Float> store = inputs.cast(FLOATS);
             for (int r = 0; r < rows; r++) {
                 int row = gOffset + r * gRowStride - jLo;
                 IntVector p1a = FloatVector.fromArray(FLOATS, g, row + rightBase).mul(w1a).reinterpretAsInts();
-                IntVector p1b = FloatVector.fromArray(FLOATS, g, row + rightBase + TILE).mul(w1b).reinterpretAsInts();
+                IntVector p1b = FloatVector.fromArray(FLOATS, g, row + rightBase + LANES).mul(w1b).reinterpretAsInts();
                 IntVector p0a = FloatVector.fromArray(FLOATS, g, row + leftBase).mul(w0a).reinterpretAsInts();
-                IntVector p0b = FloatVector.fromArray(FLOATS, g, row + leftBase + TILE).mul(w0b).reinterpretAsInts();
+                IntVector p0b = FloatVector.fromArray(FLOATS, g, row + leftBase + LANES).mul(w0b).reinterpretAsInts();
                 FloatVector sum = FloatVector.zero(FLOATS);
                 for (int k = 0; k < rightSteps; k++) {
                     FloatVector term = rightIndex.add(k).selectFrom(p1a, p1b).reinterpretAsFloats();
@@ -188,7 +192,7 @@ final class VectorKernelProvider implements KernelProvider {
                     sum = sum.add(term, leftCount.compare(VectorOperators.GT, k).cast(FLOATS));
                 }
                 int a = accOffset + r * accRowStride + i - i0;
-                if (count == TILE) {
+                if (count == LANES) {
                     sum.intoArray(acc, a);
                 } else {
                     sum.intoArray(acc, a, store);
@@ -225,14 +229,14 @@ final class VectorKernelProvider implements KernelProvider {
         final int last = t.lin() - 1;
         final int jLo = t.gatherFrom(i0);
         final int vectorEnd = Math.min(i1, last);
-        final int window = 2 * TILE;
+        final int window = 2 * LANES;
         final long gEnd = gradOut.byteSize() / type.byteSize();
         final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
-        for (int i = i0; i < vectorEnd; i += TILE) {
-            int count = Math.min(TILE, vectorEnd - i);
+        for (int i = i0; i < vectorEnd; i += LANES) {
+            int count = Math.min(LANES, vectorEnd - i);
             int rightBase = bounds[i];
             int leftBase = bounds[i + 1];
-            if (count < TILE || bounds[i + count] - rightBase > window || bounds[i + count + 1] - leftBase > window
+            if (count < LANES || bounds[i + count] - rightBase > window || bounds[i + count + 1] - leftBase > window
                     || lastRow + Math.max(rightBase, leftBase) + window > gEnd) {
                 for (int r = 0; r < rows; r++) {
                     scalarInputs(t, i, i + count, gradOut, gFirst + r * gRowStride - jLo, out,
@@ -250,10 +254,10 @@ final class VectorKernelProvider implements KernelProvider {
             IntVector rightIndex = from.sub(rightBase);
             IntVector leftIndex = leftFrom.sub(leftBase);
             FloatVector w1a = FloatVector.fromArray(FLOATS, w1, rightBase);
-            FloatVector w1b = FloatVector.fromArray(FLOATS, w1, rightBase + TILE);
+            FloatVector w1b = FloatVector.fromArray(FLOATS, w1, rightBase + LANES);
             FloatVector w0a = FloatVector.fromArray(FLOATS, w0, leftBase);
-            FloatVector w0b = FloatVector.fromArray(FLOATS, w0, leftBase + TILE);
-            if (rightSteps <= 1 && leftSteps <= 1 && bounds[i + count + 1] - rightBase <= TILE) {
+            FloatVector w0b = FloatVector.fromArray(FLOATS, w0, leftBase + LANES);
+            if (rightSteps <= 1 && leftSteps <= 1 && bounds[i + count + 1] - rightBase <= LANES) {
                 // At most one term per tap and every term within 16 positions (downsampling by 2x or more): one
                 // vector of gradOut per row, both products of it, one step per tap. The indices wrap at 32, so
                 // lanes without a term may point anywhere: their adds are masked off.
@@ -286,11 +290,11 @@ final class VectorKernelProvider implements KernelProvider {
                     long left = (row + leftBase) * 4;
                     IntVector p1a = FloatVector.fromMemorySegment(FLOATS, gradOut, right, ORDER).mul(w1a)
                             .reinterpretAsInts();
-                    IntVector p1b = FloatVector.fromMemorySegment(FLOATS, gradOut, right + 4 * TILE, ORDER).mul(w1b)
+                    IntVector p1b = FloatVector.fromMemorySegment(FLOATS, gradOut, right + 4 * LANES, ORDER).mul(w1b)
                             .reinterpretAsInts();
                     IntVector p0a = FloatVector.fromMemorySegment(FLOATS, gradOut, left, ORDER).mul(w0a)
                             .reinterpretAsInts();
-                    IntVector p0b = FloatVector.fromMemorySegment(FLOATS, gradOut, left + 4 * TILE, ORDER).mul(w0b)
+                    IntVector p0b = FloatVector.fromMemorySegment(FLOATS, gradOut, left + 4 * LANES, ORDER).mul(w0b)
                             .reinterpretAsInts();
                     FloatVector sum = FloatVector.zero(FLOATS)
                             .add(right0.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight0)
@@ -317,11 +321,11 @@ final class VectorKernelProvider implements KernelProvider {
                     long left = (row + leftBase) * 4;
                     IntVector p1a = FloatVector.fromMemorySegment(FLOATS, gradOut, right, ORDER).mul(w1a)
                             .reinterpretAsInts();
-                    IntVector p1b = FloatVector.fromMemorySegment(FLOATS, gradOut, right + 4 * TILE, ORDER).mul(w1b)
+                    IntVector p1b = FloatVector.fromMemorySegment(FLOATS, gradOut, right + 4 * LANES, ORDER).mul(w1b)
                             .reinterpretAsInts();
                     IntVector p0a = FloatVector.fromMemorySegment(FLOATS, gradOut, left, ORDER).mul(w0a)
                             .reinterpretAsInts();
-                    IntVector p0b = FloatVector.fromMemorySegment(FLOATS, gradOut, left + 4 * TILE, ORDER).mul(w0b)
+                    IntVector p0b = FloatVector.fromMemorySegment(FLOATS, gradOut, left + 4 * LANES, ORDER).mul(w0b)
                             .reinterpretAsInts();
                     FloatVector sum = FloatVector.zero(FLOATS)
                             .add(right0.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight0)
@@ -337,10 +341,10 @@ final class VectorKernelProvider implements KernelProvider {
                 long right = (row + rightBase) * 4;
                 long left = (row + leftBase) * 4;
                 IntVector p1a = FloatVector.fromMemorySegment(FLOATS, gradOut, right, ORDER).mul(w1a).reinterpretAsInts();
-                IntVector p1b = FloatVector.fromMemorySegment(FLOATS, gradOut, right + 4 * TILE, ORDER).mul(w1b)
+                IntVector p1b = FloatVector.fromMemorySegment(FLOATS, gradOut, right + 4 * LANES, ORDER).mul(w1b)
                         .reinterpretAsInts();
                 IntVector p0a = FloatVector.fromMemorySegment(FLOATS, gradOut, left, ORDER).mul(w0a).reinterpretAsInts();
-                IntVector p0b = FloatVector.fromMemorySegment(FLOATS, gradOut, left + 4 * TILE, ORDER).mul(w0b)
+                IntVector p0b = FloatVector.fromMemorySegment(FLOATS, gradOut, left + 4 * LANES, ORDER).mul(w0b)
                         .reinterpretAsInts();
                 FloatVector sum = FloatVector.zero(FLOATS);
                 for (int k = 0; k < rightSteps; k++) {
