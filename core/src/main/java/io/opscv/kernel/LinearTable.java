@@ -167,10 +167,12 @@ public final class LinearTable {
         // Bounds: localLin + 2 entries, and a vector's worth more for kernels that load whole vectors near the end.
         final int boundsLength = localLin + 2 + WEIGHT_PADDING;
         final int weights = outputs + WEIGHT_PADDING;
-        int[] x = reuse != null && reuse.x0.length >= weights ? reuse.x0 : new int[weights];
-        float[] v0 = reuse != null && reuse.w0.length >= weights ? reuse.w0 : new float[weights];
-        float[] v1 = reuse != null && reuse.w1.length >= weights ? reuse.w1 : new float[weights];
-        int[] bl = reuse != null && reuse.bounds.length >= boundsLength ? reuse.bounds : new int[boundsLength];
+        // New arrays get an eighth more room: the windows of a call differ by a few outputs, and the next,
+        // slightly larger one should still fit.
+        int[] x = reuse != null && reuse.x0.length >= weights ? reuse.x0 : new int[roomy(weights)];
+        float[] v0 = reuse != null && reuse.w0.length >= weights ? reuse.w0 : new float[roomy(weights)];
+        float[] v1 = reuse != null && reuse.w1.length >= weights ? reuse.w1 : new float[roomy(weights)];
+        int[] bl = reuse != null && reuse.bounds.length >= boundsLength ? reuse.bounds : new int[roomy(boundsLength)];
         // Real weights as far as the padding reaches (a vector kernel multiplies them into lanes it then masks
         // off), zeros past lout, as in the whole table.
         int real = (int) Math.min((long) weights, (long) lout - ja);
@@ -186,6 +188,10 @@ public final class LinearTable {
         // reaches k.
         provider.firstReaching(x, outputs, bl, boundsLength);
         return new LinearTable(localLin, outputs, false, scale, half, x, v0, v1, bl);
+    }
+
+    private static int roomy(int length) {
+        return (int) Math.min(MAX_LENGTH, length + (long) length / 8 + WEIGHT_PADDING);
     }
 
     /**

@@ -558,10 +558,14 @@ final class VectorKernelProvider implements KernelProvider {
             // Output numbers as doubles: exact, as every int is.
             DoubleVector j = DoubleVector.zero(DOUBLES).addIndex(1).add(first);
             for (int bound = count - DOUBLE_LANES; m <= bound; m += DOUBLE_LANES, j = j.add(step)) {
-                DoubleVector src = j.add(half).mul(scale).sub(half).max(0.0);
+                // max(x, 0) and min(x, 1) as blends: the same values here (never NaN, never -0), and the
+                // JIT compiles double MAX/MIN to a slow fallback on this hardware.
+                DoubleVector raw = j.add(half).mul(scale).sub(half);
+                DoubleVector src = raw.blend(0.0, raw.compare(VectorOperators.LT, 0.0));
                 IntVector tap = ((IntVector) src.convertShape(VectorOperators.D2I, TAP_INTS, 0)).min(lastTap);
                 DoubleVector left = (DoubleVector) tap.convertShape(VectorOperators.I2D, DOUBLES, 0);
-                DoubleVector lambda1 = src.sub(left).min(1.0);
+                DoubleVector diff = src.sub(left);
+                DoubleVector lambda1 = diff.blend(1.0, diff.compare(VectorOperators.GT, 1.0));
                 tap.sub(tapBase).intoArray(x0, at + m);
                 lambda1.convertShape(VectorOperators.D2F, TAP_FLOATS, 0).reinterpretAsFloats().intoArray(w1, at + m);
                 one.sub(lambda1).convertShape(VectorOperators.D2F, TAP_FLOATS, 0).reinterpretAsFloats()
