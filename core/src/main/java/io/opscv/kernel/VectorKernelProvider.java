@@ -176,6 +176,37 @@ final class VectorKernelProvider implements KernelProvider {
             FloatVector w0a = FloatVector.fromArray(FLOATS, w0, leftBase);
             FloatVector w0b = FloatVector.fromArray(FLOATS, w0, leftBase + LANES);
             VectorMask<Float> store = inputs.cast(FLOATS);
+            if (rightSteps <= 2 && leftSteps <= 2) {
+                // At most two terms per tap: the steps unrolled, indices and masks set up once for all rows (as
+                // in linearBackwardInPlace); a step that no lane has adds under an empty mask.
+                IntVector right1 = rightIndex.add(1);
+                IntVector left1 = leftIndex.add(1);
+                VectorMask<Float> hasRight0 = rightCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+                VectorMask<Float> hasRight1 = rightCount.compare(VectorOperators.GT, 1).cast(FLOATS);
+                VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+                VectorMask<Float> hasLeft1 = leftCount.compare(VectorOperators.GT, 1).cast(FLOATS);
+                for (int r = 0; r < rows; r++) {
+                    int row = gOffset + r * gRowStride - jLo;
+                    IntVector p1a = FloatVector.fromArray(FLOATS, g, row + rightBase).mul(w1a).reinterpretAsInts();
+                    IntVector p1b = FloatVector.fromArray(FLOATS, g, row + rightBase + LANES).mul(w1b)
+                            .reinterpretAsInts();
+                    IntVector p0a = FloatVector.fromArray(FLOATS, g, row + leftBase).mul(w0a).reinterpretAsInts();
+                    IntVector p0b = FloatVector.fromArray(FLOATS, g, row + leftBase + LANES).mul(w0b)
+                            .reinterpretAsInts();
+                    FloatVector sum = FloatVector.zero(FLOATS)
+                            .add(rightIndex.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight0)
+                            .add(right1.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight1)
+                            .add(leftIndex.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft0)
+                            .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft1);
+                    int a = accOffset + r * accRowStride + i - i0;
+                    if (count == LANES) {
+                        sum.intoArray(acc, a);
+                    } else {
+                        sum.intoArray(acc, a, store);
+                    }
+                }
+                continue;
+            }
             for (int r = 0; r < rows; r++) {
                 int row = gOffset + r * gRowStride - jLo;
                 IntVector p1a = FloatVector.fromArray(FLOATS, g, row + rightBase).mul(w1a).reinterpretAsInts();
