@@ -270,7 +270,7 @@ final class VectorKernelProvider implements KernelProvider {
             if (count < LANES || bounds[i + count] - rightBase > window || bounds[i + count + 1] - leftBase > window
                     || lastRow + Math.max(rightBase, leftBase) + window > gEnd) {
                 for (int r = 0; r < rows; r++) {
-                    scalarInputs(t, i, i + count, gradOut, gFirst + r * gRowStride - jLo, out,
+                    bufferedInputs(t, i, i + count, gradOut, gFirst + r * gRowStride - jLo, out,
                             oFirst + r * oRowStride + i - i0, type);
                 }
                 continue;
@@ -391,24 +391,29 @@ final class VectorKernelProvider implements KernelProvider {
         }
         if (last >= i0 && last < i1) {
             for (int r = 0; r < rows; r++) {
-                scalarInputs(t, last, last + 1, gradOut, gFirst + r * gRowStride - jLo, out,
+                bufferedInputs(t, last, last + 1, gradOut, gFirst + r * gRowStride - jLo, out,
                         oFirst + r * oRowStride + last - i0, type);
             }
         }
     }
 
-    /** Per-thread buffers of {@link #scalarInputs}: [0] the gradOut span, [1] the sums; grown on demand, never per row. */
+    /** Per-thread buffers of {@link #bufferedInputs}: [0] the gradOut span, [1] the sums; grown on demand, never per row. */
     private static final ThreadLocal<float[][]> SCALAR_BUFFERS =
             ThreadLocal.withInitial(() -> new float[][] {new float[4 * TILE], new float[TILE]});
 
-    /** Inputs {@code [iA, iB)} by the scalar reference, through small buffers; gradOut position j is element {@code gBase + j}. */
-    private static void scalarInputs(LinearTable t, int iA, int iB, MemorySegment gradOut, long gBase, MemorySegment out,
+    /**
+     * Inputs {@code [iA, iB)} of one row through small buffers, by the buffered windowed form (which
+     * masks a group of fewer than L inputs, and leaves the groups that do not fit it, and the last
+     * input, to the scalar reference); gradOut position j is element {@code gBase + j}.
+     */
+    private static void bufferedInputs(LinearTable t, int iA, int iB, MemorySegment gradOut, long gBase, MemorySegment out,
                                      long oAt, DataType type) {
         int from = t.gatherFrom(iA);
         int span = t.gatherTo(iB) - from;
         float[][] buffers = SCALAR_BUFFERS.get();
-        if (buffers[0].length < span) {
-            buffers[0] = new float[Math.max(span, 2 * buffers[0].length)];
+        // Two vectors of room after the span: the windowed form loads whole windows.
+        if (buffers[0].length < span + 2 * LANES) {
+            buffers[0] = new float[Math.max(span + 2 * LANES, 2 * buffers[0].length)];
         }
         if (buffers[1].length < iB - iA) {
             buffers[1] = new float[Math.max(iB - iA, 2 * buffers[1].length)];
@@ -416,7 +421,7 @@ final class VectorKernelProvider implements KernelProvider {
         float[] g = buffers[0];
         float[] acc = buffers[1];
         ElementCodec.decode(gradOut, type, gBase + from, 1, span, g, 0);
-        SCALAR.linearBackward(t, iA, iB, 1, g, 0, span, acc, 0, iB - iA, null);
+        backwardWindowed(t, iA, iB, 1, g, 0, span, acc, 0, iB - iA);
         ElementCodec.encode(acc, 0, iB - iA, out, type, oAt, 1);
     }
 
