@@ -442,7 +442,12 @@ final class VectorKernelProvider implements KernelProvider {
         final int[] bounds = t.bounds;
         final int last = t.lin() - 1;
         final int vectorEnd = Math.min(i1, last);
-        int[] gatherIndex = new int[Math.max(t.maxTerms(), 1) * LANES];
+        int[] gatherIndex = GATHER_INDEX.get();
+        int need = Math.multiplyExact(Math.max(t.maxTerms(), 1), LANES);
+        if (gatherIndex.length < need) {
+            gatherIndex = new int[need];
+            GATHER_INDEX.set(gatherIndex);
+        }
         for (int i = i0; i < vectorEnd; i += LANES) {
             VectorMask<Integer> inputs = INTS.indexInRange(i, vectorEnd);
             IntVector from = IntVector.fromArray(INTS, bounds, i, inputs).sub(jLo);
@@ -470,6 +475,9 @@ final class VectorKernelProvider implements KernelProvider {
             sumLastInput(bounds, last, jLo, span, rows, work, rowBlock, acc, accOffset + last - i0, accRowStride);
         }
     }
+
+    /** Per-thread gather indices of {@link #backwardGather} (terms × lanes), grown on demand, not allocated per call. */
+    private static final ThreadLocal<int[]> GATHER_INDEX = ThreadLocal.withInitial(() -> new int[8 * LANES]);
 
     /** {@code work[r·rowBlock + jj] = w1·g}, {@code work[r·rowBlock + span + jj] = w0·g}, then +0f. */
     private static void formProducts(LinearTable t, int jLo, int span, int rows, float[] g, int gOffset, int gRowStride,
