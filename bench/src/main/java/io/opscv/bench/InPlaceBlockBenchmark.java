@@ -39,8 +39,8 @@ import org.openjdk.jmh.annotations.Warmup;
 public class InPlaceBlockBenchmark {
     private static final int INPUTS = 4096;
 
-    /** Lin:Lout[:ac] of the rows: up2x, up2x with alignCorners, down4x. */
-    @Param({"16384:32768", "16384:32768:ac", "32768:8192"})
+    /** Lin:Lout[:ac] of the rows: up2x, up2x with alignCorners, down4x, up3.7x. */
+    @Param({"16384:32768", "16384:32768:ac", "32768:8192", "7000:25900"})
     public String sizes;
 
     /** Rows per call: the driver makes calls of 4 (Linear1dBackwardKernel.IN_PLACE_ROWS). */
@@ -65,7 +65,7 @@ public class InPlaceBlockBenchmark {
         if (kernels == null || !kernels.backwardInPlace(table, DataType.FLOAT)) {
             throw new IllegalStateException("no in-place vector form for " + sizes);
         }
-        i0 = INPUTS;
+        i0 = Math.min(INPUTS, lin - INPUTS - 1); // a block that stops before the last input
         span = table.gatherTo(i0 + INPUTS) - table.gatherFrom(i0);
         gradOut = arena.allocate((long) rows * span * 4 + 256, 64);
         for (long k = 0; k < gradOut.byteSize() / 4; k++) {

@@ -27,6 +27,9 @@ import jdk.incubator.vector.VectorSpecies;
  *       two-source permute (unrolled when no lane has more than two terms per tap). FLOAT rows (at
  *       any ratio up to 2×, downsampling included) are read from and written to device memory in
  *       place, 4 rows at a time.</li>
+ *   <li><b>wide windowed</b> (FLOAT in place, 2·Lin &lt; Lout ≤ 4·Lin, rows of at least 16 vectors):
+ *       as the windowed form, with each tap's terms of a group within four vectors of products,
+ *       picked by two permutes and a blend per step.</li>
  *   <li><b>tiles</b> (512 bits only; other ratios, 16 rows or more; and any ratio when gradOut's rows
  *       lie side by side, a transposed view): one lane per row. A 16 × 16 register transpose turns 16 rows of
  *       gradOut into one vector per position (a transposed view is already position-major and
@@ -248,12 +251,25 @@ final class VectorKernelProvider implements KernelProvider {
      */
     @Override
     public boolean backwardInPlace(LinearTable table, DataType type) {
-        return type == DataType.FLOAT && windowed(table);
+        return type == DataType.FLOAT && (windowed(table) || wide(table));
+    }
+
+    /**
+     * Ratios between 2 and 4 on rows of at least 16 vectors: the wide windowed form
+     * ({@link #backwardInPlaceWide}). Shorter rows stay on the tiles: the wide form leaves each row's
+     * last input and partial group to {@link #bufferedInputs}, a cost per row.
+     */
+    private static boolean wide(LinearTable t) {
+        return WINDOWED && (long) t.lout() > 2L * t.lin() && (long) t.lout() <= 4L * t.lin() && t.lin() >= 16 * LANES;
     }
 
     @Override
     public void linearBackwardInPlace(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut, long gFirst,
                                       long gRowStride, MemorySegment out, long oFirst, long oRowStride, DataType type) {
+        if (!windowed(t)) {
+            backwardInPlaceWide(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride);
+            return;
+        }
         final int[] bounds = t.bounds;
         final float[] w0 = t.w0;
         final float[] w1 = t.w1;
@@ -393,6 +409,95 @@ final class VectorKernelProvider implements KernelProvider {
             for (int r = 0; r < rows; r++) {
                 bufferedInputs(t, last, last + 1, gradOut, gFirst + r * gRowStride - jLo, out,
                         oFirst + r * oRowStride + last - i0, type);
+            }
+        }
+    }
+
+    /**
+     * The in-place form for ratios between 2 and 4 (FLOAT): as the windowed form, one lane per input,
+     * but each tap's terms of a group of L inputs lie within 4L positions, four vectors of products;
+     * step k picks every lane's k-th term from the first pair or the second with two two-source
+     * permutes and a blend on the index. Groups that do not fit, and the last input, go through
+     * {@link #bufferedInputs}.
+     */
+    private static void backwardInPlaceWide(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut, long gFirst,
+                                            long gRowStride, MemorySegment out, long oFirst, long oRowStride) {
+        final int[] bounds = t.bounds;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final int last = t.lin() - 1;
+        final int jLo = t.gatherFrom(i0);
+        final int vectorEnd = Math.min(i1, last);
+        final int window = 4 * LANES;
+        final long gEnd = gradOut.byteSize() / 4;
+        final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
+        for (int i = i0; i < vectorEnd; i += LANES) {
+            int count = Math.min(LANES, vectorEnd - i);
+            int rightBase = bounds[i];
+            int leftBase = bounds[i + 1];
+            if (count < LANES || bounds[i + count] - rightBase > window || bounds[i + count + 1] - leftBase > window
+                    || lastRow + Math.max(rightBase, leftBase) + window > gEnd
+                    || Math.max(rightBase, leftBase) + window > w0.length) {
+                for (int r = 0; r < rows; r++) {
+                    bufferedInputs(t, i, i + count, gradOut, gFirst + r * gRowStride - jLo, out,
+                            oFirst + r * oRowStride + i - i0, DataType.FLOAT);
+                }
+                continue;
+            }
+            IntVector from = IntVector.fromArray(INTS, bounds, i);
+            IntVector leftFrom = IntVector.fromArray(INTS, bounds, i + 1);
+            IntVector to = IntVector.fromArray(INTS, bounds, i + 2);
+            IntVector rightCount = leftFrom.sub(from);
+            IntVector leftCount = to.sub(leftFrom);
+            int rightSteps = rightCount.reduceLanes(VectorOperators.MAX);
+            int leftSteps = leftCount.reduceLanes(VectorOperators.MAX);
+            IntVector rightIndex = from.sub(rightBase);
+            IntVector leftIndex = leftFrom.sub(leftBase);
+            FloatVector w1a = FloatVector.fromArray(FLOATS, w1, rightBase);
+            FloatVector w1b = FloatVector.fromArray(FLOATS, w1, rightBase + LANES);
+            FloatVector w1c = FloatVector.fromArray(FLOATS, w1, rightBase + 2 * LANES);
+            FloatVector w1d = FloatVector.fromArray(FLOATS, w1, rightBase + 3 * LANES);
+            FloatVector w0a = FloatVector.fromArray(FLOATS, w0, leftBase);
+            FloatVector w0b = FloatVector.fromArray(FLOATS, w0, leftBase + LANES);
+            FloatVector w0c = FloatVector.fromArray(FLOATS, w0, leftBase + 2 * LANES);
+            FloatVector w0d = FloatVector.fromArray(FLOATS, w0, leftBase + 3 * LANES);
+            for (int r = 0; r < rows; r++) {
+                long right = (gFirst + r * gRowStride - jLo + rightBase) * 4;
+                long left = (gFirst + r * gRowStride - jLo + leftBase) * 4;
+                IntVector p1a = FloatVector.fromMemorySegment(FLOATS, gradOut, right, ORDER).mul(w1a).reinterpretAsInts();
+                IntVector p1b = FloatVector.fromMemorySegment(FLOATS, gradOut, right + 4 * LANES, ORDER).mul(w1b)
+                        .reinterpretAsInts();
+                IntVector p1c = FloatVector.fromMemorySegment(FLOATS, gradOut, right + 8 * LANES, ORDER).mul(w1c)
+                        .reinterpretAsInts();
+                IntVector p1d = FloatVector.fromMemorySegment(FLOATS, gradOut, right + 12 * LANES, ORDER).mul(w1d)
+                        .reinterpretAsInts();
+                IntVector p0a = FloatVector.fromMemorySegment(FLOATS, gradOut, left, ORDER).mul(w0a).reinterpretAsInts();
+                IntVector p0b = FloatVector.fromMemorySegment(FLOATS, gradOut, left + 4 * LANES, ORDER).mul(w0b)
+                        .reinterpretAsInts();
+                IntVector p0c = FloatVector.fromMemorySegment(FLOATS, gradOut, left + 8 * LANES, ORDER).mul(w0c)
+                        .reinterpretAsInts();
+                IntVector p0d = FloatVector.fromMemorySegment(FLOATS, gradOut, left + 12 * LANES, ORDER).mul(w0d)
+                        .reinterpretAsInts();
+                FloatVector sum = FloatVector.zero(FLOATS);
+                for (int k = 0; k < rightSteps; k++) {
+                    IntVector index = rightIndex.add(k);
+                    IntVector term = index.selectFrom(p1a, p1b).blend(index.selectFrom(p1c, p1d),
+                            index.compare(VectorOperators.GE, 2 * LANES));
+                    sum = sum.add(term.reinterpretAsFloats(), rightCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                }
+                for (int k = 0; k < leftSteps; k++) {
+                    IntVector index = leftIndex.add(k);
+                    IntVector term = index.selectFrom(p0a, p0b).blend(index.selectFrom(p0c, p0d),
+                            index.compare(VectorOperators.GE, 2 * LANES));
+                    sum = sum.add(term.reinterpretAsFloats(), leftCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                }
+                sum.intoMemorySegment(out, (oFirst + r * oRowStride + i - i0) * 4, ORDER);
+            }
+        }
+        if (last >= i0 && last < i1) {
+            for (int r = 0; r < rows; r++) {
+                bufferedInputs(t, last, last + 1, gradOut, gFirst + r * gRowStride - jLo, out,
+                        oFirst + r * oRowStride + last - i0, DataType.FLOAT);
             }
         }
     }

@@ -47,6 +47,11 @@ class KernelProviderEquivalenceTest {
                 new KernelCase("long_down_ac", 1, 2, 9000, 4001, true, 0, f, cont, false),
                 new KernelCase("short_rows", 40, 30, 16, 64, false, 0, f, cont, false),
                 new KernelCase("odd_lengths", 3, 5, 17, 31, true, 0, f, cont, false),
+                // Ratios between 2 and 4 on rows of 256 inputs or more: the wide windowed form in place.
+                new KernelCase("wide_up3x", 1, 3, 300, 1000, false, 0, f, cont, false),
+                new KernelCase("wide_up4x_ac", 2, 1, 700, 2800, true, 0, f, cont, false),
+                new KernelCase("wide_scales", 1, 2, 517, 1500, false, 2.9, f, cont, false),
+                new KernelCase("wide_up2.5x_rows", 5, 4, 1000, 2500, false, 0, f, cont, false),
                 // Enough rows for 16-row tiles (and leftover rows): windowed and tiled forms, every layout.
                 new KernelCase("tiles_up2x", 2, 33, 300, 600, false, 0, f, cont, false),
                 new KernelCase("tiles_up3.7x", 2, 17, 70, 259, true, 0, f, cont, false));
