@@ -227,8 +227,9 @@ public final class Linear1dBackwardKernel {
             if (inPlace) {
                 // Runs of evenly spaced rows: all of them, or those of one n.
                 for (int r = 0; r < n; ) {
-                    // At most IN_PLACE_ROWS rows per call: the provider's streams are tuned for that many.
-                    int run = Math.min(IN_PLACE_ROWS,
+                    // IN_PLACE_ROWS rows per call: the provider's streams are tuned for that many; short rows
+                    // (blocks shorter than IN_PLACE_BLOCK) get more, so that a group's set-up serves more rows.
+                    int run = Math.min(Math.max(IN_PLACE_ROWS, IN_PLACE_BLOCK / count),
                             evenRows ? n - r : (int) Math.min(n - r, c - (firstRow + r) % c));
                     provider.linearBackwardInPlace(t, li0, li1, run, gradOut.segment(),
                             gradOutRow(firstRow + r) + jLo, gRowStride, out.segment(), outRow(firstRow + r) + i0,

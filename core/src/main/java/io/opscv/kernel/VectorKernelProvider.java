@@ -2,6 +2,7 @@ package io.opscv.kernel;
 
 import io.opscv.runtime.DataType;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
@@ -27,9 +28,9 @@ import jdk.incubator.vector.VectorSpecies;
  *       two-source permute (unrolled when no lane has more than two terms per tap). FLOAT rows (at
  *       any ratio up to 2×, downsampling included) are read from and written to device memory in
  *       place, 4 rows at a time.</li>
- *   <li><b>wide windowed</b> (FLOAT in place, 2·Lin &lt; Lout ≤ 4·Lin, rows of at least 16 vectors):
- *       as the windowed form, with each tap's terms of a group within four vectors of products,
- *       picked by two permutes and a blend per step.</li>
+ *   <li><b>wide windowed</b> (FLOAT in place, 2·Lin &lt; Lout ≤ 4·Lin): as the windowed form, with
+ *       each tap's terms of a group within four vectors of products, picked by two permutes and a
+ *       blend per step; a group of fewer than L inputs is masked, so short rows take it too.</li>
  *   <li><b>tiles</b> (512 bits only; other ratios, 16 rows or more; and any ratio when gradOut's rows
  *       lie side by side, a transposed view): one lane per row. A 16 × 16 register transpose turns 16 rows of
  *       gradOut into one vector per position (a transposed view is already position-major and
@@ -254,13 +255,9 @@ final class VectorKernelProvider implements KernelProvider {
         return type == DataType.FLOAT && (windowed(table) || wide(table));
     }
 
-    /**
-     * Ratios between 2 and 4 on rows of at least 16 vectors: the wide windowed form
-     * ({@link #backwardInPlaceWide}). Shorter rows stay on the tiles: the wide form leaves each row's
-     * last input and partial group to {@link #bufferedInputs}, a cost per row.
-     */
+    /** Ratios between 2 and 4: the wide windowed form ({@link #backwardInPlaceWide}). */
     private static boolean wide(LinearTable t) {
-        return WINDOWED && (long) t.lout() > 2L * t.lin() && (long) t.lout() <= 4L * t.lin() && t.lin() >= 16 * LANES;
+        return WINDOWED && (long) t.lout() > 2L * t.lin() && (long) t.lout() <= 4L * t.lin();
     }
 
     @Override
@@ -407,8 +404,7 @@ final class VectorKernelProvider implements KernelProvider {
         }
         if (last >= i0 && last < i1) {
             for (int r = 0; r < rows; r++) {
-                bufferedInputs(t, last, last + 1, gradOut, gFirst + r * gRowStride - jLo, out,
-                        oFirst + r * oRowStride + last - i0, type);
+                lastInput(t, gradOut, gFirst + r * gRowStride - jLo, out, oFirst + r * oRowStride + last - i0);
             }
         }
     }
@@ -435,7 +431,7 @@ final class VectorKernelProvider implements KernelProvider {
             int count = Math.min(LANES, vectorEnd - i);
             int rightBase = bounds[i];
             int leftBase = bounds[i + 1];
-            if (count < LANES || bounds[i + count] - rightBase > window || bounds[i + count + 1] - leftBase > window
+            if (bounds[i + count] - rightBase > window || bounds[i + count + 1] - leftBase > window
                     || lastRow + Math.max(rightBase, leftBase) + window > gEnd
                     || Math.max(rightBase, leftBase) + window > w0.length) {
                 for (int r = 0; r < rows; r++) {
@@ -444,9 +440,16 @@ final class VectorKernelProvider implements KernelProvider {
                 }
                 continue;
             }
-            IntVector from = IntVector.fromArray(INTS, bounds, i);
-            IntVector leftFrom = IntVector.fromArray(INTS, bounds, i + 1);
-            IntVector to = IntVector.fromArray(INTS, bounds, i + 2);
+            // A group of fewer than L inputs (a short row, a row's tail): its other lanes load no bounds, so
+            // they have no terms, and are not stored.
+            boolean whole = count == LANES;
+            VectorMask<Integer> inputs = INTS.indexInRange(0, count);
+            IntVector from = whole ? IntVector.fromArray(INTS, bounds, i) : IntVector.fromArray(INTS, bounds, i, inputs);
+            IntVector leftFrom = whole ? IntVector.fromArray(INTS, bounds, i + 1)
+                    : IntVector.fromArray(INTS, bounds, i + 1, inputs);
+            IntVector to = whole ? IntVector.fromArray(INTS, bounds, i + 2)
+                    : IntVector.fromArray(INTS, bounds, i + 2, inputs);
+            VectorMask<Float> store = inputs.cast(FLOATS);
             IntVector rightCount = leftFrom.sub(from);
             IntVector leftCount = to.sub(leftFrom);
             int rightSteps = rightCount.reduceLanes(VectorOperators.MAX);
@@ -491,15 +494,40 @@ final class VectorKernelProvider implements KernelProvider {
                             index.compare(VectorOperators.GE, 2 * LANES));
                     sum = sum.add(term.reinterpretAsFloats(), leftCount.compare(VectorOperators.GT, k).cast(FLOATS));
                 }
-                sum.intoMemorySegment(out, (oFirst + r * oRowStride + i - i0) * 4, ORDER);
+                if (whole) {
+                    sum.intoMemorySegment(out, (oFirst + r * oRowStride + i - i0) * 4, ORDER);
+                } else {
+                    sum.intoMemorySegment(out, (oFirst + r * oRowStride + i - i0) * 4, ORDER, store);
+                }
             }
         }
         if (last >= i0 && last < i1) {
             for (int r = 0; r < rows; r++) {
-                bufferedInputs(t, last, last + 1, gradOut, gFirst + r * gRowStride - jLo, out,
-                        oFirst + r * oRowStride + last - i0, DataType.FLOAT);
+                lastInput(t, gradOut, gFirst + r * gRowStride - jLo, out, oFirst + r * oRowStride + last - i0);
             }
         }
+    }
+
+    /**
+     * Input lin - 1 of a FLOAT row in place, as the reference: its right-tap terms, then for each
+     * output whose taps both land on it, the left-tap term and the right-tap term. gradOut position j is
+     * element {@code gBase + j}; the sum goes to element {@code oAt} of out.
+     */
+    private static void lastInput(LinearTable t, MemorySegment gradOut, long gBase, MemorySegment out, long oAt) {
+        final int[] bounds = t.bounds;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final int last = t.lin() - 1;
+        float sum = 0f;
+        for (int j = bounds[last], end = bounds[last + 1]; j < end; j++) {
+            sum += w1[j] * gradOut.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, gBase + j);
+        }
+        for (int j = bounds[last + 1], end = bounds[last + 2]; j < end; j++) {
+            float v = gradOut.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, gBase + j);
+            sum += w0[j] * v;
+            sum += w1[j] * v;
+        }
+        out.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, oAt, sum);
     }
 
     /** Per-thread buffers of {@link #bufferedInputs}: [0] the gradOut span, [1] the sums; grown on demand, never per row. */

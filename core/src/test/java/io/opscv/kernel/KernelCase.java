@@ -133,9 +133,44 @@ record KernelCase(String name, int n, int c, int lin, int lout, boolean alignCor
                 elements = (long) n * c * lin;
             }
         }
-        MemorySegment seg = arena.allocate(Math.max(1, elements) * dtype.byteSize(), 8);
-        seg.fill((byte) 0x7d);
+        // GUARD elements after the last one: a kernel that wrote past the view would land there.
+        MemorySegment seg = arena.allocate((Math.max(1, elements) + GUARD) * dtype.byteSize(), 8);
+        seg.fill(MARKER);
         return new StridedTensor(seg, offset, shape, strides, dtype);
+    }
+
+    /** Elements after out's storage, filled with {@link #MARKER} like the gaps of its layout. */
+    static final int GUARD = 64;
+    /** The byte out's segment is filled with before a kernel runs. */
+    static final byte MARKER = 0x7d;
+
+    /**
+     * Where a kernel wrote outside out's view (row gaps, the offset, the guard after the storage):
+     * the first such byte's index, or -1 when every byte outside the view still holds {@link #MARKER}.
+     */
+    static long firstWriteOutside(StridedTensor out) {
+        int size = out.dataType().byteSize();
+        long elements = out.segment().byteSize() / size;
+        boolean[] inView = new boolean[Math.toIntExact(elements)];
+        long[] shape = out.shape();
+        long[] strides = out.strides();
+        for (long a = 0; a < shape[0]; a++) {
+            for (long b = 0; b < shape[1]; b++) {
+                for (long i = 0; i < shape[2]; i++) {
+                    inView[Math.toIntExact(out.offset() + a * strides[0] + b * strides[1] + i * strides[2])] = true;
+                }
+            }
+        }
+        for (long e = 0; e < elements; e++) {
+            if (!inView[(int) e]) {
+                for (int k = 0; k < size; k++) {
+                    if (out.segment().get(java.lang.foreign.ValueLayout.JAVA_BYTE, e * size + k) != MARKER) {
+                        return e * size + k;
+                    }
+                }
+            }
+        }
+        return -1;
     }
 
     /** out's elements as raw bits, row-major (N, C, Lin): what bit-identity is judged on. */
