@@ -423,15 +423,20 @@ final class VectorKernelProvider implements KernelProvider {
         final float[] w1 = t.w1;
         final int last = t.lin() - 1;
         final int jLo = t.gatherFrom(i0);
-        final int vectorEnd = Math.min(i1, last);
         final int window = 4 * LANES;
         final long gEnd = gradOut.byteSize() / 4;
         final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
-        for (int i = i0; i < vectorEnd; i += LANES) {
-            int count = Math.min(LANES, vectorEnd - i);
+        final IntVector lanes = IntVector.zero(INTS).addIndex(1);
+        for (int i = i0; i < i1; i += LANES) {
+            int count = Math.min(LANES, i1 - i);
             int rightBase = bounds[i];
             int leftBase = bounds[i + 1];
+            // The last input, in the group that holds it: both taps of its left-tap outputs land on it, so each
+            // of its left steps adds the right-tap product of the same output too (the reference's order). That
+            // product lies in the right window when the last input's outputs end within it.
+            boolean withLast = i + count - 1 == last;
             if (bounds[i + count] - rightBase > window || bounds[i + count + 1] - leftBase > window
+                    || (withLast && bounds[last + 2] - rightBase > window)
                     || lastRow + Math.max(rightBase, leftBase) + window > gEnd
                     || Math.max(rightBase, leftBase) + window > w0.length) {
                 for (int r = 0; r < rows; r++) {
@@ -450,6 +455,8 @@ final class VectorKernelProvider implements KernelProvider {
             IntVector to = whole ? IntVector.fromArray(INTS, bounds, i + 2)
                     : IntVector.fromArray(INTS, bounds, i + 2, inputs);
             VectorMask<Float> store = inputs.cast(FLOATS);
+            VectorMask<Float> lastLane = lanes.compare(VectorOperators.EQ, withLast ? count - 1 : -1).cast(FLOATS);
+            IntVector leftInRight = IntVector.broadcast(INTS, leftBase - rightBase);
             IntVector rightCount = leftFrom.sub(from);
             IntVector leftCount = to.sub(leftFrom);
             int rightSteps = rightCount.reduceLanes(VectorOperators.MAX);
@@ -492,18 +499,20 @@ final class VectorKernelProvider implements KernelProvider {
                     IntVector index = leftIndex.add(k);
                     IntVector term = index.selectFrom(p0a, p0b).blend(index.selectFrom(p0c, p0d),
                             index.compare(VectorOperators.GE, 2 * LANES));
-                    sum = sum.add(term.reinterpretAsFloats(), leftCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                    VectorMask<Float> has = leftCount.compare(VectorOperators.GT, k).cast(FLOATS);
+                    sum = sum.add(term.reinterpretAsFloats(), has);
+                    if (withLast) {
+                        IntVector same = index.add(leftInRight);
+                        IntVector both = same.selectFrom(p1a, p1b).blend(same.selectFrom(p1c, p1d),
+                                same.compare(VectorOperators.GE, 2 * LANES));
+                        sum = sum.add(both.reinterpretAsFloats(), has.and(lastLane));
+                    }
                 }
                 if (whole) {
                     sum.intoMemorySegment(out, (oFirst + r * oRowStride + i - i0) * 4, ORDER);
                 } else {
                     sum.intoMemorySegment(out, (oFirst + r * oRowStride + i - i0) * 4, ORDER, store);
                 }
-            }
-        }
-        if (last >= i0 && last < i1) {
-            for (int r = 0; r < rows; r++) {
-                lastInput(t, gradOut, gFirst + r * gRowStride - jLo, out, oFirst + r * oRowStride + last - i0);
             }
         }
     }
