@@ -7,8 +7,9 @@ package io.opscv.kernel;
  *
  * <p>Implementation overview. The work is cut into tasks, each a group of rows times a block of
  * inputs. When the provider can read and write both tensors in place
- * ({@link KernelProvider#backwardInPlace}: FLOAT rows, contiguous along L), a task hands it
- * {@link #IN_PLACE_ROWS} rows of {@link #IN_PLACE_BLOCK} inputs straight from device memory.
+ * ({@link KernelProvider#backwardInPlace}: FLOAT rows, contiguous along L, at ratios up to 4), a
+ * task hands it {@link #IN_PLACE_ROWS} rows of {@link #IN_PLACE_BLOCK} inputs straight from device
+ * memory (more rows per call when the rows are shorter than a block).
  * Otherwise a task decodes the gradOut positions its inputs gather from into a float buffer, the
  * provider sums them in the canonical order, and the sums are encoded into out; row groups are then
  * multiples of {@link KernelProvider#rowsPerVector()} where there are enough rows (the vector
@@ -20,6 +21,12 @@ package io.opscv.kernel;
  * that even one row keeps every thread busy; short rows are grouped, many per task, so that
  * per-task costs are paid once per about a block of inputs. Calls below
  * {@link #PARALLEL_THRESHOLD} elements run on the caller alone.
+ *
+ * <p>The coordinate table may come deferred ({@link LinearTable#deferred}, as the cpu plan makes
+ * it): when every block of inputs is summed by a single task (all the rows fit one task, as in a
+ * long-row call), each task builds its block's window of the table ({@link LinearTable#window}) and
+ * hands the provider that window, with indices relative to it; otherwise the whole table is built
+ * once, before the tasks start.
  *
  * <p>Every output element belongs to exactly one task and is summed by one thread in an order that
  * does not depend on the cut (the gather form needs no atomics), so results are bit-identical for

@@ -44,9 +44,12 @@ import jdk.incubator.vector.VectorSpecies;
  * canonical order. Lanes with fewer terms than the step are masked out, or add a +0f (a sum that
  * starts at +0f is never -0f under round-to-nearest, so adding +0f changes nothing); no 0·x
  * product is ever formed for a missing term (0·Inf would be NaN). The last input of a row (both
- * taps of the rightmost outputs land on it) and groups that do not fit a form go through the
- * scalar reference. BF16 is converted in registers; FP16 through the reference loops, which the
- * JIT compiles to {@code vcvtph2ps}/{@code vcvtps2ph}.
+ * taps of the rightmost outputs land on it: per output, its left-tap term, then its right-tap term)
+ * is summed in its group by the wide form, and by a scalar loop in the others; groups that do not
+ * fit a form go through the scalar reference. BF16 is converted in registers; FP16 through the
+ * reference loops, which the JIT compiles to {@code vcvtph2ps}/{@code vcvtps2ph}. The table's
+ * coordinates are filled in {@code DoubleVector}s ({@link #fillTaps}) and its bounds found by
+ * compressing the outputs where the tap steps up ({@link #firstReaching}).
  */
 final class VectorKernelProvider implements KernelProvider {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
@@ -427,6 +430,7 @@ final class VectorKernelProvider implements KernelProvider {
         final long gEnd = gradOut.byteSize() / 4;
         final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
         final IntVector lanes = IntVector.zero(INTS).addIndex(1);
+        boolean lastAlone = false;
         for (int i = i0; i < i1; i += LANES) {
             int count = Math.min(LANES, i1 - i);
             int rightBase = bounds[i];
@@ -435,8 +439,15 @@ final class VectorKernelProvider implements KernelProvider {
             // of its left steps adds the right-tap product of the same output too (the reference's order). That
             // product lies in the right window when the last input's outputs end within it.
             boolean withLast = i + count - 1 == last;
+            if (withLast && bounds[last + 2] - rightBase > window) {
+                // They do not (narrow vectors, a ratio near 4): the last input is summed on its own.
+                withLast = false;
+                lastAlone = true;
+                if (--count == 0) {
+                    break;
+                }
+            }
             if (bounds[i + count] - rightBase > window || bounds[i + count + 1] - leftBase > window
-                    || (withLast && bounds[last + 2] - rightBase > window)
                     || lastRow + Math.max(rightBase, leftBase) + window > gEnd
                     || Math.max(rightBase, leftBase) + window > w0.length) {
                 for (int r = 0; r < rows; r++) {
@@ -513,6 +524,11 @@ final class VectorKernelProvider implements KernelProvider {
                 } else {
                     sum.intoMemorySegment(out, (oFirst + r * oRowStride + i - i0) * 4, ORDER, store);
                 }
+            }
+        }
+        if (lastAlone) {
+            for (int r = 0; r < rows; r++) {
+                lastInput(t, gradOut, gFirst + r * gRowStride - jLo, out, oFirst + r * oRowStride + last - i0);
             }
         }
     }
