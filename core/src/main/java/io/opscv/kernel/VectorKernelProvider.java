@@ -245,13 +245,13 @@ final class VectorKernelProvider implements KernelProvider {
 
     /**
      * FLOAT rows are read and written in place whenever the windowed form applies
-     * ({@link #windowed}), downsampling included: with the data in cache both cost about the same
-     * per element at 4× downsampling (16-row tiles 0.38–0.55 ns per element of out, 4 rows in
-     * place 0.52 ns), and in place saves the buffered form's two extra passes over the data, which
-     * measured slower once the data comes from memory. FP16 and BF16 go through the buffered forms: their
-     * conversions are fast loops of their own (see {@link #decodeRun}), and with them inlined here
-     * the JIT compiled this method into much slower code (measured: FP16 25 ns per input instead
-     * of 0.9).
+     * ({@link #windowed}), downsampling included, and at ratios between 2 and 4 ({@link #wide}): in
+     * place saves the buffered form's two extra passes over the data, and the wide form the tiles'
+     * transposes (up3.7x: 1.2 ns per element of out in place, 2.0 in tiles, in cache). FP16 and BF16
+     * go through the buffered forms: their conversions are fast loops of their own (see
+     * {@link #decodeRun}); with FP16's inlined here the JIT compiled this method into much slower code
+     * (measured: 25 ns per input instead of 0.9), and BF16 converted in registers in a method of its
+     * own ran slower than buffered (35–41 ms for up2x against 23–30).
      */
     @Override
     public boolean backwardInPlace(LinearTable table, DataType type) {
@@ -556,7 +556,7 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     /** Per-thread buffers of {@link #bufferedInputs}: [0] the gradOut span, [1] the sums; grown on demand, never per row. */
-    private static final ThreadLocal<float[][]> SCALAR_BUFFERS =
+    private static final ThreadLocal<float[][]> SMALL_BUFFERS =
             ThreadLocal.withInitial(() -> new float[][] {new float[4 * TILE], new float[TILE]});
 
     /**
@@ -568,7 +568,7 @@ final class VectorKernelProvider implements KernelProvider {
                                      long oAt, DataType type) {
         int from = t.gatherFrom(iA);
         int span = t.gatherTo(iB) - from;
-        float[][] buffers = SCALAR_BUFFERS.get();
+        float[][] buffers = SMALL_BUFFERS.get();
         // Two vectors of room after the span: the windowed form loads whole windows.
         if (buffers[0].length < span + 2 * LANES) {
             buffers[0] = new float[Math.max(span + 2 * LANES, 2 * buffers[0].length)];
