@@ -1,0 +1,104 @@
+package io.opscv.bench;
+
+import io.opscv.kernel.WorkerPool;
+import io.opscv.perf.BenchmarkCase;
+import io.opscv.perf.BenchmarkCases;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import java.util.concurrent.TimeUnit;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The memory floor of a case for a kernel that writes out with ordinary vector stores, as the
+ * Vector API's are: {@code storesToOut} only stores out's bytes (no reads, no compute), while
+ * {@code copy} is the benchmark's baseline (a copy of (gradOut + out) / 2 bytes), both split into
+ * 1 MiB chunks over the shared pool's threads. When {@code storesToOut} alone takes longer than
+ * {@code copy}, no kernel built on such stores can reach a ratio of 1 for the case (docs/PERFORMANCE.md:
+ * down4x, whose out is 4× its gradOut).
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
+public class StoreBandwidthBenchmark {
+    private static final long CHUNK = 1 << 20;
+    private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
+
+    /** A case of {@link BenchmarkCases}. */
+    @Param({"down4x", "up2x"})
+    public String caseId;
+
+    /** Threads; 0 = one per available processor. */
+    @Param({"0"})
+    public int threads;
+
+    private Arena arena;
+    private MemorySegment out;
+    private MemorySegment source;
+    private MemorySegment target;
+    private long copyBytes;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        WorkerPool.setSharedParallelism(threads > 0 ? threads : Runtime.getRuntime().availableProcessors());
+        BenchmarkCase c = BenchmarkCases.byId(caseId).orElseThrow();
+        arena = Arena.ofShared();
+        out = arena.allocate(c.outBytes(), 64);
+        copyBytes = c.copyBytes();
+        source = arena.allocate(copyBytes, 64);
+        target = arena.allocate(copyBytes, 64);
+        out.fill((byte) 1);
+        source.fill((byte) 1);
+        target.fill((byte) 2);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        arena.close();
+    }
+
+    /** The baseline of {@code opscv bench}: (gradOut + out) / 2 bytes copied. */
+    @Benchmark
+    public MemorySegment copy() {
+        int chunks = (int) ((copyBytes + CHUNK - 1) / CHUNK);
+        WorkerPool.shared().forEach(chunks, (chunk, slot) -> {
+            long from = chunk * CHUNK;
+            MemorySegment.copy(source, from, target, from, Math.min(CHUNK, copyBytes - from));
+        });
+        return target;
+    }
+
+    /** out's bytes written with whole-vector stores, nothing read. */
+    @Benchmark
+    public MemorySegment storesToOut() {
+        long bytes = out.byteSize();
+        int chunks = (int) ((bytes + CHUNK - 1) / CHUNK);
+        FloatVector v = FloatVector.broadcast(FLOATS, 0.5f);
+        int step = FLOATS.vectorByteSize();
+        WorkerPool.shared().forEach(chunks, (chunk, slot) -> {
+            long from = chunk * CHUNK;
+            long to = Math.min(bytes, from + CHUNK) - step;
+            for (long at = from; at <= to; at += step) {
+                v.intoMemorySegment(out, at, ByteOrder.nativeOrder());
+            }
+        });
+        return out;
+    }
+}
