@@ -25,9 +25,9 @@ import jdk.incubator.vector.VectorSpecies;
  *       input. The right-tap terms of L neighbouring inputs (L lanes: 16 at 512 bits) lie within 2L
  *       positions, as do their left-tap terms; the products {@code P1 = w1·g}, {@code P0 = w0·g} of
  *       each window are formed in two vectors, and step k hands every lane its k-th term with one
- *       two-source permute (unrolled when no lane has more than two terms per tap). FLOAT rows (at
- *       any ratio up to 2×, downsampling included) are read from and written to device memory in
- *       place, 4 rows at a time.</li>
+ *       two-source permute (unrolled when no lane has more than two terms per tap). FLOAT and BF16
+ *       rows (at any ratio up to 2×, downsampling included) are read from and written to device
+ *       memory in place, 4 rows at a time.</li>
  *   <li><b>wide windowed</b> (FLOAT in place, 2·Lin &lt; Lout ≤ 4·Lin): as the windowed form, with
  *       each tap's terms of a group within four vectors of products, picked by two permutes and a
  *       blend per step; a group of fewer than L inputs is masked, so short rows take it too.</li>
@@ -247,15 +247,16 @@ final class VectorKernelProvider implements KernelProvider {
      * FLOAT rows are read and written in place whenever the windowed form applies
      * ({@link #windowed}), downsampling included, and at ratios between 2 and 4 ({@link #wide}): in
      * place saves the buffered form's two extra passes over the data, and the wide form the tiles'
-     * transposes (up3.7x: 1.2 ns per element of out in place, 2.0 in tiles, in cache). FP16 and BF16
-     * go through the buffered forms: their conversions are fast loops of their own (see
-     * {@link #decodeRun}); with FP16's inlined here the JIT compiled this method into much slower code
-     * (measured: 25 ns per input instead of 0.9), and BF16 converted in registers in a method of its
-     * own ran slower than buffered (35–41 ms for up2x against 23–30).
+     * transposes (up3.7x: 1.2 ns per element of out in place, 2.0 in tiles, in cache). BF16 rows in the
+     * windowed form too, in a method of their own ({@link #backwardInPlaceBf16}) that widens and
+     * rounds in registers. FP16 goes through the buffered forms: the Vector API has no FP16
+     * conversion, its scalar ones are fast loops of their own (see {@link #decodeRun}), and with them
+     * inlined here the JIT compiled this method into much slower code (measured: 25 ns per input
+     * instead of 0.9).
      */
     @Override
     public boolean backwardInPlace(LinearTable table, DataType type) {
-        return type == DataType.FLOAT && (windowed(table) || wide(table));
+        return (type == DataType.FLOAT && (windowed(table) || wide(table))) || (type == DataType.BF16 && windowed(table));
     }
 
     /** Ratios between 2 and 4: the wide windowed form ({@link #backwardInPlaceWide}). */
@@ -266,6 +267,10 @@ final class VectorKernelProvider implements KernelProvider {
     @Override
     public void linearBackwardInPlace(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut, long gFirst,
                                       long gRowStride, MemorySegment out, long oFirst, long oRowStride, DataType type) {
+        if (type == DataType.BF16) {
+            backwardInPlaceBf16(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride);
+            return;
+        }
         if (!windowed(t)) {
             backwardInPlaceWide(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride);
             return;
@@ -553,6 +558,91 @@ final class VectorKernelProvider implements KernelProvider {
             sum += w1[j] * v;
         }
         out.setAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, oAt, sum);
+    }
+
+    /**
+     * The windowed form in place for BF16 rows: gradOut widened exactly in registers ({@link #widen}),
+     * the sums rounded once to nearest even in registers as {@link #encodeRun} (a vector holding a NaN
+     * through the reference). Kept apart from the FLOAT method, with every vector value inside it: with
+     * both dtypes behind shared load and store helpers, the JIT compiled the FLOAT path 2.6× slower,
+     * and a store helper taking the sum vector made this one slower than the buffered form (measured).
+     */
+    private static void backwardInPlaceBf16(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut, long gFirst,
+                                            long gRowStride, MemorySegment out, long oFirst, long oRowStride) {
+        final int[] bounds = t.bounds;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final int last = t.lin() - 1;
+        final int jLo = t.gatherFrom(i0);
+        final int vectorEnd = Math.min(i1, last);
+        final int window = 2 * LANES;
+        final long gEnd = gradOut.byteSize() / 2;
+        final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
+        for (int i = i0; i < vectorEnd; i += LANES) {
+            int count = Math.min(LANES, vectorEnd - i);
+            int rightBase = bounds[i];
+            int leftBase = bounds[i + 1];
+            if (count < LANES || bounds[i + count] - rightBase > window || bounds[i + count + 1] - leftBase > window
+                    || lastRow + Math.max(rightBase, leftBase) + window > gEnd) {
+                for (int r = 0; r < rows; r++) {
+                    bufferedInputs(t, i, i + count, gradOut, gFirst + r * gRowStride - jLo, out,
+                            oFirst + r * oRowStride + i - i0, DataType.BF16);
+                }
+                continue;
+            }
+            IntVector from = IntVector.fromArray(INTS, bounds, i);
+            IntVector leftFrom = IntVector.fromArray(INTS, bounds, i + 1);
+            IntVector to = IntVector.fromArray(INTS, bounds, i + 2);
+            IntVector rightCount = leftFrom.sub(from);
+            IntVector leftCount = to.sub(leftFrom);
+            int rightSteps = rightCount.reduceLanes(VectorOperators.MAX);
+            int leftSteps = leftCount.reduceLanes(VectorOperators.MAX);
+            IntVector rightIndex = from.sub(rightBase);
+            IntVector leftIndex = leftFrom.sub(leftBase);
+            FloatVector w1a = FloatVector.fromArray(FLOATS, w1, rightBase);
+            FloatVector w1b = FloatVector.fromArray(FLOATS, w1, rightBase + LANES);
+            FloatVector w0a = FloatVector.fromArray(FLOATS, w0, leftBase);
+            FloatVector w0b = FloatVector.fromArray(FLOATS, w0, leftBase + LANES);
+            for (int r = 0; r < rows; r++) {
+                long right = (gFirst + r * gRowStride - jLo + rightBase) * 2;
+                long left = (gFirst + r * gRowStride - jLo + leftBase) * 2;
+                IntVector p1a = widen(gradOut, right).mul(w1a).reinterpretAsInts();
+                IntVector p1b = widen(gradOut, right + 2 * LANES).mul(w1b).reinterpretAsInts();
+                IntVector p0a = widen(gradOut, left).mul(w0a).reinterpretAsInts();
+                IntVector p0b = widen(gradOut, left + 2 * LANES).mul(w0b).reinterpretAsInts();
+                FloatVector sum = FloatVector.zero(FLOATS);
+                for (int k = 0; k < rightSteps; k++) {
+                    FloatVector term = rightIndex.add(k).selectFrom(p1a, p1b).reinterpretAsFloats();
+                    sum = sum.add(term, rightCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                }
+                for (int k = 0; k < leftSteps; k++) {
+                    FloatVector term = leftIndex.add(k).selectFrom(p0a, p0b).reinterpretAsFloats();
+                    sum = sum.add(term, leftCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                }
+                long at = (oFirst + r * oRowStride + i - i0) * 2;
+                IntVector bits = sum.reinterpretAsInts();
+                if (bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
+                    ElementCodec.encode(sum.toArray(), 0, LANES, out, DataType.BF16, at / 2, 1);
+                } else {
+                    bits.add(0x7fff).add(bits.lanewise(VectorOperators.LSHR, 16).and(1)).lanewise(VectorOperators.LSHR, 16)
+                            .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                            .intoMemorySegment(out, at, ORDER);
+                }
+            }
+        }
+        if (last >= i0 && last < i1) {
+            for (int r = 0; r < rows; r++) {
+                bufferedInputs(t, last, last + 1, gradOut, gFirst + r * gRowStride - jLo, out,
+                        oFirst + r * oRowStride + last - i0, DataType.BF16);
+            }
+        }
+    }
+
+    /** 16-bit BF16 lanes at byte {@code at} of {@code seg}, widened exactly to float (bits << 16). */
+    private static FloatVector widen(MemorySegment seg, long at) {
+        return ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, at, ORDER)
+                .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
+                .reinterpretAsFloats();
     }
 
     /** Per-thread buffers of {@link #bufferedInputs}: [0] the gradOut span, [1] the sums; grown on demand, never per row. */
