@@ -421,8 +421,9 @@ final class VectorKernelProvider implements KernelProvider {
      * The in-place form for ratios between 2 and 4 (FLOAT): as the windowed form, one lane per input,
      * but each tap's terms of a group of L inputs lie within 4L positions, four vectors of products;
      * step k picks every lane's k-th term from the first pair or the second with two two-source
-     * permutes and a blend on the index. Groups that do not fit, and the last input, go through
-     * {@link #bufferedInputs}.
+     * permutes and a blend on the index. A group of fewer than L inputs is masked; the row's last
+     * input is summed in its group (or by {@link #lastInput} when its outputs reach past the group's
+     * right window); groups that do not fit the windows go through {@link #bufferedInputs}.
      */
     private static void backwardInPlaceWide(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut, long gFirst,
                                             long gRowStride, MemorySegment out, long oFirst, long oRowStride) {
