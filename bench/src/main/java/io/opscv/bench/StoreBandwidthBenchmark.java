@@ -1,9 +1,8 @@
 package io.opscv.bench;
 
 import io.opscv.kernel.WorkerPool;
-import io.opscv.perf.BenchmarkCase;
 import io.opscv.perf.BenchmarkCases;
-import java.lang.foreign.Arena;
+import io.opscv.perf.BenchmarkFixture;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.concurrent.TimeUnit;
@@ -49,45 +48,30 @@ public class StoreBandwidthBenchmark {
     @Param({"0"})
     public int threads;
 
-    private Arena arena;
-    private MemorySegment out;
-    private MemorySegment source;
-    private MemorySegment target;
-    private long copyBytes;
+    private BenchmarkFixture fixture;
 
     @Setup(Level.Trial)
     public void setUp() {
         WorkerPool.setSharedParallelism(threads > 0 ? threads : Runtime.getRuntime().availableProcessors());
-        BenchmarkCase c = BenchmarkCases.byId(caseId).orElseThrow();
-        arena = Arena.ofShared();
-        out = arena.allocate(c.outBytes(), 64);
-        copyBytes = c.copyBytes();
-        source = arena.allocate(copyBytes, 64);
-        target = arena.allocate(copyBytes, 64);
-        out.fill((byte) 1);
-        source.fill((byte) 1);
-        target.fill((byte) 2);
+        fixture = new BenchmarkFixture(BenchmarkCases.byId(caseId).orElseThrow());
     }
 
     @TearDown(Level.Trial)
     public void tearDown() {
-        arena.close();
+        fixture.close();
     }
 
-    /** The baseline of {@code opscv bench}: (gradOut + out) / 2 bytes copied. */
+    /** The baseline of {@code opscv bench}: (gradOut + out) / 2 bytes copied ({@link BenchmarkFixture#runCopy}). */
     @Benchmark
-    public MemorySegment copy() {
-        int chunks = (int) ((copyBytes + CHUNK - 1) / CHUNK);
-        WorkerPool.shared().forEach(chunks, (chunk, slot) -> {
-            long from = chunk * CHUNK;
-            MemorySegment.copy(source, from, target, from, Math.min(CHUNK, copyBytes - from));
-        });
-        return target;
+    public BenchmarkFixture copy() {
+        fixture.runCopy();
+        return fixture;
     }
 
     /** out's bytes written with whole-vector stores, nothing read. */
     @Benchmark
     public MemorySegment storesToOut() {
+        MemorySegment out = fixture.outSegment();
         long bytes = out.byteSize();
         int chunks = (int) ((bytes + CHUNK - 1) / CHUNK);
         FloatVector v = FloatVector.broadcast(FLOATS, 0.5f);

@@ -330,31 +330,6 @@ final class VectorKernelProvider implements KernelProvider {
                 }
                 continue;
             }
-            if (rightSteps <= 1 && leftSteps <= 1) {
-                // At most one term per tap (downsampling by 2x or more): one step each.
-                IntVector right0 = rightIndex;
-                IntVector left0 = leftIndex;
-                VectorMask<Float> hasRight0 = rightCount.compare(VectorOperators.GT, 0).cast(FLOATS);
-                VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
-                for (int r = 0; r < rows; r++) {
-                    long row = gFirst + r * gRowStride - jLo;
-                    long right = (row + rightBase) * 4;
-                    long left = (row + leftBase) * 4;
-                    IntVector p1a = FloatVector.fromMemorySegment(FLOATS, gradOut, right, ORDER).mul(w1a)
-                            .reinterpretAsInts();
-                    IntVector p1b = FloatVector.fromMemorySegment(FLOATS, gradOut, right + 4 * LANES, ORDER).mul(w1b)
-                            .reinterpretAsInts();
-                    IntVector p0a = FloatVector.fromMemorySegment(FLOATS, gradOut, left, ORDER).mul(w0a)
-                            .reinterpretAsInts();
-                    IntVector p0b = FloatVector.fromMemorySegment(FLOATS, gradOut, left + 4 * LANES, ORDER).mul(w0b)
-                            .reinterpretAsInts();
-                    FloatVector sum = FloatVector.zero(FLOATS)
-                            .add(right0.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight0)
-                            .add(left0.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft0);
-                    sum.intoMemorySegment(out, (oFirst + r * oRowStride + i - i0) * 4, ORDER);
-                }
-                continue;
-            }
             if (rightSteps <= 2 && leftSteps <= 2) {
                 // At most two terms per tap (every ratio up to 2x but the odd alignCorners group): the four
                 // steps unrolled, their indices and masks set up once for all rows. A step that no lane has
