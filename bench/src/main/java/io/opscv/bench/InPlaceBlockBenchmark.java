@@ -25,7 +25,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The in-place form of the provider ({@link KernelProvider#linearBackwardInPlace}, FLOAT rows read
- * from and written to native memory): one call of {@link #rows} rows (4 by default, as the driver makes them) × 4096 inputs,
+ * from and written to native memory): one call of {@link #rows} rows (4 by default, as the driver makes them) × 4096 inputs
+ * (or the whole row, for the short rows),
  * measured alone on one thread with the data in cache. Divide by rows × 4096 to get the compute cost per
  * element of out; compare with the copy's cost per element of the same case to see whether a case
  * can be memory-bound.
@@ -39,8 +40,12 @@ import org.openjdk.jmh.annotations.Warmup;
 public class InPlaceBlockBenchmark {
     private static final int INPUTS = 4096;
 
-    /** Lin:Lout[:ac] of the rows: up2x, up2x with alignCorners, down4x, up3.7x. */
-    @Param({"16384:32768", "16384:32768:ac", "32768:8192", "7000:25900"})
+    /**
+     * Lin:Lout[:ac] of the rows: up2x, up2x with alignCorners, down4x, up3.7x, the short rows (a
+     * row shorter than the block is taken whole, last input included; run it with
+     * {@code -p rows=256}, as the driver does).
+     */
+    @Param({"16384:32768", "16384:32768:ac", "32768:8192", "7000:25900", "16:64"})
     public String sizes;
 
     /** Rows per call: the driver makes calls of 4 (Linear1dBackwardKernel.IN_PLACE_ROWS). */
@@ -54,6 +59,7 @@ public class InPlaceBlockBenchmark {
     private MemorySegment out;
     private int span;
     private int i0;
+    private int inputs;
 
     @Setup
     public void setUp() {
@@ -65,13 +71,15 @@ public class InPlaceBlockBenchmark {
         if (kernels == null || !kernels.backwardInPlace(table, DataType.FLOAT)) {
             throw new IllegalStateException("no in-place vector form for " + sizes);
         }
-        i0 = Math.min(INPUTS, lin - INPUTS - 1); // a block that stops before the last input
-        span = table.gatherTo(i0 + INPUTS) - table.gatherFrom(i0);
+        // A block that stops before the last input, or a whole short row.
+        i0 = lin > 2 * INPUTS ? INPUTS : Math.max(0, lin - INPUTS - 1);
+        inputs = Math.min(INPUTS, lin - i0);
+        span = table.gatherTo(i0 + inputs) - table.gatherFrom(i0);
         gradOut = arena.allocate((long) rows * span * 4 + 256, 64);
         for (long k = 0; k < gradOut.byteSize() / 4; k++) {
             gradOut.setAtIndex(ValueLayout.JAVA_FLOAT, k, 0.25f + (k * 37 % 101) / 64f);
         }
-        out = arena.allocate((long) rows * INPUTS * 4, 64);
+        out = arena.allocate((long) rows * inputs * 4, 64);
     }
 
     @TearDown(Level.Trial)
@@ -79,10 +87,10 @@ public class InPlaceBlockBenchmark {
         arena.close();
     }
 
-    /** One in-place call of {@code rows} rows × 4096 inputs. */
+    /** One in-place call of {@code rows} rows × 4096 inputs (or the whole short row). */
     @Benchmark
     public MemorySegment inPlaceBlock() {
-        kernels.linearBackwardInPlace(table, i0, i0 + INPUTS, rows, gradOut, 0, span, out, 0, INPUTS, DataType.FLOAT);
+        kernels.linearBackwardInPlace(table, i0, i0 + inputs, rows, gradOut, 0, span, out, 0, inputs, DataType.FLOAT);
         return out;
     }
 
