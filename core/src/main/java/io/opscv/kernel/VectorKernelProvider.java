@@ -301,27 +301,22 @@ final class VectorKernelProvider implements KernelProvider {
             IntVector to = IntVector.fromArray(INTS, bounds, i + 2);
             IntVector rightCount = leftFrom.sub(from);
             IntVector leftCount = to.sub(leftFrom);
-            int rightSteps = rightCount.reduceLanes(VectorOperators.MAX);
-            int leftSteps = leftCount.reduceLanes(VectorOperators.MAX);
-            IntVector rightIndex = from.sub(rightBase);
-            IntVector leftIndex = leftFrom.sub(leftBase);
-            FloatVector w1a = FloatVector.fromArray(FLOATS, w1, rightBase);
-            FloatVector w1b = FloatVector.fromArray(FLOATS, w1, rightBase + LANES);
-            FloatVector w0a = FloatVector.fromArray(FLOATS, w0, leftBase);
-            FloatVector w0b = FloatVector.fromArray(FLOATS, w0, leftBase + LANES);
-            if (rightSteps <= 1 && leftSteps <= 1 && bounds[i + count + 1] - rightBase <= LANES) {
+            if (bounds[i + count + 1] - rightBase <= LANES
+                    && !rightCount.compare(VectorOperators.GT, 1).or(leftCount.compare(VectorOperators.GT, 1)).anyTrue()) {
                 // At most one term per tap and every term within 16 positions (downsampling by 2x or more): one
                 // vector of gradOut per row, both products of it, one step per tap. The indices wrap at 32, so
-                // lanes without a term may point anywhere: their adds are masked off.
-                IntVector right0 = rightIndex;
+                // lanes without a term may point anywhere: their adds are masked off. (Tested by compares, not by
+                // the most terms per tap: two lane reductions per group cost as much as 4 rows' sums.)
+                IntVector right0 = from.sub(rightBase);
                 IntVector left0 = leftFrom.sub(rightBase);
                 VectorMask<Float> hasRight0 = rightCount.compare(VectorOperators.GT, 0).cast(FLOATS);
                 VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+                FloatVector w1r = FloatVector.fromArray(FLOATS, w1, rightBase);
                 FloatVector w0r = FloatVector.fromArray(FLOATS, w0, rightBase);
                 for (int r = 0; r < rows; r++) {
                     long right = (gFirst + r * gRowStride - jLo + rightBase) * 4;
                     FloatVector v = FloatVector.fromMemorySegment(FLOATS, gradOut, right, ORDER);
-                    IntVector p1 = v.mul(w1a).reinterpretAsInts();
+                    IntVector p1 = v.mul(w1r).reinterpretAsInts();
                     IntVector p0 = v.mul(w0r).reinterpretAsInts();
                     FloatVector sum = FloatVector.zero(FLOATS)
                             .add(right0.selectFrom(p1, p1).reinterpretAsFloats(), hasRight0)
@@ -330,6 +325,14 @@ final class VectorKernelProvider implements KernelProvider {
                 }
                 continue;
             }
+            int rightSteps = rightCount.reduceLanes(VectorOperators.MAX);
+            int leftSteps = leftCount.reduceLanes(VectorOperators.MAX);
+            IntVector rightIndex = from.sub(rightBase);
+            IntVector leftIndex = leftFrom.sub(leftBase);
+            FloatVector w1a = FloatVector.fromArray(FLOATS, w1, rightBase);
+            FloatVector w1b = FloatVector.fromArray(FLOATS, w1, rightBase + LANES);
+            FloatVector w0a = FloatVector.fromArray(FLOATS, w0, leftBase);
+            FloatVector w0b = FloatVector.fromArray(FLOATS, w0, leftBase + LANES);
             if (rightSteps <= 2 && leftSteps <= 2) {
                 // At most two terms per tap (every ratio up to 2x but the odd alignCorners group): the four
                 // steps unrolled, their indices and masks set up once for all rows. A step that no lane has
@@ -453,6 +456,8 @@ final class VectorKernelProvider implements KernelProvider {
             IntVector leftCount = to.sub(leftFrom);
             int rightSteps = rightCount.reduceLanes(VectorOperators.MAX);
             int leftSteps = leftCount.reduceLanes(VectorOperators.MAX);
+            // The last input's extra terms: as many steps as it has left-tap outputs, not as the group has.
+            int lastSteps = withLast ? bounds[last + 2] - bounds[last + 1] : 0;
             IntVector rightIndex = from.sub(rightBase);
             IntVector leftIndex = leftFrom.sub(leftBase);
             FloatVector w1a = FloatVector.fromArray(FLOATS, w1, rightBase);
@@ -493,7 +498,7 @@ final class VectorKernelProvider implements KernelProvider {
                             index.compare(VectorOperators.GE, 2 * LANES));
                     VectorMask<Float> has = leftCount.compare(VectorOperators.GT, k).cast(FLOATS);
                     sum = sum.add(term.reinterpretAsFloats(), has);
-                    if (withLast) {
+                    if (k < lastSteps) {
                         IntVector same = index.add(leftInRight);
                         IntVector both = same.selectFrom(p1a, p1b).blend(same.selectFrom(p1c, p1d),
                                 same.compare(VectorOperators.GE, 2 * LANES));
