@@ -52,7 +52,8 @@ public class InPlaceBlockBenchmark {
     @Param({"4"})
     public int rows;
 
-    private final Arena arena = Arena.ofConfined();
+    // Shared, as device memory is (DeviceMemory): its accesses check a shared session, as in a real call.
+    private final Arena arena = Arena.ofShared();
     private LinearTable table;
     private KernelProvider kernels;
     private MemorySegment gradOut;
