@@ -305,8 +305,8 @@ final class VectorKernelProvider implements KernelProvider {
                     && !rightCount.compare(VectorOperators.GT, 1).or(leftCount.compare(VectorOperators.GT, 1)).anyTrue()) {
                 // At most one term per tap and every term within 16 positions (downsampling by 2x or more): one
                 // vector of gradOut per row, both products of it, one step per tap. The indices wrap at 32, so
-                // lanes without a term may point anywhere: their adds are masked off. (Tested by compares, not by
-                // the most terms per tap: two lane reductions per group cost as much as 4 rows' sums.)
+                // lanes without a term may point anywhere: their adds are masked off. (Tested with compares, before
+                // the two lane reductions that only the other branches need.)
                 IntVector right0 = from.sub(rightBase);
                 IntVector left0 = leftFrom.sub(rightBase);
                 VectorMask<Float> hasRight0 = rightCount.compare(VectorOperators.GT, 0).cast(FLOATS);

@@ -36,7 +36,8 @@ class KernelProviderEquivalenceTest {
                 new KernelCase("down_ac", 1, 3, 97, 13, true, 0, f, cont, false),
                 // A given scale of 2 that ends at input 15: the group of inputs 16..31 has all its terms within 2
                 // positions, yet input 16 has two right-tap terms (the one-vector form must not take it). 60 rows:
-                // calls of 4 rows end before the last row, so their windows fit in gradOut.
+                // with the test's pool of 2 threads, tasks of 4 rows, so calls that end before the last row, whose
+                // windows fit in gradOut.
                 new KernelCase("scale2_short_out", 2, 30, 100, 33, false, 2.0, f, cont, false),
                 new KernelCase("down3.3x", 1, 1, 33, 10, false, 0, f, cont, false),
                 new KernelCase("ratio500_up", 1, 2, 3, 1500, false, 500, f, cont, false),
