@@ -4,6 +4,7 @@ import io.opscv.kernel.KernelProvider;
 import io.opscv.kernel.KernelProviders;
 import io.opscv.kernel.LinearTable;
 import io.opscv.runtime.DataType;
+import io.opscv.runtime.PinnedScopes;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -52,8 +53,9 @@ public class InPlaceBlockBenchmark {
     @Param({"4"})
     public int rows;
 
-    // Shared, as device memory is (DeviceMemory): its accesses check a shared session, as in a real call.
+    // Shared and held, as device memory is while a plan runs on it (DeviceMemory.pin).
     private final Arena arena = Arena.ofShared();
+    private final PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope());
     private LinearTable table;
     private KernelProvider kernels;
     private MemorySegment gradOut;
@@ -85,6 +87,7 @@ public class InPlaceBlockBenchmark {
 
     @TearDown(Level.Trial)
     public void tearDown() {
+        hold.close();
         arena.close();
     }
 

@@ -112,7 +112,9 @@ public interface KernelProvider {
      * {@code gFirst + r·gRowStride + (j - table.gatherFrom(i0))} of {@code gradOut}, and input i
      * goes to element {@code oFirst + r·oRowStride + (i - i0)} of {@code out}, both of {@code type}.
      * Same sums, same canonical order, same rounding as the buffered form. Called only when
-     * {@link #backwardInPlace} said yes.
+     * {@link #backwardInPlace} said yes, on native segments whose scopes are
+     * {@linkplain io.opscv.runtime.PinnedScopes#isHeld held} for the call (a provider may access them
+     * at raw addresses, having checked the call's bounds once).
      */
     default void linearBackwardInPlace(LinearTable table, int i0, int i1, int rows, MemorySegment gradOut,
                                        long gFirst, long gRowStride, MemorySegment out, long oFirst, long oRowStride,

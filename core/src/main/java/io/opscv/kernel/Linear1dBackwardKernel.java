@@ -1,5 +1,7 @@
 package io.opscv.kernel;
 
+import io.opscv.runtime.PinnedScopes;
+
 /**
  * The fused backward of 1-D linear interpolation (SPEC §1): reads gradOut (N, C, Lout) with any
  * strides, writes out (N, C, Lin) with any strides, in one pass, accumulating in float and rounding
@@ -157,8 +159,10 @@ public final class Linear1dBackwardKernel {
             this.oRowStride = c > 1 ? os[1] : os[0];
             this.small = parallelism == 1 || rows * ((long) table.lout() + lin) < PARALLEL_THRESHOLD;
             long taskTarget = (long) parallelism * TASKS_PER_THREAD;
+            // In place only on memory held for the call: the provider reads and writes it at raw addresses.
             this.inPlace = gs[2] == 1 && os[2] == 1 && gradOut.dataType() == out.dataType()
-                    && provider.backwardInPlace(table, gradOut.dataType());
+                    && provider.backwardInPlace(table, gradOut.dataType())
+                    && PinnedScopes.isHeld(gradOut.segment()) && PinnedScopes.isHeld(out.segment());
             int vector = provider.rowsPerVector();
             this.sideBySide = !inPlace && vector > 1 && rows >= vector && c >= vector && gRowStride == 1 && gs[2] > 1;
             int rowUnit;

@@ -1,9 +1,11 @@
 package io.opscv.kernel;
 
 import io.opscv.runtime.DataType;
+import io.opscv.runtime.PinnedScopes;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.Objects;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
@@ -59,6 +61,13 @@ final class VectorKernelProvider implements KernelProvider {
     private static final VectorSpecies<Short> HALFS = VectorSpecies.of(short.class,
             VectorShape.forBitSize(LANES * Short.SIZE));
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    /**
+     * The whole address space: the in-place forms read and write {@linkplain PinnedScopes held} memory
+     * through it, at raw addresses. A constant segment lets the JIT fold away the per-access checks of
+     * bounds, liveness and read-only (a segment argument's are reloaded at every access, never hoisted
+     * out of the row loop); {@link #linearBackwardInPlace} checks bounds and liveness once per call.
+     */
+    private static final MemorySegment RAW = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
     private static final KernelProvider SCALAR = new ScalarKernelProvider();
     /** Doubles for the coordinates of {@link #fillTaps}, and ints and floats of as many lanes for its results. */
     private static final VectorSpecies<Double> DOUBLES = DoubleVector.SPECIES_PREFERRED;
@@ -259,6 +268,29 @@ final class VectorKernelProvider implements KernelProvider {
         return (type == DataType.FLOAT && (windowed(table) || wide(table))) || (type == DataType.BF16 && windowed(table));
     }
 
+    /**
+     * What the segments' own checks would ensure at every access, once per call: both native and
+     * {@linkplain PinnedScopes#isHeld held} (alive for the call), out's rows inside out, and gradOut's
+     * rows starting inside gradOut (each group checks that its windows end inside it, or takes the
+     * buffered form).
+     */
+    private static void checkRawAccess(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut, long gFirst,
+                                       long gRowStride, MemorySegment out, long oFirst, long oRowStride, DataType type) {
+        if (!PinnedScopes.isHeld(gradOut) || !PinnedScopes.isHeld(out)) {
+            throw new IllegalStateException("The in-place backward needs native memory held for the call (PinnedScopes)");
+        }
+        if (out.isReadOnly()) {
+            throw new IllegalArgumentException("out is read-only");
+        }
+        int size = type.byteSize();
+        if (rows < 1 || i0 < 0 || i1 <= i0 || i1 > t.lin() || gRowStride < 0 || oRowStride < 0) {
+            throw new IllegalArgumentException("rows " + rows + ", inputs [" + i0 + ", " + i1 + "), row strides "
+                    + gRowStride + " and " + oRowStride);
+        }
+        Objects.checkFromIndexSize(oFirst, (rows - 1) * oRowStride + (i1 - i0), out.byteSize() / size);
+        Objects.checkFromIndexSize(gFirst, (rows - 1) * gRowStride + 1, gradOut.byteSize() / size);
+    }
+
     /** Ratios between 2 and 4: the wide windowed form ({@link #backwardInPlaceWide}). */
     private static boolean wide(LinearTable t) {
         return WINDOWED && (long) t.lout() > 2L * t.lin() && (long) t.lout() <= 4L * t.lin();
@@ -267,6 +299,7 @@ final class VectorKernelProvider implements KernelProvider {
     @Override
     public void linearBackwardInPlace(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut, long gFirst,
                                       long gRowStride, MemorySegment out, long oFirst, long oRowStride, DataType type) {
+        checkRawAccess(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride, type);
         if (type == DataType.BF16) {
             backwardInPlaceBf16(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride);
             return;
@@ -280,6 +313,8 @@ final class VectorKernelProvider implements KernelProvider {
         final float[] w1 = t.w1;
         final int last = t.lin() - 1;
         final int jLo = t.gatherFrom(i0);
+        final long gAddr = gradOut.address();
+        final long oAddr = out.address();
         final int vectorEnd = Math.min(i1, last);
         final int window = 2 * LANES;
         final long gEnd = gradOut.byteSize() / type.byteSize();
@@ -314,14 +349,14 @@ final class VectorKernelProvider implements KernelProvider {
                 FloatVector w1r = FloatVector.fromArray(FLOATS, w1, rightBase);
                 FloatVector w0r = FloatVector.fromArray(FLOATS, w0, rightBase);
                 for (int r = 0; r < rows; r++) {
-                    long right = (gFirst + r * gRowStride - jLo + rightBase) * 4;
-                    FloatVector v = FloatVector.fromMemorySegment(FLOATS, gradOut, right, ORDER);
+                    long right = gAddr + (gFirst + r * gRowStride - jLo + rightBase) * 4;
+                    FloatVector v = FloatVector.fromMemorySegment(FLOATS, RAW, right, ORDER);
                     IntVector p1 = v.mul(w1r).reinterpretAsInts();
                     IntVector p0 = v.mul(w0r).reinterpretAsInts();
                     FloatVector sum = FloatVector.zero(FLOATS)
                             .add(right0.selectFrom(p1, p1).reinterpretAsFloats(), hasRight0)
                             .add(left0.selectFrom(p0, p0).reinterpretAsFloats(), hasLeft0);
-                    sum.intoMemorySegment(out, (oFirst + r * oRowStride + i - i0) * 4, ORDER);
+                    sum.intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + i - i0) * 4, ORDER);
                 }
                 continue;
             }
@@ -347,34 +382,34 @@ final class VectorKernelProvider implements KernelProvider {
                 VectorMask<Float> hasLeft1 = leftCount.compare(VectorOperators.GT, 1).cast(FLOATS);
                 for (int r = 0; r < rows; r++) {
                     long row = gFirst + r * gRowStride - jLo;
-                    long right = (row + rightBase) * 4;
-                    long left = (row + leftBase) * 4;
-                    IntVector p1a = FloatVector.fromMemorySegment(FLOATS, gradOut, right, ORDER).mul(w1a)
+                    long right = gAddr + (row + rightBase) * 4;
+                    long left = gAddr + (row + leftBase) * 4;
+                    IntVector p1a = FloatVector.fromMemorySegment(FLOATS, RAW, right, ORDER).mul(w1a)
                             .reinterpretAsInts();
-                    IntVector p1b = FloatVector.fromMemorySegment(FLOATS, gradOut, right + 4 * LANES, ORDER).mul(w1b)
+                    IntVector p1b = FloatVector.fromMemorySegment(FLOATS, RAW, right + 4 * LANES, ORDER).mul(w1b)
                             .reinterpretAsInts();
-                    IntVector p0a = FloatVector.fromMemorySegment(FLOATS, gradOut, left, ORDER).mul(w0a)
+                    IntVector p0a = FloatVector.fromMemorySegment(FLOATS, RAW, left, ORDER).mul(w0a)
                             .reinterpretAsInts();
-                    IntVector p0b = FloatVector.fromMemorySegment(FLOATS, gradOut, left + 4 * LANES, ORDER).mul(w0b)
+                    IntVector p0b = FloatVector.fromMemorySegment(FLOATS, RAW, left + 4 * LANES, ORDER).mul(w0b)
                             .reinterpretAsInts();
                     FloatVector sum = FloatVector.zero(FLOATS)
                             .add(right0.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight0)
                             .add(right1.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight1)
                             .add(left0.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft0)
                             .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft1);
-                    sum.intoMemorySegment(out, (oFirst + r * oRowStride + i - i0) * 4, ORDER);
+                    sum.intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + i - i0) * 4, ORDER);
                 }
                 continue;
             }
             for (int r = 0; r < rows; r++) {
                 long row = gFirst + r * gRowStride - jLo;
-                long right = (row + rightBase) * 4;
-                long left = (row + leftBase) * 4;
-                IntVector p1a = FloatVector.fromMemorySegment(FLOATS, gradOut, right, ORDER).mul(w1a).reinterpretAsInts();
-                IntVector p1b = FloatVector.fromMemorySegment(FLOATS, gradOut, right + 4 * LANES, ORDER).mul(w1b)
+                long right = gAddr + (row + rightBase) * 4;
+                long left = gAddr + (row + leftBase) * 4;
+                IntVector p1a = FloatVector.fromMemorySegment(FLOATS, RAW, right, ORDER).mul(w1a).reinterpretAsInts();
+                IntVector p1b = FloatVector.fromMemorySegment(FLOATS, RAW, right + 4 * LANES, ORDER).mul(w1b)
                         .reinterpretAsInts();
-                IntVector p0a = FloatVector.fromMemorySegment(FLOATS, gradOut, left, ORDER).mul(w0a).reinterpretAsInts();
-                IntVector p0b = FloatVector.fromMemorySegment(FLOATS, gradOut, left + 4 * LANES, ORDER).mul(w0b)
+                IntVector p0a = FloatVector.fromMemorySegment(FLOATS, RAW, left, ORDER).mul(w0a).reinterpretAsInts();
+                IntVector p0b = FloatVector.fromMemorySegment(FLOATS, RAW, left + 4 * LANES, ORDER).mul(w0b)
                         .reinterpretAsInts();
                 FloatVector sum = FloatVector.zero(FLOATS);
                 for (int k = 0; k < rightSteps; k++) {
@@ -385,7 +420,7 @@ final class VectorKernelProvider implements KernelProvider {
                     FloatVector term = leftIndex.add(k).selectFrom(p0a, p0b).reinterpretAsFloats();
                     sum = sum.add(term, leftCount.compare(VectorOperators.GT, k).cast(FLOATS));
                 }
-                sum.intoMemorySegment(out, (oFirst + r * oRowStride + i - i0) * 4, ORDER);
+                sum.intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + i - i0) * 4, ORDER);
             }
         }
         if (last >= i0 && last < i1) {
@@ -410,6 +445,8 @@ final class VectorKernelProvider implements KernelProvider {
         final float[] w1 = t.w1;
         final int last = t.lin() - 1;
         final int jLo = t.gatherFrom(i0);
+        final long gAddr = gradOut.address();
+        final long oAddr = out.address();
         final int window = 4 * LANES;
         final long gEnd = gradOut.byteSize() / 4;
         final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
@@ -469,21 +506,21 @@ final class VectorKernelProvider implements KernelProvider {
             FloatVector w0c = FloatVector.fromArray(FLOATS, w0, leftBase + 2 * LANES);
             FloatVector w0d = FloatVector.fromArray(FLOATS, w0, leftBase + 3 * LANES);
             for (int r = 0; r < rows; r++) {
-                long right = (gFirst + r * gRowStride - jLo + rightBase) * 4;
-                long left = (gFirst + r * gRowStride - jLo + leftBase) * 4;
-                IntVector p1a = FloatVector.fromMemorySegment(FLOATS, gradOut, right, ORDER).mul(w1a).reinterpretAsInts();
-                IntVector p1b = FloatVector.fromMemorySegment(FLOATS, gradOut, right + 4 * LANES, ORDER).mul(w1b)
+                long right = gAddr + (gFirst + r * gRowStride - jLo + rightBase) * 4;
+                long left = gAddr + (gFirst + r * gRowStride - jLo + leftBase) * 4;
+                IntVector p1a = FloatVector.fromMemorySegment(FLOATS, RAW, right, ORDER).mul(w1a).reinterpretAsInts();
+                IntVector p1b = FloatVector.fromMemorySegment(FLOATS, RAW, right + 4 * LANES, ORDER).mul(w1b)
                         .reinterpretAsInts();
-                IntVector p1c = FloatVector.fromMemorySegment(FLOATS, gradOut, right + 8 * LANES, ORDER).mul(w1c)
+                IntVector p1c = FloatVector.fromMemorySegment(FLOATS, RAW, right + 8 * LANES, ORDER).mul(w1c)
                         .reinterpretAsInts();
-                IntVector p1d = FloatVector.fromMemorySegment(FLOATS, gradOut, right + 12 * LANES, ORDER).mul(w1d)
+                IntVector p1d = FloatVector.fromMemorySegment(FLOATS, RAW, right + 12 * LANES, ORDER).mul(w1d)
                         .reinterpretAsInts();
-                IntVector p0a = FloatVector.fromMemorySegment(FLOATS, gradOut, left, ORDER).mul(w0a).reinterpretAsInts();
-                IntVector p0b = FloatVector.fromMemorySegment(FLOATS, gradOut, left + 4 * LANES, ORDER).mul(w0b)
+                IntVector p0a = FloatVector.fromMemorySegment(FLOATS, RAW, left, ORDER).mul(w0a).reinterpretAsInts();
+                IntVector p0b = FloatVector.fromMemorySegment(FLOATS, RAW, left + 4 * LANES, ORDER).mul(w0b)
                         .reinterpretAsInts();
-                IntVector p0c = FloatVector.fromMemorySegment(FLOATS, gradOut, left + 8 * LANES, ORDER).mul(w0c)
+                IntVector p0c = FloatVector.fromMemorySegment(FLOATS, RAW, left + 8 * LANES, ORDER).mul(w0c)
                         .reinterpretAsInts();
-                IntVector p0d = FloatVector.fromMemorySegment(FLOATS, gradOut, left + 12 * LANES, ORDER).mul(w0d)
+                IntVector p0d = FloatVector.fromMemorySegment(FLOATS, RAW, left + 12 * LANES, ORDER).mul(w0d)
                         .reinterpretAsInts();
                 FloatVector sum = FloatVector.zero(FLOATS);
                 for (int k = 0; k < rightSteps; k++) {
@@ -506,9 +543,9 @@ final class VectorKernelProvider implements KernelProvider {
                     }
                 }
                 if (whole) {
-                    sum.intoMemorySegment(out, (oFirst + r * oRowStride + i - i0) * 4, ORDER);
+                    sum.intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + i - i0) * 4, ORDER);
                 } else {
-                    sum.intoMemorySegment(out, (oFirst + r * oRowStride + i - i0) * 4, ORDER, store);
+                    sum.intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + i - i0) * 4, ORDER, store);
                 }
             }
         }
@@ -555,6 +592,8 @@ final class VectorKernelProvider implements KernelProvider {
         final float[] w1 = t.w1;
         final int last = t.lin() - 1;
         final int jLo = t.gatherFrom(i0);
+        final long gAddr = gradOut.address();
+        final long oAddr = out.address();
         final int vectorEnd = Math.min(i1, last);
         final int window = 2 * LANES;
         final long gEnd = gradOut.byteSize() / 2;
@@ -585,21 +624,21 @@ final class VectorKernelProvider implements KernelProvider {
             FloatVector w0a = FloatVector.fromArray(FLOATS, w0, leftBase);
             FloatVector w0b = FloatVector.fromArray(FLOATS, w0, leftBase + LANES);
             for (int r = 0; r < rows; r++) {
-                long right = (gFirst + r * gRowStride - jLo + rightBase) * 2;
-                long left = (gFirst + r * gRowStride - jLo + leftBase) * 2;
+                long right = gAddr + (gFirst + r * gRowStride - jLo + rightBase) * 2;
+                long left = gAddr + (gFirst + r * gRowStride - jLo + leftBase) * 2;
                 // gradOut's BF16 lanes widened exactly (bits << 16), written out at each load rather than through a
                 // helper returning the vector: at 36 bytes of bytecode such a helper is one over the size C2 inlines
                 // at call sites it has not seen often, and a vector returned from a call is allocated.
-                IntVector p1a = ((IntVector) ShortVector.fromMemorySegment(HALFS, gradOut, right, ORDER)
+                IntVector p1a = ((IntVector) ShortVector.fromMemorySegment(HALFS, RAW, right, ORDER)
                         .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
                         .reinterpretAsFloats().mul(w1a).reinterpretAsInts();
-                IntVector p1b = ((IntVector) ShortVector.fromMemorySegment(HALFS, gradOut, right + 2 * LANES, ORDER)
+                IntVector p1b = ((IntVector) ShortVector.fromMemorySegment(HALFS, RAW, right + 2 * LANES, ORDER)
                         .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
                         .reinterpretAsFloats().mul(w1b).reinterpretAsInts();
-                IntVector p0a = ((IntVector) ShortVector.fromMemorySegment(HALFS, gradOut, left, ORDER)
+                IntVector p0a = ((IntVector) ShortVector.fromMemorySegment(HALFS, RAW, left, ORDER)
                         .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
                         .reinterpretAsFloats().mul(w0a).reinterpretAsInts();
-                IntVector p0b = ((IntVector) ShortVector.fromMemorySegment(HALFS, gradOut, left + 2 * LANES, ORDER)
+                IntVector p0b = ((IntVector) ShortVector.fromMemorySegment(HALFS, RAW, left + 2 * LANES, ORDER)
                         .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
                         .reinterpretAsFloats().mul(w0b).reinterpretAsInts();
                 FloatVector sum = FloatVector.zero(FLOATS);
@@ -618,7 +657,7 @@ final class VectorKernelProvider implements KernelProvider {
                 } else {
                     bits.add(0x7fff).add(bits.lanewise(VectorOperators.LSHR, 16).and(1)).lanewise(VectorOperators.LSHR, 16)
                             .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
-                            .intoMemorySegment(out, at, ORDER);
+                            .intoMemorySegment(RAW, oAddr + at, ORDER);
                 }
             }
         }

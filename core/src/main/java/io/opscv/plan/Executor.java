@@ -7,6 +7,7 @@ import io.opscv.runtime.Platform;
 import io.opscv.runtime.Stream;
 import io.opscv.runtime.Tensor;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -91,8 +92,8 @@ public final class Executor {
      * of another operator, a workspace missing, freed or smaller than phase 1 asked for, a
      * {@code workspaceSize} that is negative or larger than the workspace, a tensor destroyed,
      * freed or without memory (a placeholder), a destroyed stream, and a second run are 161002.
-     * Memory freed after this call but before or while the stream runs the plan makes the run
-     * fail with 161002 at synchronize, without touching freed memory.
+     * Memory freed after this call but before the stream runs the plan makes the run fail with
+     * 161002 at synchronize, without touching freed memory; a free while the plan runs waits for it.
      */
     public static void launch(String operator, DeviceMemory workspace, long workspaceSize, Executor executor, Stream stream) {
         if (executor == null) {
@@ -155,13 +156,48 @@ public final class Executor {
         }
     }
 
-    /** The stream's task: the steps in order, after checking that nothing was freed since launch. */
+    /**
+     * The stream's task: the steps in order, after checking that nothing was freed since launch, with
+     * the memory of every operand {@linkplain DeviceMemory#pin pinned} (a free meanwhile waits for the
+     * steps to finish).
+     */
     private void runSteps(MemorySegment workspace, DeviceMemory workspaceMemory) {
-        String freed = freedOperand(workspaceMemory);
-        if (freed != null) {
-            throw AclnnException.invalid(freed + " after " + operator + " was queued, before the stream ran it; keep"
-                    + " tensors and memory until the stream is synchronized.");
+        List<DeviceMemory> pinned = new ArrayList<>(tensors.size() + 1);
+        try {
+            String freed = pinAll(workspaceMemory, pinned);
+            if (freed != null) {
+                throw AclnnException.invalid(freed + " after " + operator + " was queued, before the stream ran it; keep"
+                        + " tensors and memory until the stream is synchronized.");
+            }
+            runPinned(workspace, workspaceMemory);
+        } finally {
+            for (DeviceMemory m : pinned) {
+                m.unpin();
+            }
         }
+    }
+
+    /** Pins the operands' memory into {@code pinned}; which operand is no longer usable, or {@code null}. */
+    private String pinAll(DeviceMemory workspaceMemory, List<DeviceMemory> pinned) {
+        if (workspaceMemory != null) {
+            if (!workspaceMemory.pin()) {
+                return "The workspace was freed (aclrtFree)";
+            }
+            pinned.add(workspaceMemory);
+        }
+        for (Tensor t : tensors) {
+            DeviceMemory m = t.memory();
+            if (m != null) {
+                if (!m.pin()) {
+                    return "The tensor " + t + " was destroyed or its device memory freed";
+                }
+                pinned.add(m);
+            }
+        }
+        return freedOperand(workspaceMemory);
+    }
+
+    private void runPinned(MemorySegment workspace, DeviceMemory workspaceMemory) {
         try {
             for (PlanStep step : steps) {
                 step.run(workspace);

@@ -10,10 +10,12 @@ import java.lang.foreign.MemorySegment;
  *
  * <p>Allocation never ends in an {@link OutOfMemoryError}: a request beyond what the machine has
  * available fails with 361001 before any page is touched (see {@link AvailableMemory}). Freeing
- * is safe while other threads use the memory: the JDK's shared arenas make a concurrent access
- * fail with {@link IllegalStateException} (which the executor reports as a status) instead of
- * reading freed memory, and a free that would interrupt an I/O operation in progress is refused
- * with 361001, leaving the memory usable.
+ * is safe while other threads use the memory: a plan running on a stream {@linkplain #pin pins} the
+ * memory it uses, and a free waits until the plan has finished (its kernels read and write pinned
+ * memory through raw addresses, see {@link PinnedScopes}); any other concurrent access fails with
+ * {@link IllegalStateException} (the JDK's shared arenas; the executor reports it as a status)
+ * instead of reading freed memory; and a free that would interrupt an I/O operation in progress is
+ * refused with 361001, leaving the memory usable.
  */
 public final class DeviceMemory implements AutoCloseable {
     /** Device memory is aligned like upstream's allocator does (512 bytes). */
@@ -29,6 +31,9 @@ public final class DeviceMemory implements AutoCloseable {
     private final Arena arena;
     private final MemorySegment segment;
     private volatile boolean freed;
+    /** Plans running on this memory ({@link #pin}); guarded by {@code this}. */
+    private int pins;
+    private PinnedScopes.Hold hold;
 
     private DeviceMemory(Device device, Arena arena, MemorySegment segment) {
         this.device = device;
@@ -75,9 +80,9 @@ public final class DeviceMemory implements AutoCloseable {
         return segment.byteSize();
     }
 
-    /** Whether {@link #close()} has been called. */
+    /** Whether {@link #close()} has been called, or the owner of wrapped memory has closed its arena. */
     public boolean isFreed() {
-        return freed;
+        return freed || !segment.scope().isAlive();
     }
 
     /**
@@ -88,15 +93,48 @@ public final class DeviceMemory implements AutoCloseable {
     }
 
     MemorySegment segmentForAccess() {
-        if (freed) {
-            throw AclnnException.invalid("Device memory of " + segment.byteSize() + " bytes was freed (aclrtFree) and cannot be used.");
+        if (isFreed()) {
+            throw AclnnException.invalid("Device memory of " + segment.byteSize() + " bytes was freed (aclrtFree, or its"
+                    + " owner closed it) and cannot be used.");
         }
         return segment;
     }
 
     /**
-     * {@code aclrtFree}. Idempotent. A kernel still running on a stream with this memory fails (its
-     * stream reports 161002 at synchronize); it never reads or writes freed memory.
+     * Keeps this memory from being freed until {@link #unpin}: a free meanwhile waits. Memory this
+     * runtime allocated is also {@linkplain PinnedScopes#hold held} for its kernels' raw accesses;
+     * wrapped memory (its owner may close it at any time) is not, and is accessed through its segment.
+     *
+     * @return false, pinning nothing, if the memory was already freed
+     */
+    public synchronized boolean pin() {
+        if (isFreed()) {
+            return false;
+        }
+        if (pins++ == 0 && arena != null) {
+            hold = PinnedScopes.hold(segment.scope());
+        }
+        return true;
+    }
+
+    /** Ends a {@link #pin}; the last one lets a waiting free go on. */
+    public synchronized void unpin() {
+        if (pins <= 0) {
+            throw new IllegalStateException("unpin without pin");
+        }
+        if (--pins == 0) {
+            if (hold != null) {
+                hold.close();
+                hold = null;
+            }
+            notifyAll();
+        }
+    }
+
+    /**
+     * {@code aclrtFree}. Idempotent. A plan that a stream is running on this memory finishes first
+     * (this call waits for it, see {@link #pin}); a plan queued but not yet started fails (its stream
+     * reports 161002 at synchronize). Freed memory is never read or written.
      *
      * @throws AclnnException 361001 when an I/O operation (a file read or write straight into this
      *                        memory) is in progress on another thread; the memory is then not freed
@@ -108,6 +146,18 @@ public final class DeviceMemory implements AutoCloseable {
                 return;
             }
             freed = true;
+            boolean interrupted = false;
+            while (pins > 0) {
+                try {
+                    wait();
+                } catch (InterruptedException e) {
+                    // The memory cannot be released under a running kernel: wait on, keep the interrupt.
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
             if (arena != null) {
                 try {
                     arena.close();

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.opscv.runtime.DataType;
+import io.opscv.runtime.PinnedScopes;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.List;
@@ -106,12 +107,21 @@ class KernelProviderEquivalenceTest {
             try (WorkerPool pool = new WorkerPool(2)) {
                 for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
                     for (LinearTable t : new LinearTable[] {table, deferred}) {
-                        StridedTensor out = kc.out(arena);
-                        Linear1dBackwardKernel.run(gradOut, out, t, provider, pool);
-                        String where = provider.name() + (t.isDeferred() ? " with a deferred table" : "") + " on " + kc;
-                        assertArrayEquals(expected, KernelCase.bits(out), where);
-                        assertEquals(-1, KernelCase.firstWriteOutside(out), where + ": a byte outside out's view changed");
+                        // Held memory (as a running plan's device memory): the in-place forms, at raw addresses.
+                        try (PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope())) {
+                            StridedTensor out = kc.out(arena);
+                            Linear1dBackwardKernel.run(gradOut, out, t, provider, pool);
+                            String where = provider.name() + (t.isDeferred() ? " with a deferred table" : "") + " on " + kc;
+                            assertArrayEquals(expected, KernelCase.bits(out), where);
+                            assertEquals(-1, KernelCase.firstWriteOutside(out), where + ": a byte outside out's view changed");
+                        }
                     }
+                    // Memory not held (wrapped by its owner): the buffered forms, through the segments.
+                    StridedTensor out = kc.out(arena);
+                    Linear1dBackwardKernel.run(gradOut, out, table, provider, pool);
+                    String where = provider.name() + " on memory not held on " + kc;
+                    assertArrayEquals(expected, KernelCase.bits(out), where);
+                    assertEquals(-1, KernelCase.firstWriteOutside(out), where + ": a byte outside out's view changed");
                 }
             }
         }

@@ -3,6 +3,7 @@ package io.opscv.kernel;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import io.opscv.runtime.DataType;
+import io.opscv.runtime.PinnedScopes;
 import java.lang.foreign.Arena;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -35,7 +36,7 @@ class ThreadCountDeterminismTest {
     @MethodSource("cases")
     void resultsAreIdenticalForEveryThreadCountAndRun(KernelCase kc) {
         LinearTable table = kc.table();
-        try (Arena arena = Arena.ofShared()) {
+        try (Arena arena = Arena.ofShared(); PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope())) {
             StridedTensor gradOut = kc.gradOut(arena);
             int[] reference = null;
             for (int threads : new int[] {1, 2, 3, 8}) {

@@ -26,6 +26,7 @@ import io.opscv.runtime.Platform;
 import io.opscv.runtime.Stream;
 import io.opscv.runtime.Tensor;
 import io.opscv.testing.TestDevice;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.channels.Pipe;
@@ -279,43 +280,74 @@ class TwoPhaseMisuseTest {
         });
     }
 
+    /** A step that signals when it runs, waits for {@code proceed}, then writes all of {@code out}. */
+    private static PlanStep writerWaitingFor(Tensor out, CountDownLatch running, CountDownLatch proceed) {
+        return new PlanStep() {
+            @Override
+            public String name() {
+                return "FreedUnderfoot";
+            }
+
+            @Override
+            public String describe() {
+                return "";
+            }
+
+            @Override
+            public void run(MemorySegment workspace) {
+                MemorySegment seg = out.segment();
+                running.countDown();
+                try {
+                    proceed.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                seg.fill((byte) 1);
+            }
+        };
+    }
+
     @Test
-    void memoryFreedWhileAStepRunsIsAStatusNotACrash() {
+    void aFreeWhileAStepRunsWaitsForTheStep() {
         assertTimeoutPreemptively(LIMIT, () -> {
             Tensor out = dev.tensor(new long[] {1 << 16}, DataType.FLOAT, new float[1 << 16]);
+            MemorySegment memory = out.segment();
             CountDownLatch running = new CountDownLatch(1);
-            CountDownLatch freed = new CountDownLatch(1);
-            PlanStep slow = new PlanStep() {
-                @Override
-                public String name() {
-                    return "FreedUnderfoot";
-                }
-
-                @Override
-                public String describe() {
-                    return "";
-                }
-
-                @Override
-                public void run(MemorySegment workspace) {
-                    MemorySegment seg = out.segment();
-                    running.countDown();
-                    try {
-                        freed.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                    seg.fill((byte) 1);
-                }
-            };
-            Executor e = new Executor(UpsampleLinear1dBackward.NAME, Platform.CPU, List.of(slow), List.of(out));
+            CountDownLatch proceed = new CountDownLatch(1);
+            Executor e = new Executor(UpsampleLinear1dBackward.NAME, Platform.CPU, List.of(writerWaitingFor(out, running,
+                    proceed)), List.of(out));
             launch(null, 0, e);
             running.await();
-            out.memory().close();
-            freed.countDown();
+            Thread free = Thread.ofPlatform().start(out.memory()::close);
+            free.join(200);
+            assertTrue(free.isAlive(), "aclrtFree went on under a running step");
+            assertTrue(memory.scope().isAlive());
+            proceed.countDown();
+            dev.stream.synchronize();
+            free.join();
+            assertFalse(memory.scope().isAlive(), "freed once the step had finished");
+        });
+    }
+
+    @Test
+    void wrappedMemoryClosedByItsOwnerWhileAStepRunsIsAStatusNotACrash() {
+        assertTimeoutPreemptively(LIMIT, () -> {
+            Arena owner = Arena.ofShared();
+            Tensor out = Tensor.create(new long[] {1 << 16}, DataType.FLOAT, Format.ND,
+                    dev.device.wrap(owner.allocate(4L << 16)));
+            CountDownLatch running = new CountDownLatch(1);
+            CountDownLatch proceed = new CountDownLatch(1);
+            Executor e = new Executor(UpsampleLinear1dBackward.NAME, Platform.CPU, List.of(writerWaitingFor(out, running,
+                    proceed)), List.of(out));
+            launch(null, 0, e);
+            running.await();
+            // The owner's arena is not ours to pin: closing it goes through, and the step's access fails cleanly.
+            owner.close();
+            proceed.countDown();
             AclnnException failure = assertThrows(AclnnException.class, dev.stream::synchronize);
             assertEquals(AclnnStatus.ERR_PARAM_INVALID, failure.status(), failure.getMessage());
             assertTrue(failure.getMessage().contains("while aclnnUpsampleLinear1dBackward ran on the stream"), failure.getMessage());
+            assertFalse(out.isUsable());
         });
     }
 
