@@ -1,5 +1,6 @@
 package io.opscv.bench;
 
+import io.opscv.kernel.ElementCodec;
 import io.opscv.kernel.KernelProvider;
 import io.opscv.kernel.KernelProviders;
 import io.opscv.kernel.LinearTable;
@@ -7,7 +8,6 @@ import io.opscv.runtime.DataType;
 import io.opscv.runtime.PinnedScopes;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -49,6 +49,10 @@ public class InPlaceBlockBenchmark {
     @Param({"16384:32768", "16384:32768:ac", "32768:8192", "7000:25900", "16:64"})
     public String sizes;
 
+    /** FLOAT, or BF16 (the windowed form only: up2x and down4x). */
+    @Param({"FLOAT"})
+    public DataType dtype;
+
     /** Rows per call: the driver makes calls of 4 (Linear1dBackwardKernel.IN_PLACE_ROWS). */
     @Param({"4"})
     public int rows;
@@ -71,18 +75,21 @@ public class InPlaceBlockBenchmark {
         int lout = Integer.parseInt(parts[1]);
         table = LinearTable.of(lin, lout, parts.length > 2, 0);
         kernels = KernelProviders.vector();
-        if (kernels == null || !kernels.backwardInPlace(table, DataType.FLOAT)) {
+        if (kernels == null || !kernels.backwardInPlace(table, dtype)) {
             throw new IllegalStateException("no in-place vector form for " + sizes);
         }
         // A block that stops before the last input, or a whole short row.
         i0 = lin > 2 * INPUTS ? INPUTS : Math.max(0, lin - INPUTS - 1);
         inputs = Math.min(INPUTS, lin - i0);
         span = table.gatherTo(i0 + inputs) - table.gatherFrom(i0);
-        gradOut = arena.allocate((long) rows * span * 4 + 256, 64);
-        for (long k = 0; k < gradOut.byteSize() / 4; k++) {
-            gradOut.setAtIndex(ValueLayout.JAVA_FLOAT, k, 0.25f + (k * 37 % 101) / 64f);
+        int size = dtype.byteSize();
+        gradOut = arena.allocate((long) rows * span * size + 256, 64);
+        float[] values = new float[(int) (gradOut.byteSize() / size)];
+        for (int k = 0; k < values.length; k++) {
+            values[k] = 0.25f + (k * 37L % 101) / 64f;
         }
-        out = arena.allocate((long) rows * inputs * 4, 64);
+        ElementCodec.encode(values, 0, values.length, gradOut, dtype, 0, 1);
+        out = arena.allocate((long) rows * inputs * size, 64);
     }
 
     @TearDown(Level.Trial)
@@ -94,12 +101,12 @@ public class InPlaceBlockBenchmark {
     /** One in-place call of {@code rows} rows × 4096 inputs (or the whole short row). */
     @Benchmark
     public MemorySegment inPlaceBlock() {
-        kernels.linearBackwardInPlace(table, i0, i0 + inputs, rows, gradOut, 0, span, out, 0, inputs, DataType.FLOAT);
+        kernels.linearBackwardInPlace(table, i0, i0 + inputs, rows, gradOut, 0, span, out, 0, inputs, dtype);
         return out;
     }
 
     @Override
     public String toString() {
-        return "InPlaceBlockBenchmark" + Arrays.asList(sizes, rows);
+        return "InPlaceBlockBenchmark" + Arrays.asList(sizes, dtype, rows);
     }
 }

@@ -623,6 +623,15 @@ final class VectorKernelProvider implements KernelProvider {
             FloatVector w1b = FloatVector.fromArray(FLOATS, w1, rightBase + LANES);
             FloatVector w0a = FloatVector.fromArray(FLOATS, w0, leftBase);
             FloatVector w0b = FloatVector.fromArray(FLOATS, w0, leftBase + LANES);
+            // At most two terms per tap (every ratio up to 2x but the odd alignCorners group): the four steps
+            // unrolled, their indices and masks set up once for all rows, as in the FLOAT form.
+            boolean unrolled = rightSteps <= 2 && leftSteps <= 2;
+            IntVector right1 = rightIndex.add(1);
+            IntVector left1 = leftIndex.add(1);
+            VectorMask<Float> hasRight0 = rightCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+            VectorMask<Float> hasRight1 = rightCount.compare(VectorOperators.GT, 1).cast(FLOATS);
+            VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+            VectorMask<Float> hasLeft1 = leftCount.compare(VectorOperators.GT, 1).cast(FLOATS);
             for (int r = 0; r < rows; r++) {
                 long right = gAddr + (gFirst + r * gRowStride - jLo + rightBase) * 2;
                 long left = gAddr + (gFirst + r * gRowStride - jLo + leftBase) * 2;
@@ -642,13 +651,20 @@ final class VectorKernelProvider implements KernelProvider {
                         .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
                         .reinterpretAsFloats().mul(w0b).reinterpretAsInts();
                 FloatVector sum = FloatVector.zero(FLOATS);
-                for (int k = 0; k < rightSteps; k++) {
-                    FloatVector term = rightIndex.add(k).selectFrom(p1a, p1b).reinterpretAsFloats();
-                    sum = sum.add(term, rightCount.compare(VectorOperators.GT, k).cast(FLOATS));
-                }
-                for (int k = 0; k < leftSteps; k++) {
-                    FloatVector term = leftIndex.add(k).selectFrom(p0a, p0b).reinterpretAsFloats();
-                    sum = sum.add(term, leftCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                if (unrolled) {
+                    sum = sum.add(rightIndex.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight0)
+                            .add(right1.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight1)
+                            .add(leftIndex.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft0)
+                            .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft1);
+                } else {
+                    for (int k = 0; k < rightSteps; k++) {
+                        FloatVector term = rightIndex.add(k).selectFrom(p1a, p1b).reinterpretAsFloats();
+                        sum = sum.add(term, rightCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                    }
+                    for (int k = 0; k < leftSteps; k++) {
+                        FloatVector term = leftIndex.add(k).selectFrom(p0a, p0b).reinterpretAsFloats();
+                        sum = sum.add(term, leftCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                    }
                 }
                 long at = (oFirst + r * oRowStride + i - i0) * 2;
                 IntVector bits = sum.reinterpretAsInts();

@@ -41,6 +41,9 @@ class KernelProviderEquivalenceTest {
                 // windows fit in gradOut.
                 new KernelCase("scale2_short_out", 2, 30, 100, 33, false, 2.0, f, cont, false),
                 new KernelCase("down3.3x", 1, 1, 33, 10, false, 0, f, cont, false),
+                // Ratio 1.9 without alignCorners: outputs 0-2 clamp onto input 0, three left-tap terms in a group that
+                // fits the windowed form's windows (its step loop, past the unrolled two steps).
+                new KernelCase("three_terms", 2, 3, 100, 190, false, 0, f, cont, false),
                 new KernelCase("ratio500_up", 1, 2, 3, 1500, false, 500, f, cont, false),
                 new KernelCase("ratio500_down", 1, 2, 1500, 3, false, 0, f, cont, false),
                 new KernelCase("lout1_ac", 2, 2, 9, 1, true, 0, f, cont, false),
