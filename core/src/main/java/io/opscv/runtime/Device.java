@@ -96,7 +96,11 @@ public final class Device implements AutoCloseable {
     /**
      * Wraps memory the caller already owns (an off-heap {@link MemorySegment}) as device memory,
      * without copying: the Java developer's zero-copy path. The caller keeps ownership; closing the
-     * returned object only forbids further use through it.
+     * returned object only forbids further use through it. Since the caller may close the segment's
+     * arena at any time, kernels access wrapped memory through its segment, checked at every access;
+     * the in-place kernels, which read and write {@link #malloc} memory at raw addresses while a plan
+     * pins it, are not used on it (the FLOAT and BF16 backward then takes its buffered forms, which
+     * decode into and encode from per-thread buffers: more work per element).
      *
      * @throws AclnnException 161002 when the segment is confined to one thread
      *                        ({@code Arena.ofConfined()}): streams run kernels on threads of their own
