@@ -9,6 +9,7 @@ import java.util.Objects;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
@@ -72,10 +73,8 @@ final class VectorKernelProvider implements KernelProvider {
     /** Doubles for the coordinates of {@link #fillTaps}, and ints and floats of as many lanes for its results. */
     private static final VectorSpecies<Double> DOUBLES = DoubleVector.SPECIES_PREFERRED;
     private static final int DOUBLE_LANES = DOUBLES.length();
-    private static final VectorSpecies<Integer> TAP_INTS = VectorSpecies.of(int.class,
-            VectorShape.forBitSize(DOUBLE_LANES * Integer.SIZE));
-    private static final VectorSpecies<Float> TAP_FLOATS = VectorSpecies.of(float.class,
-            VectorShape.forBitSize(DOUBLE_LANES * Float.SIZE));
+    /** Indices 0, 2, 4, ... into two vectors: the low ints of the longs of two vectors of the same shape, packed. */
+    private static final IntVector EVEN_INTS = IntVector.zero(INTS).addIndex(2);
     /** Per-thread buffer between the two halves of a 16 × 16 transpose. */
     private static final ThreadLocal<float[]> TRANSPOSE_BUFFER = ThreadLocal.withInitial(() -> new float[16 * 16]);
     /** Rows per tile, inputs per window group; the transposes are written for 16 lanes (512-bit). */
@@ -265,7 +264,8 @@ final class VectorKernelProvider implements KernelProvider {
      */
     @Override
     public boolean backwardInPlace(LinearTable table, DataType type) {
-        return (type == DataType.FLOAT && (windowed(table) || wide(table))) || (type == DataType.BF16 && windowed(table));
+        return (type == DataType.FLOAT && (windowed(table) || wide(table)))
+                || ((type == DataType.BF16 || type == DataType.FLOAT16) && windowed(table));
     }
 
     /**
@@ -302,6 +302,10 @@ final class VectorKernelProvider implements KernelProvider {
         checkRawAccess(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride, type);
         if (type == DataType.BF16) {
             backwardInPlaceBf16(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride);
+            return;
+        }
+        if (type == DataType.FLOAT16) {
+            backwardInPlaceHalf(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride);
             return;
         }
         if (!windowed(t)) {
@@ -594,6 +598,8 @@ final class VectorKernelProvider implements KernelProvider {
         final int jLo = t.gatherFrom(i0);
         final long gAddr = gradOut.address();
         final long oAddr = out.address();
+        // Rows whose sums hold a NaN, redone by the buffered form after the row loop (see backwardInPlaceHalf).
+        final int[] redo = redoRows(rows);
         final int vectorEnd = Math.min(i1, last);
         final int window = 2 * LANES;
         final long gEnd = gradOut.byteSize() / 2;
@@ -632,6 +638,7 @@ final class VectorKernelProvider implements KernelProvider {
             VectorMask<Float> hasRight1 = rightCount.compare(VectorOperators.GT, 1).cast(FLOATS);
             VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
             VectorMask<Float> hasLeft1 = leftCount.compare(VectorOperators.GT, 1).cast(FLOATS);
+            int redone = 0;
             for (int r = 0; r < rows; r++) {
                 long right = gAddr + (gFirst + r * gRowStride - jLo + rightBase) * 2;
                 long left = gAddr + (gFirst + r * gRowStride - jLo + leftBase) * 2;
@@ -669,12 +676,17 @@ final class VectorKernelProvider implements KernelProvider {
                 long at = (oFirst + r * oRowStride + i - i0) * 2;
                 IntVector bits = sum.reinterpretAsInts();
                 if (bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
-                    ElementCodec.encode(sum.toArray(), 0, LANES, out, DataType.BF16, at / 2, 1);
+                    redo[redone++] = r;
                 } else {
                     bits.add(0x7fff).add(bits.lanewise(VectorOperators.LSHR, 16).and(1)).lanewise(VectorOperators.LSHR, 16)
                             .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
                             .intoMemorySegment(RAW, oAddr + at, ORDER);
                 }
+            }
+            for (int q = 0; q < redone; q++) {
+                int r = redo[q];
+                bufferedInputs(t, i, i + count, gradOut, gFirst + r * gRowStride - jLo, out,
+                        oFirst + r * oRowStride + i - i0, DataType.BF16);
             }
         }
         if (last >= i0 && last < i1) {
@@ -683,6 +695,150 @@ final class VectorKernelProvider implements KernelProvider {
                         oFirst + r * oRowStride + last - i0, DataType.BF16);
             }
         }
+    }
+
+    /**
+     * The windowed form in place for FP16 rows, as {@link #backwardInPlaceBf16}: gradOut widened exactly in
+     * registers (a row whose windows hold an infinity or NaN takes the buffered form), the sums rounded
+     * once to nearest even in registers, bit for bit as {@link Float#floatToFloat16}. A method of its own,
+     * every vector value inside it (see the BF16 one).
+     */
+    private static void backwardInPlaceHalf(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut, long gFirst,
+                                            long gRowStride, MemorySegment out, long oFirst, long oRowStride) {
+        final int[] bounds = t.bounds;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final int last = t.lin() - 1;
+        final int jLo = t.gatherFrom(i0);
+        final long gAddr = gradOut.address();
+        final long oAddr = out.address();
+        // Rows whose group the vector form leaves to the buffered one, redone after the row loop: no call inside it,
+        // where the group's vectors are live (a vector live across a call the JIT does not inline is boxed).
+        final int[] redo = redoRows(rows);
+        final int vectorEnd = Math.min(i1, last);
+        final int window = 2 * LANES;
+        final long gEnd = gradOut.byteSize() / 2;
+        final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
+        for (int i = i0; i < vectorEnd; i += LANES) {
+            int count = Math.min(LANES, vectorEnd - i);
+            int rightBase = bounds[i];
+            int leftBase = bounds[i + 1];
+            if (count < LANES || bounds[i + count] - rightBase > window || bounds[i + count + 1] - leftBase > window
+                    || lastRow + Math.max(rightBase, leftBase) + window > gEnd) {
+                for (int r = 0; r < rows; r++) {
+                    bufferedInputs(t, i, i + count, gradOut, gFirst + r * gRowStride - jLo, out,
+                            oFirst + r * oRowStride + i - i0, DataType.FLOAT16);
+                }
+                continue;
+            }
+            IntVector from = IntVector.fromArray(INTS, bounds, i);
+            IntVector leftFrom = IntVector.fromArray(INTS, bounds, i + 1);
+            IntVector to = IntVector.fromArray(INTS, bounds, i + 2);
+            IntVector rightCount = leftFrom.sub(from);
+            IntVector leftCount = to.sub(leftFrom);
+            int rightSteps = rightCount.reduceLanes(VectorOperators.MAX);
+            int leftSteps = leftCount.reduceLanes(VectorOperators.MAX);
+            IntVector rightIndex = from.sub(rightBase);
+            IntVector leftIndex = leftFrom.sub(leftBase);
+            // The weights times 2^112 (exact: powers of two), so that each product of a half's shifted bits (its value
+            // times 2^-112) is the product of its value and the weight, rounded once as the reference's.
+            FloatVector w1a = FloatVector.fromArray(FLOATS, w1, rightBase).mul(0x1p112f);
+            FloatVector w1b = FloatVector.fromArray(FLOATS, w1, rightBase + LANES).mul(0x1p112f);
+            FloatVector w0a = FloatVector.fromArray(FLOATS, w0, leftBase).mul(0x1p112f);
+            FloatVector w0b = FloatVector.fromArray(FLOATS, w0, leftBase + LANES).mul(0x1p112f);
+            // At most two terms per tap (every ratio up to 2x but the odd alignCorners group): the four steps
+            // unrolled, their indices and masks set up once for all rows, as in the FLOAT form.
+            boolean unrolled = rightSteps <= 2 && leftSteps <= 2;
+            IntVector right1 = rightIndex.add(1);
+            IntVector left1 = leftIndex.add(1);
+            VectorMask<Float> hasRight0 = rightCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+            VectorMask<Float> hasRight1 = rightCount.compare(VectorOperators.GT, 1).cast(FLOATS);
+            VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+            VectorMask<Float> hasLeft1 = leftCount.compare(VectorOperators.GT, 1).cast(FLOATS);
+            int redone = 0;
+            for (int r = 0; r < rows; r++) {
+                long right = gAddr + (gFirst + r * gRowStride - jLo + rightBase) * 2;
+                long left = gAddr + (gFirst + r * gRowStride - jLo + leftBase) * 2;
+                // gradOut's FP16 lanes as sign-extended ints, widened below once they are known to be finite.
+                IntVector h1a = (IntVector) ShortVector.fromMemorySegment(HALFS, RAW, right, ORDER)
+                        .convertShape(VectorOperators.S2I, INTS, 0);
+                IntVector h1b = (IntVector) ShortVector.fromMemorySegment(HALFS, RAW, right + 2 * LANES, ORDER)
+                        .convertShape(VectorOperators.S2I, INTS, 0);
+                IntVector h0a = (IntVector) ShortVector.fromMemorySegment(HALFS, RAW, left, ORDER)
+                        .convertShape(VectorOperators.S2I, INTS, 0);
+                IntVector h0b = (IntVector) ShortVector.fromMemorySegment(HALFS, RAW, left + 2 * LANES, ORDER)
+                        .convertShape(VectorOperators.S2I, INTS, 0);
+                // Infinities and NaNs (exponent 31) are rare: such a row's group goes through the buffered form.
+                IntVector most = h1a.and(0x7fff).max(h1b.and(0x7fff)).max(h0a.and(0x7fff).max(h0b.and(0x7fff)));
+                if (most.compare(VectorOperators.GE, 0x7c00).anyTrue()) {
+                    redo[redone++] = r;
+                    continue;
+                }
+                // Finite halfs shifted into float position (sign to bit 31, its copies cleared): the value times 2^-112,
+                // exactly, normals and subnormals alike; the weights carry the 2^112.
+                IntVector p1a = h1a.lanewise(VectorOperators.LSHL, 13).and(0x8fffe000).reinterpretAsFloats()
+                        .mul(w1a).reinterpretAsInts();
+                IntVector p1b = h1b.lanewise(VectorOperators.LSHL, 13).and(0x8fffe000).reinterpretAsFloats()
+                        .mul(w1b).reinterpretAsInts();
+                IntVector p0a = h0a.lanewise(VectorOperators.LSHL, 13).and(0x8fffe000).reinterpretAsFloats()
+                        .mul(w0a).reinterpretAsInts();
+                IntVector p0b = h0b.lanewise(VectorOperators.LSHL, 13).and(0x8fffe000).reinterpretAsFloats()
+                        .mul(w0b).reinterpretAsInts();
+                FloatVector sum = FloatVector.zero(FLOATS);
+                if (unrolled) {
+                    sum = sum.add(rightIndex.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight0)
+                            .add(right1.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight1)
+                            .add(leftIndex.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft0)
+                            .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft1);
+                } else {
+                    for (int k = 0; k < rightSteps; k++) {
+                        FloatVector term = rightIndex.add(k).selectFrom(p1a, p1b).reinterpretAsFloats();
+                        sum = sum.add(term, rightCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                    }
+                    for (int k = 0; k < leftSteps; k++) {
+                        FloatVector term = leftIndex.add(k).selectFrom(p0a, p0b).reinterpretAsFloats();
+                        sum = sum.add(term, leftCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                    }
+                }
+                long at = (oFirst + r * oRowStride + i - i0) * 2;
+                // Rounded to nearest even in registers (the sums of finite halfs are finite floats): at least 65536
+                // is infinity; below 2^-14 a float addition of 0.5 rounds the subnormal half into the low bits; else
+                // the exponent is rebased and the mantissa rounded by adding 0xfff and its last kept bit.
+                IntVector bits = sum.reinterpretAsInts();
+                IntVector magnitude = bits.and(0x7fffffff);
+                IntVector normal = magnitude.add(0xc8000fff).add(magnitude.lanewise(VectorOperators.LSHR, 13).and(1))
+                        .lanewise(VectorOperators.LSHR, 13);
+                IntVector subnormal = magnitude.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(0x3f000000);
+                normal.blend(subnormal, magnitude.compare(VectorOperators.LT, 0x38800000))
+                        .blend(0x7c00, magnitude.compare(VectorOperators.GE, 0x47800000))
+                        .or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
+                        .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                        .intoMemorySegment(RAW, oAddr + at, ORDER);
+            }
+            for (int q = 0; q < redone; q++) {
+                int r = redo[q];
+                bufferedInputs(t, i, i + count, gradOut, gFirst + r * gRowStride - jLo, out,
+                        oFirst + r * oRowStride + i - i0, DataType.FLOAT16);
+            }
+        }
+        if (last >= i0 && last < i1) {
+            for (int r = 0; r < rows; r++) {
+                bufferedInputs(t, last, last + 1, gradOut, gFirst + r * gRowStride - jLo, out,
+                        oFirst + r * oRowStride + last - i0, DataType.FLOAT16);
+            }
+        }
+    }
+
+    private static final ThreadLocal<int[]> REDO_ROWS = ThreadLocal.withInitial(() -> new int[64]);
+
+    /** A per-thread array of at least {@code rows} row numbers (grown on demand, never per call). */
+    private static int[] redoRows(int rows) {
+        int[] redo = REDO_ROWS.get();
+        if (redo.length < rows) {
+            redo = new int[Math.max(rows, 2 * redo.length)];
+            REDO_ROWS.set(redo);
+        }
+        return redo;
     }
 
     /** Per-thread buffers of {@link #bufferedInputs}: [0] the gradOut span, [1] the sums; grown on demand, never per row. */
@@ -883,25 +1039,66 @@ final class VectorKernelProvider implements KernelProvider {
     public void fillTaps(int[] x0, float[] w0, float[] w1, int at, int first, int count, int lin, double scale,
                          double half, int tapBase) {
         int m = 0;
-        if (count >= DOUBLE_LANES) {
-            IntVector lastTap = IntVector.broadcast(TAP_INTS, lin - 1);
+        // Every weight is then 0 or at least 2^-53, inside the float roundings' range below: with half > 0 a positive
+        // source is x - half with x >= half, exact, a multiple of ulp(half); with half = 0 it is scale·j >= scale.
+        if (count >= 2 * DOUBLE_LANES && (half > 0 || scale >= 0x1p-126)) {
+            DoubleVector last = DoubleVector.broadcast(DOUBLES, lin - 1);
             DoubleVector one = DoubleVector.broadcast(DOUBLES, 1.0);
             DoubleVector step = DoubleVector.broadcast(DOUBLES, DOUBLE_LANES);
+            DoubleVector step2 = DoubleVector.broadcast(DOUBLES, 2 * DOUBLE_LANES);
             // Output numbers as doubles: exact, as every int is.
             DoubleVector j = DoubleVector.zero(DOUBLES).addIndex(1).add(first);
-            for (int bound = count - DOUBLE_LANES; m <= bound; m += DOUBLE_LANES, j = j.add(step)) {
-                // max(x, 0) and min(x, 1) as blends: the same values here (never NaN, never -0), and the
-                // JIT compiles double MAX/MIN to a slow fallback on this hardware.
-                DoubleVector raw = j.add(half).mul(scale).sub(half);
-                DoubleVector src = raw.blend(0.0, raw.compare(VectorOperators.LT, 0.0));
-                IntVector tap = ((IntVector) src.convertShape(VectorOperators.D2I, TAP_INTS, 0)).min(lastTap);
-                DoubleVector left = (DoubleVector) tap.convertShape(VectorOperators.I2D, DOUBLES, 0);
-                DoubleVector diff = src.sub(left);
-                DoubleVector lambda1 = diff.blend(1.0, diff.compare(VectorOperators.GT, 1.0));
-                tap.sub(tapBase).intoArray(x0, at + m);
-                lambda1.convertShape(VectorOperators.D2F, TAP_FLOATS, 0).reinterpretAsFloats().intoArray(w1, at + m);
-                one.sub(lambda1).convertShape(VectorOperators.D2F, TAP_FLOATS, 0).reinterpretAsFloats()
-                        .intoArray(w0, at + m);
+            for (int bound = count - 2 * DOUBLE_LANES; m <= bound; m += 2 * DOUBLE_LANES) {
+                // Two vectors of doubles per step, whose taps and weights (the low 32 bits of longs) one two-source
+                // permute packs into one vector of ints or floats: no shape-changing conversion (convertShape). With
+                // convertShape here, the JIT sometimes compiled the 16-bit in-place kernels, which convert shapes
+                // too, into their slow Java fallbacks (see docs/PERFORMANCE.md).
+                // max(x, 0) and min(x, 1) as blends: the same values here (never NaN, never -0), and the JIT compiles
+                // double MAX/MIN to a slow fallback on this hardware. Written out for both vectors: a helper returning
+                // a vector made the fill 4x slower (not inlined, the vector allocated).
+                DoubleVector rawA = j.add(half).mul(scale).sub(half);
+                DoubleVector rawB = j.add(step).add(half).mul(scale).sub(half);
+                j = j.add(step2);
+                DoubleVector srcA = rawA.blend(0.0, rawA.compare(VectorOperators.LT, 0.0));
+                DoubleVector srcB = rawB.blend(0.0, rawB.compare(VectorOperators.LT, 0.0));
+                // min(floor(src), last), exactly: rounded by adding and removing 2^52 (from 2^52 on every double is
+                // an integer, and the tap is lin - 1 anyway), one less where that rounded up.
+                DoubleVector roundA = srcA.add(0x1p52).sub(0x1p52);
+                DoubleVector roundB = srcB.add(0x1p52).sub(0x1p52);
+                DoubleVector floorA = roundA.sub(1.0, roundA.compare(VectorOperators.GT, srcA));
+                DoubleVector floorB = roundB.sub(1.0, roundB.compare(VectorOperators.GT, srcB));
+                DoubleVector leftA = floorA.blend(last, floorA.compare(VectorOperators.GT, last));
+                DoubleVector leftB = floorB.blend(last, floorB.compare(VectorOperators.GT, last));
+                DoubleVector diffA = srcA.sub(leftA);
+                DoubleVector diffB = srcB.sub(leftB);
+                DoubleVector lambdaA = diffA.blend(1.0, diffA.compare(VectorOperators.GT, 1.0));
+                DoubleVector lambdaB = diffB.blend(1.0, diffB.compare(VectorOperators.GT, 1.0));
+                // The taps: the low 32 bits of left + 2^52.
+                EVEN_INTS.selectFrom(leftA.add(0x1p52).reinterpretAsInts(), leftB.add(0x1p52).reinterpretAsInts())
+                        .sub(tapBase).intoArray(x0, at + m);
+                // The weights (0 or in [2^-53, 1]) rounded to float, to nearest even, as the float's bits in the low
+                // half of each long: the exponent rebased from 1023 to 127, the mantissa cut to 23 bits after adding
+                // 2^28 - 1 and its last kept bit; 0 stays 0.
+                LongVector w1A = lambdaA.reinterpretAsLongs();
+                LongVector w1B = lambdaB.reinterpretAsLongs();
+                LongVector w0A = one.sub(lambdaA).reinterpretAsLongs();
+                LongVector w0B = one.sub(lambdaB).reinterpretAsLongs();
+                EVEN_INTS.selectFrom(
+                        w1A.sub(896L << 52).add(0x0fffffffL).add(w1A.lanewise(VectorOperators.LSHR, 29).and(1L))
+                                .lanewise(VectorOperators.LSHR, 29).blend(0L, w1A.compare(VectorOperators.EQ, 0L))
+                                .reinterpretAsInts(),
+                        w1B.sub(896L << 52).add(0x0fffffffL).add(w1B.lanewise(VectorOperators.LSHR, 29).and(1L))
+                                .lanewise(VectorOperators.LSHR, 29).blend(0L, w1B.compare(VectorOperators.EQ, 0L))
+                                .reinterpretAsInts())
+                        .reinterpretAsFloats().intoArray(w1, at + m);
+                EVEN_INTS.selectFrom(
+                        w0A.sub(896L << 52).add(0x0fffffffL).add(w0A.lanewise(VectorOperators.LSHR, 29).and(1L))
+                                .lanewise(VectorOperators.LSHR, 29).blend(0L, w0A.compare(VectorOperators.EQ, 0L))
+                                .reinterpretAsInts(),
+                        w0B.sub(896L << 52).add(0x0fffffffL).add(w0B.lanewise(VectorOperators.LSHR, 29).and(1L))
+                                .lanewise(VectorOperators.LSHR, 29).blend(0L, w0B.compare(VectorOperators.EQ, 0L))
+                                .reinterpretAsInts())
+                        .reinterpretAsFloats().intoArray(w0, at + m);
             }
         }
         LinearTable.fillTaps(x0, w0, w1, at + m, first + m, count - m, lin, scale, half, tapBase);

@@ -172,4 +172,43 @@ class LinearTableTest {
             assertEquals(0f, w.w1(m), where + " w1 padding");
         }
     }
+
+    /**
+     * The vector provider's fill rounds the weights to float and takes the floor with bit operations (no
+     * shape-changing conversion): it must match the reference on ties of the float rounding, on sources
+     * just below, at and above integers, and on sources past 2^52 and past the last input.
+     */
+    @Test
+    void vectorTapFillMatchesTheReferenceOnTiesAndExtremes() {
+        KernelProvider vector = KernelProviders.vector();
+        if (vector == null) {
+            return;
+        }
+        // {first output, lin, scale, half}: j·2^-25 for j in [2^24, 2^25) is a float tie at every odd j; scales
+        // that put sources on, just under and just over integers; sources past 2^52 and past lin - 1; half pixels.
+        double[][] axes = {
+            {1 << 24, 2, 0x1p-25, 0}, {(1 << 25) - 200, 2, 0x1p-25, 0}, {0, 1000, 1.0, 0}, {0, 1000, 1.0 - 0x1p-40, 0},
+            {0, 1000, 1.0 + 0x1p-40, 0}, {1, 100, 0x1p60, 0}, {0, 50, 0.75, 0.5}, {3, 7000, 7000.0 / 25900, 0.5},
+            {0, 3, 1e-9, 0.5}, {1, 9, 0x1p-126, 0}, {5, 2, 0x1p-130, 0}, {0, 1 << 30, 1.0 / 3, 0.5},
+        };
+        for (double[] axis : axes) {
+            int first = (int) axis[0];
+            int lin = (int) axis[1];
+            int count = 203;
+            int[] x0 = new int[count];
+            float[] w0 = new float[count];
+            float[] w1 = new float[count];
+            int[] rx0 = new int[count];
+            float[] rw0 = new float[count];
+            float[] rw1 = new float[count];
+            vector.fillTaps(x0, w0, w1, 0, first, count, lin, axis[2], axis[3], 1);
+            LinearTable.fillTaps(rx0, rw0, rw1, 0, first, count, lin, axis[2], axis[3], 1);
+            for (int m = 0; m < count; m++) {
+                String where = "output " + (first + m) + " of lin=" + lin + " scale=" + axis[2] + " half=" + axis[3];
+                assertEquals(rx0[m], x0[m], where + ": tap");
+                assertEquals(Float.floatToRawIntBits(rw1[m]), Float.floatToRawIntBits(w1[m]), where + ": w1 " + rw1[m]);
+                assertEquals(Float.floatToRawIntBits(rw0[m]), Float.floatToRawIntBits(w0[m]), where + ": w0 " + rw0[m]);
+            }
+        }
+    }
 }

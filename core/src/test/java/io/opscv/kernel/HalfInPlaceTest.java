@@ -1,0 +1,83 @@
+package io.opscv.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.opscv.runtime.DataType;
+import io.opscv.runtime.PinnedScopes;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Random;
+import java.util.function.IntUnaryOperator;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The FP16 in-place form widens and rounds in registers with bit operations (VectorKernelProvider
+ * backwardInPlaceHalf): its results must be the reference's, bit for bit, over the whole FP16 range —
+ * every finite half as input, sums that round to subnormals (ties included), to the largest halfs and
+ * past them to infinity.
+ */
+class HalfInPlaceTest {
+    private static final KernelProvider VECTOR = KernelProviders.vector();
+
+    /** Runs the backward on FP16 rows of {@code halfs.applyAsInt(k)} with the scalar and the vector provider. */
+    private static void assertSameAsReference(int rows, int lin, int lout, boolean alignCorners, IntUnaryOperator halfs) {
+        LinearTable table = LinearTable.of(lin, lout, alignCorners, 0);
+        assumeTrue(VECTOR != null && VECTOR.backwardInPlace(table, DataType.FLOAT16), "no FP16 in-place form here");
+        try (Arena arena = Arena.ofShared(); PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope());
+             WorkerPool pool = new WorkerPool(2)) {
+            MemorySegment g = arena.allocate(2L * rows * lout, 64);
+            for (int k = 0; k < rows * lout; k++) {
+                g.set(ElementCodec.U16, 2L * k, (short) halfs.applyAsInt(k));
+            }
+            StridedTensor gradOut = new StridedTensor(g, 0, new long[] {1, rows, lout}, new long[] {(long) rows * lout,
+                    lout, 1}, DataType.FLOAT16);
+            StridedTensor expected = new StridedTensor(arena.allocate(2L * rows * lin, 64), 0, new long[] {1, rows, lin},
+                    new long[] {(long) rows * lin, lin, 1}, DataType.FLOAT16);
+            StridedTensor actual = new StridedTensor(arena.allocate(2L * rows * lin, 64), 0, new long[] {1, rows, lin},
+                    new long[] {(long) rows * lin, lin, 1}, DataType.FLOAT16);
+            Linear1dBackwardKernel.run(gradOut, expected, table, KernelProviders.scalar(), pool);
+            Linear1dBackwardKernel.run(gradOut, actual, table, VECTOR, pool);
+            assertArrayEquals(KernelCase.bits(expected), KernelCase.bits(actual), lin + " <- " + lout + ", ac=" + alignCorners);
+        }
+    }
+
+    private static boolean finite(int half) {
+        return (half & 0x7c00) != 0x7c00;
+    }
+
+    @Test
+    void everyFiniteHalfHalvedRoundsAsTheReference() {
+        // Downsampling by 2: every input gets half of one gradOut element, exact in float; halving a subnormal
+        // with an odd last bit is a tie that rounds to even.
+        assertSameAsReference(64, 2048, 1024, false, k -> finite(k) ? k : 0);
+    }
+
+    @Test
+    void sumsPastTheLargestHalfBecomeInfinity() {
+        // Up 2x: four terms of weights 1/4, 3/4, 3/4, 1/4 per input, twice the gradOut value: from 30000 to 65504,
+        // the sums cross 65504 and 65520 (the tie that rounds to infinity).
+        int from = Float.floatToFloat16(30000f);
+        int to = Float.floatToFloat16(65504f);
+        assertTrue(from < to);
+        assertSameAsReference(16, 1024, 2048, false, k -> from + k % (to - from + 1));
+        assertSameAsReference(16, 1024, 2048, false, k -> 0x8000 | (from + k % (to - from + 1)));
+    }
+
+    @Test
+    void randomHalfsOfEveryMagnitudeRoundAsTheReference() {
+        Random random = new Random(16);
+        int[] values = new int[32 * 2048];
+        for (int k = 0; k < values.length; k++) {
+            int h;
+            do {
+                h = random.nextInt(1 << 16);
+            } while (!finite(h));
+            values[k] = h;
+        }
+        assertSameAsReference(32, 1024, 2048, false, k -> values[k]);
+        assertSameAsReference(32, 1024, 2047, true, k -> values[k]);
+        assertSameAsReference(32, 1500, 2048, false, k -> values[k]);
+    }
+}
