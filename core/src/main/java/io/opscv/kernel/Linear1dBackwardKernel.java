@@ -9,7 +9,7 @@ import io.opscv.runtime.PinnedScopes;
  *
  * <p>Implementation overview. The work is cut into tasks, each a group of rows times a block of
  * inputs. When the provider can read and write both tensors in place
- * ({@link KernelProvider#backwardInPlace}: FLOAT rows at ratios up to 4, BF16 up to 2, contiguous along L), a
+ * ({@link KernelProvider#backwardInPlace}: FLOAT rows at ratios up to 4, BF16 and FP16 up to 2, contiguous along L), a
  * task hands it {@link #IN_PLACE_ROWS} rows of {@link #IN_PLACE_BLOCK} inputs straight from device
  * memory (more rows per call when the rows are shorter than a block).
  * Otherwise a task decodes the gradOut positions its inputs gather from into a float buffer, the

@@ -49,10 +49,11 @@ import jdk.incubator.vector.VectorSpecies;
  * product is ever formed for a missing term (0·Inf would be NaN). The last input of a row (both
  * taps of the rightmost outputs land on it: per output, its left-tap term, then its right-tap term)
  * is summed in its group by the wide form, and by a scalar loop in the others; groups that do not
- * fit a form go through the scalar reference. BF16 is converted in registers; FP16 through the
- * reference loops, which the JIT compiles to {@code vcvtph2ps}/{@code vcvtps2ph}. The table's
- * coordinates are filled in {@code DoubleVector}s ({@link #fillTaps}) and its bounds found by
- * compressing the outputs where the tap steps up ({@link #firstReaching}).
+ * fit a form go through the scalar reference. BF16 is converted in registers; FP16 in registers
+ * in place, and through the reference loops in the buffered forms, which the JIT compiles to
+ * {@code vcvtph2ps}/{@code vcvtps2ph}. The table's coordinates are filled in {@code DoubleVector}s
+ * without shape-changing conversions ({@link #fillTaps}) and its bounds found by compressing the
+ * outputs where the tap steps up ({@link #firstReaching}).
  */
 final class VectorKernelProvider implements KernelProvider {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
@@ -70,7 +71,7 @@ final class VectorKernelProvider implements KernelProvider {
      */
     private static final MemorySegment RAW = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
     private static final KernelProvider SCALAR = new ScalarKernelProvider();
-    /** Doubles for the coordinates of {@link #fillTaps}, and ints and floats of as many lanes for its results. */
+    /** Doubles for the coordinates of {@link #fillTaps}. */
     private static final VectorSpecies<Double> DOUBLES = DoubleVector.SPECIES_PREFERRED;
     private static final int DOUBLE_LANES = DOUBLES.length();
     /** Indices 0, 2, 4, ... into two vectors: the low ints of the longs of two vectors of the same shape, packed. */
@@ -257,10 +258,9 @@ final class VectorKernelProvider implements KernelProvider {
      * place saves the buffered form's two extra passes over the data, and the wide form the tiles'
      * transposes (up3.7x: 1.2 ns per element of out in place, 2.0 in tiles, in cache). BF16 rows in the
      * windowed form too, in a method of their own ({@link #backwardInPlaceBf16}) that widens and
-     * rounds in registers. FP16 goes through the buffered forms: the Vector API has no FP16
-     * conversion, its scalar ones are fast loops of their own (see {@link #decodeRun}), and with them
-     * inlined here the JIT compiled this method into much slower code (measured: 25 ns per input
-     * instead of 0.9).
+     * rounds in registers, and FP16 rows likewise ({@link #backwardInPlaceHalf}, with bit operations:
+     * the Vector API has no FP16 conversion, and the scalar ones inlined here made the FLOAT method
+     * much slower, 25 ns per input instead of 0.9).
      */
     @Override
     public boolean backwardInPlace(LinearTable table, DataType type) {
@@ -1032,8 +1032,10 @@ final class VectorKernelProvider implements KernelProvider {
 
     /**
      * The reference's double-precision steps lane by lane: the same adds, multiplies, max and min (the
-     * lanewise operations are Java's), the floor of a non-negative src as a conversion to int (the same
-     * value below 2^31; above, both end at lin - 1), one rounding to float.
+     * lanewise operations are Java's, max and min as blends), the floor of a non-negative src exactly
+     * (by 2^52), one rounding to float (to nearest even, with bit operations), all without
+     * {@code convertShape}: with it here, the JIT sometimes compiled the 16-bit in-place kernels, which
+     * convert shapes too, into their Java fallbacks (10-40x slower; see docs/PERFORMANCE.md).
      */
     @Override
     public void fillTaps(int[] x0, float[] w0, float[] w1, int at, int first, int count, int lin, double scale,
