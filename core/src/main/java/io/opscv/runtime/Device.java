@@ -99,7 +99,7 @@ public final class Device implements AutoCloseable {
      * returned object only forbids further use through it. Since the caller may close the segment's
      * arena at any time, kernels access wrapped memory through its segment, checked at every access;
      * the in-place kernels, which read and write {@link #malloc} memory at raw addresses while a plan
-     * pins it, are not used on it (the FLOAT and BF16 backward then takes its buffered forms, which
+     * pins it, are not used on it (the FLOAT, BF16 and FP16 backward then takes its buffered forms, which
      * decode into and encode from per-thread buffers: more work per element).
      *
      * @throws AclnnException 161002 when the segment is confined to one thread
