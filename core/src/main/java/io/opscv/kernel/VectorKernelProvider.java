@@ -9,7 +9,6 @@ import java.util.Objects;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
-import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
@@ -74,8 +73,10 @@ final class VectorKernelProvider implements KernelProvider {
     /** Doubles for the coordinates of {@link #fillTaps}. */
     private static final VectorSpecies<Double> DOUBLES = DoubleVector.SPECIES_PREFERRED;
     private static final int DOUBLE_LANES = DOUBLES.length();
-    /** Indices 0, 2, 4, ... into two vectors: the low ints of the longs of two vectors of the same shape, packed. */
-    private static final IntVector EVEN_INTS = IntVector.zero(INTS).addIndex(2);
+    /** Outputs per slice of {@link #fillTaps}: its per-thread scratch holds the slice's lefts and weights as doubles. */
+    private static final int TAP_CHUNK = 1024;
+    private static final ThreadLocal<double[][]> TAP_SCRATCH =
+            ThreadLocal.withInitial(() -> new double[][] {new double[TAP_CHUNK], new double[TAP_CHUNK]});
     /** Per-thread buffer between the two halves of a 16 × 16 transpose. */
     private static final ThreadLocal<float[]> TRANSPOSE_BUFFER = ThreadLocal.withInitial(() -> new float[16 * 16]);
     /** Rows per tile, inputs per window group; the transposes are written for 16 lanes (512-bit). */
@@ -1033,74 +1034,52 @@ final class VectorKernelProvider implements KernelProvider {
     /**
      * The reference's double-precision steps lane by lane: the same adds, multiplies, max and min (the
      * lanewise operations are Java's, max and min as blends), the floor of a non-negative src exactly
-     * (by 2^52), one rounding to float (to nearest even, with bit operations), all without
-     * {@code convertShape}: with it here, the JIT sometimes compiled the 16-bit in-place kernels, which
-     * convert shapes too, into their Java fallbacks (10-40x slower; see docs/PERFORMANCE.md).
+     * (by 2^52); then the conversions to int and float, one rounding each, in plain Java loops over a
+     * per-thread scratch. No Vector API conversion or reinterpret here: with them, the JIT sometimes
+     * compiled the 16-bit in-place kernels, which use the same conversion code, into their Java
+     * fallbacks (3-40x slower; see docs/PERFORMANCE.md).
      */
     @Override
     public void fillTaps(int[] x0, float[] w0, float[] w1, int at, int first, int count, int lin, double scale,
                          double half, int tapBase) {
         int m = 0;
-        // Every weight is then 0 or at least 2^-53, inside the float roundings' range below: with half > 0 a positive
-        // source is x - half with x >= half, exact, a multiple of ulp(half); with half = 0 it is scale·j >= scale.
-        if (count >= 2 * DOUBLE_LANES && (half > 0 || scale >= 0x1p-126)) {
+        if (count >= DOUBLE_LANES) {
+            double[][] scratch = TAP_SCRATCH.get();
+            double[] lefts = scratch[0];
+            double[] lambdas = scratch[1];
             DoubleVector last = DoubleVector.broadcast(DOUBLES, lin - 1);
-            DoubleVector one = DoubleVector.broadcast(DOUBLES, 1.0);
             DoubleVector step = DoubleVector.broadcast(DOUBLES, DOUBLE_LANES);
-            DoubleVector step2 = DoubleVector.broadcast(DOUBLES, 2 * DOUBLE_LANES);
             // Output numbers as doubles: exact, as every int is.
             DoubleVector j = DoubleVector.zero(DOUBLES).addIndex(1).add(first);
-            for (int bound = count - 2 * DOUBLE_LANES; m <= bound; m += 2 * DOUBLE_LANES) {
-                // Two vectors of doubles per step, whose taps and weights (the low 32 bits of longs) one two-source
-                // permute packs into one vector of ints or floats: no shape-changing conversion (convertShape). With
-                // convertShape here, the JIT sometimes compiled the 16-bit in-place kernels, which convert shapes
-                // too, into their slow Java fallbacks (see docs/PERFORMANCE.md).
-                // max(x, 0) and min(x, 1) as blends: the same values here (never NaN, never -0), and the JIT compiles
-                // double MAX/MIN to a slow fallback on this hardware. Written out for both vectors: a helper returning
-                // a vector made the fill 4x slower (not inlined, the vector allocated).
-                DoubleVector rawA = j.add(half).mul(scale).sub(half);
-                DoubleVector rawB = j.add(step).add(half).mul(scale).sub(half);
-                j = j.add(step2);
-                DoubleVector srcA = rawA.blend(0.0, rawA.compare(VectorOperators.LT, 0.0));
-                DoubleVector srcB = rawB.blend(0.0, rawB.compare(VectorOperators.LT, 0.0));
-                // min(floor(src), last), exactly: rounded by adding and removing 2^52 (from 2^52 on every double is
-                // an integer, and the tap is lin - 1 anyway), one less where that rounded up.
-                DoubleVector roundA = srcA.add(0x1p52).sub(0x1p52);
-                DoubleVector roundB = srcB.add(0x1p52).sub(0x1p52);
-                DoubleVector floorA = roundA.sub(1.0, roundA.compare(VectorOperators.GT, srcA));
-                DoubleVector floorB = roundB.sub(1.0, roundB.compare(VectorOperators.GT, srcB));
-                DoubleVector leftA = floorA.blend(last, floorA.compare(VectorOperators.GT, last));
-                DoubleVector leftB = floorB.blend(last, floorB.compare(VectorOperators.GT, last));
-                DoubleVector diffA = srcA.sub(leftA);
-                DoubleVector diffB = srcB.sub(leftB);
-                DoubleVector lambdaA = diffA.blend(1.0, diffA.compare(VectorOperators.GT, 1.0));
-                DoubleVector lambdaB = diffB.blend(1.0, diffB.compare(VectorOperators.GT, 1.0));
-                // The taps: the low 32 bits of left + 2^52.
-                EVEN_INTS.selectFrom(leftA.add(0x1p52).reinterpretAsInts(), leftB.add(0x1p52).reinterpretAsInts())
-                        .sub(tapBase).intoArray(x0, at + m);
-                // The weights (0 or in [2^-53, 1]) rounded to float, to nearest even, as the float's bits in the low
-                // half of each long: the exponent rebased from 1023 to 127, the mantissa cut to 23 bits after adding
-                // 2^28 - 1 and its last kept bit; 0 stays 0.
-                LongVector w1A = lambdaA.reinterpretAsLongs();
-                LongVector w1B = lambdaB.reinterpretAsLongs();
-                LongVector w0A = one.sub(lambdaA).reinterpretAsLongs();
-                LongVector w0B = one.sub(lambdaB).reinterpretAsLongs();
-                EVEN_INTS.selectFrom(
-                        w1A.sub(896L << 52).add(0x0fffffffL).add(w1A.lanewise(VectorOperators.LSHR, 29).and(1L))
-                                .lanewise(VectorOperators.LSHR, 29).blend(0L, w1A.compare(VectorOperators.EQ, 0L))
-                                .reinterpretAsInts(),
-                        w1B.sub(896L << 52).add(0x0fffffffL).add(w1B.lanewise(VectorOperators.LSHR, 29).and(1L))
-                                .lanewise(VectorOperators.LSHR, 29).blend(0L, w1B.compare(VectorOperators.EQ, 0L))
-                                .reinterpretAsInts())
-                        .reinterpretAsFloats().intoArray(w1, at + m);
-                EVEN_INTS.selectFrom(
-                        w0A.sub(896L << 52).add(0x0fffffffL).add(w0A.lanewise(VectorOperators.LSHR, 29).and(1L))
-                                .lanewise(VectorOperators.LSHR, 29).blend(0L, w0A.compare(VectorOperators.EQ, 0L))
-                                .reinterpretAsInts(),
-                        w0B.sub(896L << 52).add(0x0fffffffL).add(w0B.lanewise(VectorOperators.LSHR, 29).and(1L))
-                                .lanewise(VectorOperators.LSHR, 29).blend(0L, w0B.compare(VectorOperators.EQ, 0L))
-                                .reinterpretAsInts())
-                        .reinterpretAsFloats().intoArray(w0, at + m);
+            while (count - m >= DOUBLE_LANES) {
+                int chunk = Math.min(TAP_CHUNK, (count - m) / DOUBLE_LANES * DOUBLE_LANES);
+                for (int k = 0; k < chunk; k += DOUBLE_LANES, j = j.add(step)) {
+                    // max(x, 0) and min(x, 1) as blends: the same values here (never NaN, never -0), and the JIT
+                    // compiles double MAX/MIN to a slow fallback on this hardware.
+                    DoubleVector raw = j.add(half).mul(scale).sub(half);
+                    DoubleVector src = raw.blend(0.0, raw.compare(VectorOperators.LT, 0.0));
+                    // min(floor(src), last), exactly: rounded by adding and removing 2^52 (from 2^52 on every double
+                    // is an integer, and the tap is lin - 1 anyway), one less where that rounded up.
+                    DoubleVector rounded = src.add(0x1p52).sub(0x1p52);
+                    DoubleVector floor = rounded.sub(1.0, rounded.compare(VectorOperators.GT, src));
+                    DoubleVector left = floor.blend(last, floor.compare(VectorOperators.GT, last));
+                    DoubleVector diff = src.sub(left);
+                    left.intoArray(lefts, k);
+                    diff.blend(1.0, diff.compare(VectorOperators.GT, 1.0)).intoArray(lambdas, k);
+                }
+                // The conversions to int and float in plain loops, which the JIT vectorizes by itself: through the
+                // Vector API (convertShape, or reinterprets and bit operations), they shared its conversion code with
+                // the 16-bit in-place kernels, which the JIT then sometimes compiled into their Java fallbacks
+                // (see docs/PERFORMANCE.md).
+                for (int k = 0; k < chunk; k++) {
+                    x0[at + m + k] = (int) lefts[k] - tapBase;
+                }
+                for (int k = 0; k < chunk; k++) {
+                    double lambda1 = lambdas[k];
+                    w1[at + m + k] = (float) lambda1;
+                    w0[at + m + k] = (float) (1.0 - lambda1);
+                }
+                m += chunk;
             }
         }
         LinearTable.fillTaps(x0, w0, w1, at + m, first + m, count - m, lin, scale, half, tapBase);

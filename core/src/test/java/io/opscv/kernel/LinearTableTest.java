@@ -174,9 +174,10 @@ class LinearTableTest {
     }
 
     /**
-     * The vector provider's fill rounds the weights to float and takes the floor with bit operations (no
-     * shape-changing conversion): it must match the reference on ties of the float rounding, on sources
-     * just below, at and above integers, and on sources past 2^52 and past the last input.
+     * The vector provider's fill takes the floor with additions of 2^52 and converts to int and float in
+     * plain loops (no Vector API conversion): it must match the reference on ties of the float rounding,
+     * on sources just below, at and above integers, on sources past 2^52 and past the last input, and on
+     * weights under 2^-126.
      */
     @Test
     void vectorTapFillMatchesTheReferenceOnTiesAndExtremes() {
@@ -185,7 +186,8 @@ class LinearTableTest {
             return;
         }
         // {first output, lin, scale, half}: j·2^-25 for j in [2^24, 2^25) is a float tie at every odd j; scales
-        // that put sources on, just under and just over integers; sources past 2^52 and past lin - 1; half pixels.
+        // that put sources on, just under and just over integers; sources past 2^52 and past lin - 1; half pixels;
+        // weights under 2^-126.
         double[][] axes = {
             {1 << 24, 2, 0x1p-25, 0}, {(1 << 25) - 200, 2, 0x1p-25, 0}, {0, 1000, 1.0, 0}, {0, 1000, 1.0 - 0x1p-40, 0},
             {0, 1000, 1.0 + 0x1p-40, 0}, {1, 100, 0x1p60, 0}, {0, 50, 0.75, 0.5}, {3, 7000, 7000.0 / 25900, 0.5},
