@@ -49,7 +49,7 @@ public class InPlaceBlockBenchmark {
     @Param({"16384:32768", "16384:32768:ac", "32768:8192", "7000:25900", "16:64"})
     public String sizes;
 
-    /** FLOAT, or BF16 (the windowed form only: up2x and down4x). */
+    /** FLOAT, or BF16 or FLOAT16 (the windowed form only: up2x and down4x). */
     @Param({"FLOAT"})
     public DataType dtype;
 

@@ -585,8 +585,9 @@ final class VectorKernelProvider implements KernelProvider {
 
     /**
      * The windowed form in place for BF16 rows: gradOut widened exactly in registers (zero-extended, shifted left 16),
-     * the sums rounded once to nearest even in registers as {@link #encodeRun} (a vector holding a NaN
-     * through the reference). Kept apart from the FLOAT method, with every vector value inside it: with
+     * the sums rounded once to nearest even in registers as {@link #encodeRun} (a row whose sums hold a
+     * NaN is redone by the buffered form after the row loop). Kept apart from the FLOAT method, with every
+     * vector value inside it: with
      * both dtypes behind shared load and store helpers, the JIT compiled the FLOAT path 2.6× slower,
      * and a store helper taking the sum vector made this one slower than the buffered form (measured).
      */
