@@ -46,9 +46,33 @@ public final class LinearTable {
     private final boolean deferred;
     /** A deferred table's whole table, built on first use. */
     private volatile LinearTable full;
+    /**
+     * A deferred table whose values repeat ({@link #period}): outputs j and j + periodOutputs have the same
+     * weights and taps periodInputs apart wherever neither is clamped; 0 and 0 when not proven.
+     */
+    private final int periodOutputs;
+    private final int periodInputs;
+    /** A window's: its arrays, shared with the windows built from it as {@code reuse}; null otherwise. */
+    private final WindowArrays arrays;
+
+    /**
+     * The arrays of a chain of windows, each built with the previous one as {@code reuse}, and which window
+     * of which axis they hold now: inputs [a, b) of {@code axis}, outputs [ja, jb).
+     */
+    private static final class WindowArrays {
+        int[] x0;
+        float[] w0;
+        float[] w1;
+        int[] bounds;
+        LinearTable axis;
+        int a;
+        int b;
+        int ja;
+        int jb;
+    }
 
     private LinearTable(int lin, int lout, boolean identity, double scale, double half, int[] x0, float[] w0,
-                        float[] w1, int[] bounds) {
+                        float[] w1, int[] bounds, WindowArrays arrays) {
         this.lin = lin;
         this.lout = lout;
         this.identity = identity;
@@ -59,6 +83,41 @@ public final class LinearTable {
         this.w0 = w0;
         this.w1 = w1;
         this.bounds = bounds;
+        this.arrays = arrays;
+        long period = deferred && !identity ? period(lout, scale, half) : 0;
+        this.periodOutputs = (int) (period >>> 32);
+        this.periodInputs = (int) period;
+    }
+
+    /**
+     * The period of a table whose sources are all computed without rounding, packed as
+     * {@code outputs << 32 | inputs}, or 0. With {@code scale = m·2^e} (m odd), the source of output j is
+     * {@code m·(2j + 2·half)·2^(e-1) - half}: both terms are multiples of {@code 2^min(e-1, -1)}, so when
+     * {@code m·(2j + 1)·2^max(e, 0) < 2^53} for the largest j the product and the difference are exact
+     * for every j. Then, with {@code P = 2^max(-e, 0)} and {@code Q = m·2^max(e, 0) = scale·P}, the
+     * source of output j + P is exactly the source of j plus the integer Q: the same fraction, so the
+     * same weights, and a left tap Q further, wherever neither is clamped (source ≥ 0, floor ≤ lin - 1).
+     * Scales of powers of two (2x up or down) and integer downsampling ratios have periods; 1/3 has none.
+     */
+    static long period(int lout, double scale, double half) {
+        if (!(scale >= 0x1p-30 && scale <= 0x1p31) || (half != 0 && half != 0.5)) {
+            return 0;
+        }
+        int exponent = Math.getExponent(scale);
+        long mantissa = (long) Math.scalb(scale, 52 - exponent);
+        int zeros = Long.numberOfTrailingZeros(mantissa);
+        long m = mantissa >>> zeros;
+        int e = exponent - 52 + zeros;
+        if (e < -30) {
+            return 0;
+        }
+        long q = m << Math.max(e, 0);
+        long tMax = 2L * (lout - 1) + 1;
+        if (q > Integer.MAX_VALUE || Math.multiplyHigh(q, tMax) != 0 || q * tMax >= 1L << 53) {
+            return 0;
+        }
+        long p = 1L << Math.max(-e, 0);
+        return p << 32 | q;
     }
 
     /**
@@ -110,7 +169,7 @@ public final class LinearTable {
         }
         reserveHeap(lin, lout);
         return new LinearTable(lin, lout, lin == lout, scale(lin, lout, alignCorners, scales), alignCorners ? 0.0 : 0.5,
-                null, null, null, null);
+                null, null, null, null, null);
     }
 
     /** Whether this table is {@link #deferred}: its arrays do not exist, only {@link #full} or {@link #window} have them. */
@@ -151,7 +210,14 @@ public final class LinearTable {
      * Its {@code x0} is relative to a (-1 for the outputs that reach a through their right tap): the
      * window serves the backward only, never the forward.
      *
-     * @param reuse    a window built before whose arrays may be reused (they are overwritten), or null
+     * <p>When this table repeats ({@link #period}) and {@code reuse}'s arrays hold the window of as many
+     * inputs a whole number of periods away, both clear of the clamped ends, the two windows are equal
+     * entry for entry: the arrays are taken as they are, and nothing is computed (a long row at 2x builds
+     * one window per thread instead of one per block).
+     *
+     * @param reuse    a window built before, whose arrays (shared by the windows built from one another) may
+     *                 be reused: they are overwritten, and the windows built on them before no longer hold
+     *                 their values; or null
      * @param provider computes the taps and weights ({@link KernelProvider#fillTaps}); every provider gives the
      *                 same values
      */
@@ -167,12 +233,29 @@ public final class LinearTable {
         // Bounds: localLin + 2 entries, and a vector's worth more for kernels that load whole vectors near the end.
         final int boundsLength = localLin + 2 + WEIGHT_PADDING;
         final int weights = outputs + WEIGHT_PADDING;
-        // New arrays get an eighth more room: the windows of a call differ by a few outputs, and the next,
+        WindowArrays held = reuse == null || reuse.arrays == null ? new WindowArrays() : reuse.arrays;
+        if (held.axis != null && translates(held, a, b, ja, weights)) {
+            held.a = a;
+            held.b = b;
+            held.ja = ja;
+            held.jb = jb;
+            return new LinearTable(localLin, outputs, false, scale, half, held.x0, held.w0, held.w1, held.bounds, held);
+        }
+        // New arrays get an eighth more room: the windows of a chain differ by a few outputs, and the next,
         // slightly larger one should still fit.
-        int[] x = reuse != null && reuse.x0.length >= weights ? reuse.x0 : new int[roomy(weights)];
-        float[] v0 = reuse != null && reuse.w0.length >= weights ? reuse.w0 : new float[roomy(weights)];
-        float[] v1 = reuse != null && reuse.w1.length >= weights ? reuse.w1 : new float[roomy(weights)];
-        int[] bl = reuse != null && reuse.bounds.length >= boundsLength ? reuse.bounds : new int[roomy(boundsLength)];
+        if (held.x0 == null || held.x0.length < weights) {
+            held.x0 = new int[roomy(weights)];
+            held.w0 = new float[roomy(weights)];
+            held.w1 = new float[roomy(weights)];
+        }
+        if (held.bounds == null || held.bounds.length < boundsLength) {
+            held.bounds = new int[roomy(boundsLength)];
+        }
+        held.axis = null;
+        int[] x = held.x0;
+        float[] v0 = held.w0;
+        float[] v1 = held.w1;
+        int[] bl = held.bounds;
         // Real weights as far as the padding reaches (a vector kernel multiplies them into lanes it then masks
         // off), zeros past lout, as in the whole table.
         int real = (int) Math.min((long) weights, (long) lout - ja);
@@ -187,7 +270,42 @@ public final class LinearTable {
         // bl[k] = start(a - 1 + k) - ja: the first local j whose tap relative to a - 1, x[j] + 1 (0 .. inputs),
         // reaches k.
         provider.firstReaching(x, outputs, bl, boundsLength);
-        return new LinearTable(localLin, outputs, false, scale, half, x, v0, v1, bl);
+        // The arrays now hold this window (the windows built on them before no longer hold their values).
+        held.axis = this;
+        held.a = a;
+        held.b = b;
+        held.ja = ja;
+        held.jb = jb;
+        return new LinearTable(localLin, outputs, false, scale, half, x, v0, v1, bl, held);
+    }
+
+    /**
+     * Whether the window of inputs {@code [a, b)}, outputs from {@code ja}, with {@code weights} entries,
+     * equals the one {@code held} describes: a window of this table of as many inputs, a whole number k of
+     * periods away ({@code a} k·Q inputs and {@code ja} k·P outputs further), and every entry of both
+     * unclamped ({@link #unclamped}). Then every tap, weight and bound is the other's, shifted by k periods:
+     * the last output, start(b), too. (The outputs test catches windows at the clamped start, whose
+     * {@code gatherFrom} is not shifted; a window holding the last input reaches lout, so it is never
+     * unclamped.)
+     */
+    private boolean translates(WindowArrays held, int a, int b, int ja, int weights) {
+        if (held.axis != this || periodOutputs == 0 || b - a != held.b - held.a) {
+            return false;
+        }
+        long shift = (long) a - held.a;
+        if (shift % periodInputs != 0 || (long) ja - held.ja != shift / periodInputs * periodOutputs) {
+            return false;
+        }
+        return unclamped(held.ja, weights) && unclamped(ja, weights);
+    }
+
+    /**
+     * Whether outputs {@code [j, j + count)} all lie inside the axis with unclamped sources: source ≥ 0
+     * and floor(source) ≤ lin - 1 (the sources grow with j, so the ends decide).
+     */
+    private boolean unclamped(int j, int count) {
+        long end = (long) j + count;
+        return end <= lout && scale * (j + half) - half >= 0 && scale * ((end - 1) + half) - half < lin;
     }
 
     private static int roomy(int length) {
@@ -297,7 +415,7 @@ public final class LinearTable {
         while (filled <= lin) {
             bounds[++filled] = lout;
         }
-        return new LinearTable(lin, lout, identity, scale, half, x0, w0, w1, bounds);
+        return new LinearTable(lin, lout, identity, scale, half, x0, w0, w1, bounds, null);
     }
 
     /**

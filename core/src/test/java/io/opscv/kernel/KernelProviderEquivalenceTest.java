@@ -53,6 +53,13 @@ class KernelProviderEquivalenceTest {
                 new KernelCase("lin2", 1, 3, 2, 5, true, 0, f, cont, false),
                 new KernelCase("identity", 2, 3, 20, 20, false, 0, f, cont, false),
                 new KernelCase("long_rows", 1, 2, 10000, 20011, false, 0, f, cont, false),
+                // Periodic tables (LinearTable.period): the deferred table's windows are translated, not refilled.
+                new KernelCase("long_rows_2x", 1, 2, 20000, 40000, false, 0, f, cont, false),
+                new KernelCase("long_rows_down4x", 1, 1, 40000, 10000, false, 0, f, cont, false),
+                new KernelCase("long_rows_4x_ac", 1, 2, 12289, 49153, true, 0, f, cont, false),
+                // Whole blocks only: the last block is as long as the others (but not a translation of them).
+                new KernelCase("long_rows_2x_blocks", 1, 2, 16384, 32768, false, 0, f, cont, false),
+                new KernelCase("long_rows_down4x_blocks", 2, 1, 16384, 4096, false, 0, f, cont, false),
                 new KernelCase("long_down_ac", 1, 2, 9000, 4001, true, 0, f, cont, false),
                 new KernelCase("short_rows", 40, 30, 16, 64, false, 0, f, cont, false),
                 new KernelCase("odd_lengths", 3, 5, 17, 31, true, 0, f, cont, false),

@@ -146,6 +146,134 @@ class LinearTableTest {
         }
     }
 
+    /**
+     * Consecutive windows of as many inputs, each built with the previous one as {@code reuse} (as the
+     * kernel's threads build them): on axes whose table repeats ({@link LinearTable#period}) the windows a
+     * whole number of periods apart and clear of the clamped ends are taken from the previous one without a
+     * fill, and every window, translated or built, holds the whole table's values; on other axes every
+     * window is filled.
+     */
+    @Test
+    void windowsAWholeNumberOfPeriodsApartAreTranslatedNotRefilled() {
+        // {lin, lout, alignCorners (1/0), scales, block, expects translations (1/0)}
+        double[][] cases = {
+            {1 << 16, 1 << 17, 0, 0, 4096, 1}, {1 << 16, 1 << 17, 0, 0, 333, 1}, {16384, 32768, 1, 0, 1000, 0},
+            {32768, 8192, 0, 0, 4096, 1}, {32768, 8192, 0, 0, 1002, 0}, {32768, 8192, 0, 0, 1000, 1},
+            {3000, 1000, 0, 0, 999, 1}, {3000, 1000, 0, 0, 1000, 0}, {5000, 20000, 0, 0, 512, 1},
+            {4097, 16385, 1, 0, 700, 1}, {7000, 25900, 0, 0, 1000, 0}, {3000, 9000, 0, 0, 500, 0},
+            {1000, 3000, 0, 2.0, 200, 1}, {1000, 3000, 0, 3.0, 200, 0}, {1000, 3000, 0, 0.5, 100, 1},
+            {200, 400, 0, 0, 7, 1}, {100, 200, 0, 0, 200, 0}, {65, 4097, 1, 0, 1, 1}, {65, 4097, 1, 0, 2, 1},
+            {32768, 8192, 0, 0, 1024, 1}, {1000, 3000, 0, 0.5, 10, 1},
+        };
+        List<KernelProvider> providers = new ArrayList<>(List.of(KernelProviders.scalar()));
+        if (KernelProviders.vector() != null) {
+            providers.add(KernelProviders.vector());
+        }
+        for (double[] c : cases) {
+            int lin = (int) c[0];
+            int lout = (int) c[1];
+            boolean alignCorners = c[2] != 0;
+            int block = (int) c[4];
+            LinearTable whole = LinearTable.of(lin, lout, alignCorners, c[3]);
+            LinearTable deferred = LinearTable.deferred(lin, lout, alignCorners, c[3]);
+            for (KernelProvider provider : providers) {
+                int[] fills = new int[1];
+                KernelProvider counting = countingFills(provider, fills);
+                String where = "lin=" + lin + " lout=" + lout + " ac=" + alignCorners + " scales=" + c[3] + " block="
+                        + block + " " + provider.name();
+                // Left to right, as a thread takes its blocks, and right to left.
+                for (boolean rightToLeft : new boolean[] {false, true}) {
+                    fills[0] = 0;
+                    LinearTable reuse = null;
+                    int windows = (lin + block - 1) / block;
+                    for (int k = 0; k < windows; k++) {
+                        int a = (rightToLeft ? windows - 1 - k : k) * block;
+                        int b = Math.min(lin, a + block);
+                        LinearTable w = deferred.window(a, b, reuse, counting);
+                        checkWindow(whole, w, a, b, where + (rightToLeft ? " right to left" : "") + " window [" + a
+                                + ", " + b + ")");
+                        reuse = w;
+                    }
+                    if (c[5] != 0) {
+                        assertTrue(fills[0] <= Math.max(4, windows / 4), where + ": " + fills[0] + " of " + windows
+                                + " windows filled");
+                    } else {
+                        assertEquals(windows, fills[0], where + ": every window filled");
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * A window whose arrays were since overwritten by another window is no basis for a translation: the arrays'
+     * contents decide, not the window object passed.
+     */
+    @Test
+    void aTranslationStartsFromWhatTheArraysHoldNow() {
+        int lin = 1 << 16;
+        LinearTable whole = LinearTable.of(lin, 2 * lin, false, 0);
+        LinearTable deferred = LinearTable.deferred(lin, 2 * lin, false, 0);
+        KernelProvider provider = KernelProviders.scalar();
+        LinearTable first = deferred.window(1000, 1200, null, provider);
+        // Another length: filled into the same arrays.
+        LinearTable second = deferred.window(5000, 5150, first, provider);
+        assertSame(first.x0, second.x0, "the arrays are reused");
+        // A translation of `first` by 3 periods, asked with `first` (whose arrays now hold `second`).
+        LinearTable third = deferred.window(1003, 1203, first, provider);
+        checkWindow(whole, third, 1003, 1203, "after an overwrite");
+    }
+
+    /** Periods: exact scales only (powers of two, integer downsampling), none when a source would round. */
+    @Test
+    void periodsAreFoundForExactScalesOnly() {
+        assertEquals(2L << 32 | 1, LinearTable.period(1 << 20, 0.5, 0.5));
+        assertEquals(1L << 32 | 4, LinearTable.period(8192, 4.0, 0.5));
+        assertEquals(1L << 32 | 3, LinearTable.period(1000, 3.0, 0.5));
+        assertEquals(8L << 32 | 3, LinearTable.period(1000, 0.375, 0.0));
+        assertEquals(0, LinearTable.period(1000, 1.0 / 3, 0.5));
+        assertEquals(0, LinearTable.period(25900, 7000.0 / 25900, 0.5));
+        // 3·2^-30 with 2^22 outputs: m·(2j + 1) = 3·(2^23 - 1) < 2^53, exact; periods longer than 2^30 are not kept.
+        assertEquals((1L << 30) << 32 | 3, LinearTable.period(1 << 22, 0x3p-30, 0.5));
+        assertEquals(0, LinearTable.period(1 << 22, 1 + 0x1p-40, 0.5));
+        assertEquals(0, LinearTable.period(1 << 22, 0x1p-31, 0.5));
+        // m = 2^30 + 1 (scale 1 + 2^-30) times 2j + 1: under 2^53 up to 2^22 outputs, over it with 2^23.
+        assertEquals(0, LinearTable.period(1 << 23, 1 + 0x1p-30, 0.5));
+        assertEquals((1L << 30) << 32 | ((1L << 30) + 1), LinearTable.period(1 << 22, 1 + 0x1p-30, 0.5));
+    }
+
+    private static KernelProvider countingFills(KernelProvider provider, int[] fills) {
+        return new KernelProvider() {
+            @Override
+            public String name() {
+                return provider.name();
+            }
+
+            @Override
+            public void linearBackward(LinearTable t, int i0, int i1, int rows, float[] g, int gOffset, int gRowStride,
+                                       float[] acc, int accOffset, int accRowStride, float[] work) {
+                provider.linearBackward(t, i0, i1, rows, g, gOffset, gRowStride, acc, accOffset, accRowStride, work);
+            }
+
+            @Override
+            public void linearForward(LinearTable t, float[] x, int xBase, float[] y, int j0, int j1) {
+                provider.linearForward(t, x, xBase, y, j0, j1);
+            }
+
+            @Override
+            public void fillTaps(int[] x0, float[] w0, float[] w1, int at, int first, int count, int lin, double scale,
+                                 double half, int tapBase) {
+                fills[0]++;
+                provider.fillTaps(x0, w0, w1, at, first, count, lin, scale, half, tapBase);
+            }
+
+            @Override
+            public void firstReaching(int[] taps, int count, int[] starts, int length) {
+                provider.firstReaching(taps, count, starts, length);
+            }
+        };
+    }
+
     private static void checkWindow(LinearTable whole, LinearTable w, int a, int b, String where) {
         int ja = whole.gatherFrom(a);
         int jb = whole.gatherTo(b);
