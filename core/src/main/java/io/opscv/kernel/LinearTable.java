@@ -47,11 +47,19 @@ public final class LinearTable {
     /** A deferred table's whole table, built on first use. */
     private volatile LinearTable full;
     /**
-     * A deferred table whose values repeat ({@link #period}): outputs j and j + periodOutputs have the same
-     * weights and taps periodInputs apart wherever neither is clamped; 0 and 0 when not proven.
+     * A table whose values repeat ({@link #period}): outputs j and j + periodOutputs have the same
+     * weights and taps periodInputs apart wherever neither is clamped; 0 and 0 when not proven (a window
+     * has its axis's period).
      */
     private final int periodOutputs;
     private final int periodInputs;
+    /**
+     * With a period, the outputs whose sources are not clamped, {@code [unclampedFrom, unclampedTo)}: source
+     * ≥ 0 and floor(source) ≤ lin - 1, as output indices of this table (a window's are its axis's, shifted);
+     * an empty range without a period.
+     */
+    private final int unclampedFrom;
+    private final int unclampedTo;
     /** A window's: its arrays, shared with the windows built from it as {@code reuse}; null otherwise. */
     private final WindowArrays arrays;
 
@@ -71,8 +79,9 @@ public final class LinearTable {
         int jb;
     }
 
+    /** @param axis a window's axis, whose output {@code ja} is the window's output 0; null for an axis's table */
     private LinearTable(int lin, int lout, boolean identity, double scale, double half, int[] x0, float[] w0,
-                        float[] w1, int[] bounds, WindowArrays arrays) {
+                        float[] w1, int[] bounds, WindowArrays arrays, LinearTable axis, int ja) {
         this.lin = lin;
         this.lout = lout;
         this.identity = identity;
@@ -84,9 +93,38 @@ public final class LinearTable {
         this.w1 = w1;
         this.bounds = bounds;
         this.arrays = arrays;
-        long period = deferred && !identity ? period(lout, scale, half) : 0;
+        if (axis != null) {
+            this.periodOutputs = axis.periodOutputs;
+            this.periodInputs = axis.periodInputs;
+            this.unclampedFrom = axis.unclampedFrom - ja;
+            this.unclampedTo = axis.unclampedTo - ja;
+            return;
+        }
+        long period = identity ? 0 : period(lout, scale, half);
         this.periodOutputs = (int) (period >>> 32);
         this.periodInputs = (int) period;
+        this.unclampedFrom = period == 0 ? 0 : firstSourceAtLeast(0, 0);
+        this.unclampedTo = period == 0 ? 0 : firstSourceAtLeast(lin, unclampedFrom);
+    }
+
+    /**
+     * The first output j ≥ {@code from} whose unclamped source {@code scale·(j + half) - half} is ≥ {@code bound},
+     * or lout: a guess from the inverse, moved to the exact answer (the sources grow with j).
+     */
+    private int firstSourceAtLeast(double bound, int from) {
+        double guess = Math.ceil((bound + half) / scale - half);
+        int j = guess <= from ? from : guess >= lout ? lout : (int) guess;
+        while (j > from && rawSource(j - 1) >= bound) {
+            j--;
+        }
+        while (j < lout && rawSource(j) < bound) {
+            j++;
+        }
+        return j;
+    }
+
+    private double rawSource(int j) {
+        return scale * (j + half) - half;
     }
 
     /**
@@ -169,7 +207,7 @@ public final class LinearTable {
         }
         reserveHeap(lin, lout);
         return new LinearTable(lin, lout, lin == lout, scale(lin, lout, alignCorners, scales), alignCorners ? 0.0 : 0.5,
-                null, null, null, null, null);
+                null, null, null, null, null, null, 0);
     }
 
     /** Whether this table is {@link #deferred}: its arrays do not exist, only {@link #full} or {@link #window} have them. */
@@ -239,7 +277,8 @@ public final class LinearTable {
             held.b = b;
             held.ja = ja;
             held.jb = jb;
-            return new LinearTable(localLin, outputs, false, scale, half, held.x0, held.w0, held.w1, held.bounds, held);
+            return new LinearTable(localLin, outputs, false, scale, half, held.x0, held.w0, held.w1, held.bounds, held,
+                    this, ja);
         }
         // New arrays get an eighth more room: the windows of a chain differ by a few outputs, and the next,
         // slightly larger one should still fit.
@@ -276,7 +315,7 @@ public final class LinearTable {
         held.b = b;
         held.ja = ja;
         held.jb = jb;
-        return new LinearTable(localLin, outputs, false, scale, half, x, v0, v1, bl, held);
+        return new LinearTable(localLin, outputs, false, scale, half, x, v0, v1, bl, held, this, ja);
     }
 
     /**
@@ -299,13 +338,33 @@ public final class LinearTable {
         return unclamped(held.ja, weights) && unclamped(ja, weights);
     }
 
-    /**
-     * Whether outputs {@code [j, j + count)} all lie inside the axis with unclamped sources: source ≥ 0
-     * and floor(source) ≤ lin - 1 (the sources grow with j, so the ends decide).
-     */
+    /** Whether outputs {@code [j, j + count)} all lie in {@code [unclampedFrom, unclampedTo)}. */
     private boolean unclamped(int j, int count) {
-        long end = (long) j + count;
-        return end <= lout && scale * (j + half) - half >= 0 && scale * ((end - 1) + half) - half < lin;
+        return j >= unclampedFrom && (long) j + count <= unclampedTo;
+    }
+
+    /** The period's inputs Q ({@link #period}), 0 without a period. */
+    int periodInputs() {
+        return periodInputs;
+    }
+
+    /** The period's outputs P ({@link #period}), 0 without a period. */
+    int periodOutputs() {
+        return periodOutputs;
+    }
+
+    /** The first output whose source is not clamped, in this table's indices (see {@link #unclampedTo}). */
+    int unclampedFrom() {
+        return unclampedFrom;
+    }
+
+    /**
+     * One past the last output whose source is not clamped, in this table's indices: with a period, outputs j
+     * and j + P in {@code [unclampedFrom, unclampedTo)} have the same weights and taps Q apart, so bounds that
+     * lie in that range with the outputs before them are Q inputs apart for P outputs.
+     */
+    int unclampedTo() {
+        return unclampedTo;
     }
 
     private static int roomy(int length) {
@@ -415,7 +474,7 @@ public final class LinearTable {
         while (filled <= lin) {
             bounds[++filled] = lout;
         }
-        return new LinearTable(lin, lout, identity, scale, half, x0, w0, w1, bounds, null);
+        return new LinearTable(lin, lout, identity, scale, half, x0, w0, w1, bounds, null, null, 0);
     }
 
     /**

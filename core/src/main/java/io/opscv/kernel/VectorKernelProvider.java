@@ -324,7 +324,11 @@ final class VectorKernelProvider implements KernelProvider {
         final int window = 2 * LANES;
         final long gEnd = gradOut.byteSize() / type.byteSize();
         final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
-        for (int i = i0; i < vectorEnd; i += LANES) {
+        // Runs of groups that are translations of one another (periodic tables): L a whole number of periods.
+        final boolean periodic = t.periodInputs() > 0 && LANES % t.periodInputs() == 0;
+        final int regularFrom = t.unclampedFrom();
+        final int regularTo = t.unclampedTo();
+        for (int i = i0; i < vectorEnd; ) {
             int count = Math.min(LANES, vectorEnd - i);
             int rightBase = bounds[i];
             int leftBase = bounds[i + 1];
@@ -334,8 +338,11 @@ final class VectorKernelProvider implements KernelProvider {
                     bufferedInputs(t, i, i + count, gradOut, gFirst + r * gRowStride - jLo, out,
                             oFirst + r * oRowStride + i - i0, type);
                 }
+                i += count;
                 continue;
             }
+            int runEnd = periodic ? regularRunEnd(bounds, i, vectorEnd, regularFrom, regularTo, window, lastRow, gEnd)
+                    : i + LANES;
             IntVector from = IntVector.fromArray(INTS, bounds, i);
             IntVector leftFrom = IntVector.fromArray(INTS, bounds, i + 1);
             IntVector to = IntVector.fromArray(INTS, bounds, i + 2);
@@ -353,16 +360,20 @@ final class VectorKernelProvider implements KernelProvider {
                 VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
                 FloatVector w1r = FloatVector.fromArray(FLOATS, w1, rightBase);
                 FloatVector w0r = FloatVector.fromArray(FLOATS, w0, rightBase);
-                for (int r = 0; r < rows; r++) {
-                    long right = gAddr + (gFirst + r * gRowStride - jLo + rightBase) * 4;
-                    FloatVector v = FloatVector.fromMemorySegment(FLOATS, RAW, right, ORDER);
-                    IntVector p1 = v.mul(w1r).reinterpretAsInts();
-                    IntVector p0 = v.mul(w0r).reinterpretAsInts();
-                    FloatVector sum = FloatVector.zero(FLOATS)
-                            .add(right0.selectFrom(p1, p1).reinterpretAsFloats(), hasRight0)
-                            .add(left0.selectFrom(p0, p0).reinterpretAsFloats(), hasLeft0);
-                    sum.intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + i - i0) * 4, ORDER);
+                for (int k = i; k < runEnd; k += LANES) {
+                    int base = bounds[k];
+                    for (int r = 0; r < rows; r++) {
+                        long right = gAddr + (gFirst + r * gRowStride - jLo + base) * 4;
+                        FloatVector v = FloatVector.fromMemorySegment(FLOATS, RAW, right, ORDER);
+                        IntVector p1 = v.mul(w1r).reinterpretAsInts();
+                        IntVector p0 = v.mul(w0r).reinterpretAsInts();
+                        FloatVector sum = FloatVector.zero(FLOATS)
+                                .add(right0.selectFrom(p1, p1).reinterpretAsFloats(), hasRight0)
+                                .add(left0.selectFrom(p0, p0).reinterpretAsFloats(), hasLeft0);
+                        sum.intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + k - i0) * 4, ORDER);
+                    }
                 }
+                i = runEnd;
                 continue;
             }
             int rightSteps = rightCount.reduceLanes(VectorOperators.MAX);
@@ -385,54 +396,87 @@ final class VectorKernelProvider implements KernelProvider {
                 VectorMask<Float> hasRight1 = rightCount.compare(VectorOperators.GT, 1).cast(FLOATS);
                 VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
                 VectorMask<Float> hasLeft1 = leftCount.compare(VectorOperators.GT, 1).cast(FLOATS);
-                for (int r = 0; r < rows; r++) {
-                    long row = gFirst + r * gRowStride - jLo;
-                    long right = gAddr + (row + rightBase) * 4;
-                    long left = gAddr + (row + leftBase) * 4;
-                    IntVector p1a = FloatVector.fromMemorySegment(FLOATS, RAW, right, ORDER).mul(w1a)
-                            .reinterpretAsInts();
-                    IntVector p1b = FloatVector.fromMemorySegment(FLOATS, RAW, right + 4 * LANES, ORDER).mul(w1b)
-                            .reinterpretAsInts();
-                    IntVector p0a = FloatVector.fromMemorySegment(FLOATS, RAW, left, ORDER).mul(w0a)
-                            .reinterpretAsInts();
-                    IntVector p0b = FloatVector.fromMemorySegment(FLOATS, RAW, left + 4 * LANES, ORDER).mul(w0b)
-                            .reinterpretAsInts();
-                    FloatVector sum = FloatVector.zero(FLOATS)
-                            .add(right0.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight0)
-                            .add(right1.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight1)
-                            .add(left0.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft0)
-                            .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft1);
-                    sum.intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + i - i0) * 4, ORDER);
+                for (int k = i; k < runEnd; k += LANES) {
+                    int rb = bounds[k];
+                    int lb = bounds[k + 1];
+                    for (int r = 0; r < rows; r++) {
+                        long row = gFirst + r * gRowStride - jLo;
+                        long right = gAddr + (row + rb) * 4;
+                        long left = gAddr + (row + lb) * 4;
+                        IntVector p1a = FloatVector.fromMemorySegment(FLOATS, RAW, right, ORDER).mul(w1a)
+                                .reinterpretAsInts();
+                        IntVector p1b = FloatVector.fromMemorySegment(FLOATS, RAW, right + 4 * LANES, ORDER).mul(w1b)
+                                .reinterpretAsInts();
+                        IntVector p0a = FloatVector.fromMemorySegment(FLOATS, RAW, left, ORDER).mul(w0a)
+                                .reinterpretAsInts();
+                        IntVector p0b = FloatVector.fromMemorySegment(FLOATS, RAW, left + 4 * LANES, ORDER).mul(w0b)
+                                .reinterpretAsInts();
+                        FloatVector sum = FloatVector.zero(FLOATS)
+                                .add(right0.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight0)
+                                .add(right1.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight1)
+                                .add(left0.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft0)
+                                .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft1);
+                        sum.intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + k - i0) * 4, ORDER);
+                    }
                 }
+                i = runEnd;
                 continue;
             }
-            for (int r = 0; r < rows; r++) {
-                long row = gFirst + r * gRowStride - jLo;
-                long right = gAddr + (row + rightBase) * 4;
-                long left = gAddr + (row + leftBase) * 4;
-                IntVector p1a = FloatVector.fromMemorySegment(FLOATS, RAW, right, ORDER).mul(w1a).reinterpretAsInts();
-                IntVector p1b = FloatVector.fromMemorySegment(FLOATS, RAW, right + 4 * LANES, ORDER).mul(w1b)
-                        .reinterpretAsInts();
-                IntVector p0a = FloatVector.fromMemorySegment(FLOATS, RAW, left, ORDER).mul(w0a).reinterpretAsInts();
-                IntVector p0b = FloatVector.fromMemorySegment(FLOATS, RAW, left + 4 * LANES, ORDER).mul(w0b)
-                        .reinterpretAsInts();
-                FloatVector sum = FloatVector.zero(FLOATS);
-                for (int k = 0; k < rightSteps; k++) {
-                    FloatVector term = rightIndex.add(k).selectFrom(p1a, p1b).reinterpretAsFloats();
-                    sum = sum.add(term, rightCount.compare(VectorOperators.GT, k).cast(FLOATS));
+            for (int k = i; k < runEnd; k += LANES) {
+                int rb = bounds[k];
+                int lb = bounds[k + 1];
+                for (int r = 0; r < rows; r++) {
+                    long row = gFirst + r * gRowStride - jLo;
+                    long right = gAddr + (row + rb) * 4;
+                    long left = gAddr + (row + lb) * 4;
+                    IntVector p1a = FloatVector.fromMemorySegment(FLOATS, RAW, right, ORDER).mul(w1a).reinterpretAsInts();
+                    IntVector p1b = FloatVector.fromMemorySegment(FLOATS, RAW, right + 4 * LANES, ORDER).mul(w1b)
+                            .reinterpretAsInts();
+                    IntVector p0a = FloatVector.fromMemorySegment(FLOATS, RAW, left, ORDER).mul(w0a).reinterpretAsInts();
+                    IntVector p0b = FloatVector.fromMemorySegment(FLOATS, RAW, left + 4 * LANES, ORDER).mul(w0b)
+                            .reinterpretAsInts();
+                    FloatVector sum = FloatVector.zero(FLOATS);
+                    for (int step = 0; step < rightSteps; step++) {
+                        FloatVector term = rightIndex.add(step).selectFrom(p1a, p1b).reinterpretAsFloats();
+                        sum = sum.add(term, rightCount.compare(VectorOperators.GT, step).cast(FLOATS));
+                    }
+                    for (int step = 0; step < leftSteps; step++) {
+                        FloatVector term = leftIndex.add(step).selectFrom(p0a, p0b).reinterpretAsFloats();
+                        sum = sum.add(term, leftCount.compare(VectorOperators.GT, step).cast(FLOATS));
+                    }
+                    sum.intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + k - i0) * 4, ORDER);
                 }
-                for (int k = 0; k < leftSteps; k++) {
-                    FloatVector term = leftIndex.add(k).selectFrom(p0a, p0b).reinterpretAsFloats();
-                    sum = sum.add(term, leftCount.compare(VectorOperators.GT, k).cast(FLOATS));
-                }
-                sum.intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + i - i0) * 4, ORDER);
             }
+            i = runEnd;
         }
         if (last >= i0 && last < i1) {
             for (int r = 0; r < rows; r++) {
                 lastInput(t, gradOut, gFirst + r * gRowStride - jLo, out, oFirst + r * oRowStride + last - i0);
             }
         }
+    }
+
+    /**
+     * The end of the run of groups of L inputs from {@code i} (a whole group, that fits its windows) whose
+     * set-up is group i's, on a table with a period of Q inputs and P outputs where Q divides L: group k + L
+     * is group k shifted by L/Q periods (the same counts, indices and weights) when the outputs its terms
+     * use, from {@code bounds[k]} to {@code bounds[k + L + 1] = start(k + L)}, and the one before, are
+     * unclamped ({@code [regularFrom, regularTo)}, {@link LinearTable#unclampedTo}). Lanes past a group's terms
+     * are masked off, so the weights they load do not matter. The bounds grow with the inputs: group i
+     * decides the low end, the run's last group the high end; a further group must also be whole and have
+     * its windows inside gradOut. Returns at least {@code i + L}.
+     */
+    private static int regularRunEnd(int[] bounds, int i, int vectorEnd, int regularFrom, int regularTo,
+                                     int window, long lastRow, long gEnd) {
+        int end = i + LANES;
+        if (bounds[i] - 1 < regularFrom) {
+            return end;
+        }
+        while (end + LANES <= vectorEnd && bounds[end + LANES + 1] < regularTo
+                && lastRow + Math.max(bounds[end], bounds[end + 1]) + window <= gEnd) {
+            end += LANES;
+        }
+        return end;
     }
 
     /**

@@ -60,6 +60,11 @@ class KernelProviderEquivalenceTest {
                 // Whole blocks only: the last block is as long as the others (but not a translation of them).
                 new KernelCase("long_rows_2x_blocks", 1, 2, 16384, 32768, false, 0, f, cont, false),
                 new KernelCase("long_rows_down4x_blocks", 2, 1, 16384, 4096, false, 0, f, cont, false),
+                // Periods that do not divide a vector's inputs (3), and clamped last outputs (scales 0.5: outputs
+                // from 500 on take the last input) inside a periodic table.
+                new KernelCase("down3x", 2, 3, 3000, 1000, false, 0, f, cont, false),
+                new KernelCase("down2x_clamped_end", 2, 3, 1000, 600, false, 0.5, f, cont, false),
+                new KernelCase("down8x_clamped_end", 2, 3, 2000, 300, false, 0.125, f, cont, false),
                 new KernelCase("long_down_ac", 1, 2, 9000, 4001, true, 0, f, cont, false),
                 new KernelCase("short_rows", 40, 30, 16, 64, false, 0, f, cont, false),
                 new KernelCase("odd_lengths", 3, 5, 17, 31, true, 0, f, cont, false),
