@@ -650,7 +650,11 @@ final class VectorKernelProvider implements KernelProvider {
         final int window = 2 * LANES;
         final long gEnd = gradOut.byteSize() / 2;
         final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
-        for (int i = i0; i < vectorEnd; i += LANES) {
+        // Runs of groups sharing one set-up on periodic tables, as in the FLOAT form (regularRunEnd).
+        final boolean periodic = t.periodInputs() > 0 && LANES % t.periodInputs() == 0;
+        final int regularFrom = t.unclampedFrom();
+        final int regularTo = t.unclampedTo();
+        for (int i = i0; i < vectorEnd; ) {
             int count = Math.min(LANES, vectorEnd - i);
             int rightBase = bounds[i];
             int leftBase = bounds[i + 1];
@@ -660,8 +664,11 @@ final class VectorKernelProvider implements KernelProvider {
                     bufferedInputs(t, i, i + count, gradOut, gFirst + r * gRowStride - jLo, out,
                             oFirst + r * oRowStride + i - i0, DataType.BF16);
                 }
+                i += count;
                 continue;
             }
+            int runEnd = periodic ? regularRunEnd(bounds, i, vectorEnd, regularFrom, regularTo, window, lastRow, gEnd)
+                    : i + LANES;
             IntVector from = IntVector.fromArray(INTS, bounds, i);
             IntVector leftFrom = IntVector.fromArray(INTS, bounds, i + 1);
             IntVector to = IntVector.fromArray(INTS, bounds, i + 2);
@@ -684,56 +691,63 @@ final class VectorKernelProvider implements KernelProvider {
             VectorMask<Float> hasRight1 = rightCount.compare(VectorOperators.GT, 1).cast(FLOATS);
             VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
             VectorMask<Float> hasLeft1 = leftCount.compare(VectorOperators.GT, 1).cast(FLOATS);
-            int redone = 0;
-            for (int r = 0; r < rows; r++) {
-                long right = gAddr + (gFirst + r * gRowStride - jLo + rightBase) * 2;
-                long left = gAddr + (gFirst + r * gRowStride - jLo + leftBase) * 2;
-                // gradOut's BF16 lanes widened exactly (bits << 16), written out at each load rather than through a
-                // helper returning the vector: at 36 bytes of bytecode such a helper is one over the size C2 inlines
-                // at call sites it has not seen often, and a vector returned from a call is allocated.
-                IntVector p1a = ((IntVector) ShortVector.fromMemorySegment(HALFS, RAW, right, ORDER)
-                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                        .reinterpretAsFloats().mul(w1a).reinterpretAsInts();
-                IntVector p1b = ((IntVector) ShortVector.fromMemorySegment(HALFS, RAW, right + 2 * LANES, ORDER)
-                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                        .reinterpretAsFloats().mul(w1b).reinterpretAsInts();
-                IntVector p0a = ((IntVector) ShortVector.fromMemorySegment(HALFS, RAW, left, ORDER)
-                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                        .reinterpretAsFloats().mul(w0a).reinterpretAsInts();
-                IntVector p0b = ((IntVector) ShortVector.fromMemorySegment(HALFS, RAW, left + 2 * LANES, ORDER)
-                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                        .reinterpretAsFloats().mul(w0b).reinterpretAsInts();
-                FloatVector sum = FloatVector.zero(FLOATS);
-                if (unrolled) {
-                    sum = sum.add(rightIndex.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight0)
-                            .add(right1.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight1)
-                            .add(leftIndex.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft0)
-                            .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft1);
-                } else {
-                    for (int k = 0; k < rightSteps; k++) {
-                        FloatVector term = rightIndex.add(k).selectFrom(p1a, p1b).reinterpretAsFloats();
-                        sum = sum.add(term, rightCount.compare(VectorOperators.GT, k).cast(FLOATS));
+            for (int g = i; g < runEnd; g += LANES) {
+                int rb = bounds[g];
+                int lb = bounds[g + 1];
+                int redone = 0;
+                for (int r = 0; r < rows; r++) {
+                    long right = gAddr + (gFirst + r * gRowStride - jLo + rb) * 2;
+                    long left = gAddr + (gFirst + r * gRowStride - jLo + lb) * 2;
+                    // gradOut's BF16 lanes widened exactly (bits << 16), written out at each load rather than
+                    // through a helper returning the vector: at 36 bytes of bytecode such a helper is one over the
+                    // size C2 inlines at call sites it has not seen often, and a vector returned from a call is
+                    // allocated.
+                    IntVector p1a = ((IntVector) ShortVector.fromMemorySegment(HALFS, RAW, right, ORDER)
+                            .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
+                            .reinterpretAsFloats().mul(w1a).reinterpretAsInts();
+                    IntVector p1b = ((IntVector) ShortVector.fromMemorySegment(HALFS, RAW, right + 2 * LANES, ORDER)
+                            .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
+                            .reinterpretAsFloats().mul(w1b).reinterpretAsInts();
+                    IntVector p0a = ((IntVector) ShortVector.fromMemorySegment(HALFS, RAW, left, ORDER)
+                            .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
+                            .reinterpretAsFloats().mul(w0a).reinterpretAsInts();
+                    IntVector p0b = ((IntVector) ShortVector.fromMemorySegment(HALFS, RAW, left + 2 * LANES, ORDER)
+                            .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
+                            .reinterpretAsFloats().mul(w0b).reinterpretAsInts();
+                    FloatVector sum = FloatVector.zero(FLOATS);
+                    if (unrolled) {
+                        sum = sum.add(rightIndex.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight0)
+                                .add(right1.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight1)
+                                .add(leftIndex.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft0)
+                                .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft1);
+                    } else {
+                        for (int k = 0; k < rightSteps; k++) {
+                            FloatVector term = rightIndex.add(k).selectFrom(p1a, p1b).reinterpretAsFloats();
+                            sum = sum.add(term, rightCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                        }
+                        for (int k = 0; k < leftSteps; k++) {
+                            FloatVector term = leftIndex.add(k).selectFrom(p0a, p0b).reinterpretAsFloats();
+                            sum = sum.add(term, leftCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                        }
                     }
-                    for (int k = 0; k < leftSteps; k++) {
-                        FloatVector term = leftIndex.add(k).selectFrom(p0a, p0b).reinterpretAsFloats();
-                        sum = sum.add(term, leftCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                    long at = (oFirst + r * oRowStride + g - i0) * 2;
+                    IntVector bits = sum.reinterpretAsInts();
+                    if (bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
+                        redo[redone++] = r;
+                    } else {
+                        bits.add(0x7fff).add(bits.lanewise(VectorOperators.LSHR, 16).and(1))
+                                .lanewise(VectorOperators.LSHR, 16)
+                                .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                                .intoMemorySegment(RAW, oAddr + at, ORDER);
                     }
                 }
-                long at = (oFirst + r * oRowStride + i - i0) * 2;
-                IntVector bits = sum.reinterpretAsInts();
-                if (bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
-                    redo[redone++] = r;
-                } else {
-                    bits.add(0x7fff).add(bits.lanewise(VectorOperators.LSHR, 16).and(1)).lanewise(VectorOperators.LSHR, 16)
-                            .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
-                            .intoMemorySegment(RAW, oAddr + at, ORDER);
+                for (int q = 0; q < redone; q++) {
+                    int r = redo[q];
+                    bufferedInputs(t, g, g + LANES, gradOut, gFirst + r * gRowStride - jLo, out,
+                            oFirst + r * oRowStride + g - i0, DataType.BF16);
                 }
             }
-            for (int q = 0; q < redone; q++) {
-                int r = redo[q];
-                bufferedInputs(t, i, i + count, gradOut, gFirst + r * gRowStride - jLo, out,
-                        oFirst + r * oRowStride + i - i0, DataType.BF16);
-            }
+            i = runEnd;
         }
         if (last >= i0 && last < i1) {
             for (int r = 0; r < rows; r++) {
@@ -765,7 +779,11 @@ final class VectorKernelProvider implements KernelProvider {
         final int window = 2 * LANES;
         final long gEnd = gradOut.byteSize() / 2;
         final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
-        for (int i = i0; i < vectorEnd; i += LANES) {
+        // Runs of groups sharing one set-up on periodic tables, as in the FLOAT form (regularRunEnd).
+        final boolean periodic = t.periodInputs() > 0 && LANES % t.periodInputs() == 0;
+        final int regularFrom = t.unclampedFrom();
+        final int regularTo = t.unclampedTo();
+        for (int i = i0; i < vectorEnd; ) {
             int count = Math.min(LANES, vectorEnd - i);
             int rightBase = bounds[i];
             int leftBase = bounds[i + 1];
@@ -775,8 +793,11 @@ final class VectorKernelProvider implements KernelProvider {
                     bufferedInputs(t, i, i + count, gradOut, gFirst + r * gRowStride - jLo, out,
                             oFirst + r * oRowStride + i - i0, DataType.FLOAT16);
                 }
+                i += count;
                 continue;
             }
+            int runEnd = periodic ? regularRunEnd(bounds, i, vectorEnd, regularFrom, regularTo, window, lastRow, gEnd)
+                    : i + LANES;
             IntVector from = IntVector.fromArray(INTS, bounds, i);
             IntVector leftFrom = IntVector.fromArray(INTS, bounds, i + 1);
             IntVector to = IntVector.fromArray(INTS, bounds, i + 2);
@@ -801,71 +822,78 @@ final class VectorKernelProvider implements KernelProvider {
             VectorMask<Float> hasRight1 = rightCount.compare(VectorOperators.GT, 1).cast(FLOATS);
             VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
             VectorMask<Float> hasLeft1 = leftCount.compare(VectorOperators.GT, 1).cast(FLOATS);
-            int redone = 0;
-            for (int r = 0; r < rows; r++) {
-                long right = gAddr + (gFirst + r * gRowStride - jLo + rightBase) * 2;
-                long left = gAddr + (gFirst + r * gRowStride - jLo + leftBase) * 2;
-                // gradOut's FP16 lanes as sign-extended ints, widened below once they are known to be finite.
-                IntVector h1a = (IntVector) ShortVector.fromMemorySegment(HALFS, RAW, right, ORDER)
-                        .convertShape(VectorOperators.S2I, INTS, 0);
-                IntVector h1b = (IntVector) ShortVector.fromMemorySegment(HALFS, RAW, right + 2 * LANES, ORDER)
-                        .convertShape(VectorOperators.S2I, INTS, 0);
-                IntVector h0a = (IntVector) ShortVector.fromMemorySegment(HALFS, RAW, left, ORDER)
-                        .convertShape(VectorOperators.S2I, INTS, 0);
-                IntVector h0b = (IntVector) ShortVector.fromMemorySegment(HALFS, RAW, left + 2 * LANES, ORDER)
-                        .convertShape(VectorOperators.S2I, INTS, 0);
-                // Infinities and NaNs (exponent 31) are rare: such a row's group goes through the buffered form.
-                IntVector most = h1a.and(0x7fff).max(h1b.and(0x7fff)).max(h0a.and(0x7fff).max(h0b.and(0x7fff)));
-                if (most.compare(VectorOperators.GE, 0x7c00).anyTrue()) {
-                    redo[redone++] = r;
-                    continue;
-                }
-                // Finite halfs shifted into float position (sign to bit 31, its copies cleared): the value times 2^-112,
-                // exactly, normals and subnormals alike; the weights carry the 2^112.
-                IntVector p1a = h1a.lanewise(VectorOperators.LSHL, 13).and(0x8fffe000).reinterpretAsFloats()
-                        .mul(w1a).reinterpretAsInts();
-                IntVector p1b = h1b.lanewise(VectorOperators.LSHL, 13).and(0x8fffe000).reinterpretAsFloats()
-                        .mul(w1b).reinterpretAsInts();
-                IntVector p0a = h0a.lanewise(VectorOperators.LSHL, 13).and(0x8fffe000).reinterpretAsFloats()
-                        .mul(w0a).reinterpretAsInts();
-                IntVector p0b = h0b.lanewise(VectorOperators.LSHL, 13).and(0x8fffe000).reinterpretAsFloats()
-                        .mul(w0b).reinterpretAsInts();
-                FloatVector sum = FloatVector.zero(FLOATS);
-                if (unrolled) {
-                    sum = sum.add(rightIndex.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight0)
-                            .add(right1.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight1)
-                            .add(leftIndex.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft0)
-                            .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft1);
-                } else {
-                    for (int k = 0; k < rightSteps; k++) {
-                        FloatVector term = rightIndex.add(k).selectFrom(p1a, p1b).reinterpretAsFloats();
-                        sum = sum.add(term, rightCount.compare(VectorOperators.GT, k).cast(FLOATS));
+            for (int g = i; g < runEnd; g += LANES) {
+                int rb = bounds[g];
+                int lb = bounds[g + 1];
+                int redone = 0;
+                for (int r = 0; r < rows; r++) {
+                    long right = gAddr + (gFirst + r * gRowStride - jLo + rb) * 2;
+                    long left = gAddr + (gFirst + r * gRowStride - jLo + lb) * 2;
+                    // gradOut's FP16 lanes as sign-extended ints, widened below once they are known to be finite.
+                    IntVector h1a = (IntVector) ShortVector.fromMemorySegment(HALFS, RAW, right, ORDER)
+                            .convertShape(VectorOperators.S2I, INTS, 0);
+                    IntVector h1b = (IntVector) ShortVector.fromMemorySegment(HALFS, RAW, right + 2 * LANES, ORDER)
+                            .convertShape(VectorOperators.S2I, INTS, 0);
+                    IntVector h0a = (IntVector) ShortVector.fromMemorySegment(HALFS, RAW, left, ORDER)
+                            .convertShape(VectorOperators.S2I, INTS, 0);
+                    IntVector h0b = (IntVector) ShortVector.fromMemorySegment(HALFS, RAW, left + 2 * LANES, ORDER)
+                            .convertShape(VectorOperators.S2I, INTS, 0);
+                    // Infinities and NaNs (exponent 31) are rare: such a row's group goes through the buffered form.
+                    IntVector most = h1a.and(0x7fff).max(h1b.and(0x7fff)).max(h0a.and(0x7fff).max(h0b.and(0x7fff)));
+                    if (most.compare(VectorOperators.GE, 0x7c00).anyTrue()) {
+                        redo[redone++] = r;
+                        continue;
                     }
-                    for (int k = 0; k < leftSteps; k++) {
-                        FloatVector term = leftIndex.add(k).selectFrom(p0a, p0b).reinterpretAsFloats();
-                        sum = sum.add(term, leftCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                    // Finite halfs shifted into float position (sign to bit 31, its copies cleared): the value
+                    // times 2^-112, exactly, normals and subnormals alike; the weights carry the 2^112.
+                    IntVector p1a = h1a.lanewise(VectorOperators.LSHL, 13).and(0x8fffe000).reinterpretAsFloats()
+                            .mul(w1a).reinterpretAsInts();
+                    IntVector p1b = h1b.lanewise(VectorOperators.LSHL, 13).and(0x8fffe000).reinterpretAsFloats()
+                            .mul(w1b).reinterpretAsInts();
+                    IntVector p0a = h0a.lanewise(VectorOperators.LSHL, 13).and(0x8fffe000).reinterpretAsFloats()
+                            .mul(w0a).reinterpretAsInts();
+                    IntVector p0b = h0b.lanewise(VectorOperators.LSHL, 13).and(0x8fffe000).reinterpretAsFloats()
+                            .mul(w0b).reinterpretAsInts();
+                    FloatVector sum = FloatVector.zero(FLOATS);
+                    if (unrolled) {
+                        sum = sum.add(rightIndex.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight0)
+                                .add(right1.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight1)
+                                .add(leftIndex.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft0)
+                                .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft1);
+                    } else {
+                        for (int k = 0; k < rightSteps; k++) {
+                            FloatVector term = rightIndex.add(k).selectFrom(p1a, p1b).reinterpretAsFloats();
+                            sum = sum.add(term, rightCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                        }
+                        for (int k = 0; k < leftSteps; k++) {
+                            FloatVector term = leftIndex.add(k).selectFrom(p0a, p0b).reinterpretAsFloats();
+                            sum = sum.add(term, leftCount.compare(VectorOperators.GT, k).cast(FLOATS));
+                        }
                     }
+                    long at = (oFirst + r * oRowStride + g - i0) * 2;
+                    // Rounded to nearest even in registers (the sums of finite halfs are finite floats): at least
+                    // 65536 is infinity; below 2^-14 a float addition of 0.5 rounds the subnormal half into the low
+                    // bits; else the exponent is rebased and the mantissa rounded by adding 0xfff and its last kept
+                    // bit.
+                    IntVector bits = sum.reinterpretAsInts();
+                    IntVector magnitude = bits.and(0x7fffffff);
+                    IntVector normal = magnitude.add(0xc8000fff)
+                            .add(magnitude.lanewise(VectorOperators.LSHR, 13).and(1))
+                            .lanewise(VectorOperators.LSHR, 13);
+                    IntVector subnormal = magnitude.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(0x3f000000);
+                    normal.blend(subnormal, magnitude.compare(VectorOperators.LT, 0x38800000))
+                            .blend(0x7c00, magnitude.compare(VectorOperators.GE, 0x47800000))
+                            .or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
+                            .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                            .intoMemorySegment(RAW, oAddr + at, ORDER);
                 }
-                long at = (oFirst + r * oRowStride + i - i0) * 2;
-                // Rounded to nearest even in registers (the sums of finite halfs are finite floats): at least 65536
-                // is infinity; below 2^-14 a float addition of 0.5 rounds the subnormal half into the low bits; else
-                // the exponent is rebased and the mantissa rounded by adding 0xfff and its last kept bit.
-                IntVector bits = sum.reinterpretAsInts();
-                IntVector magnitude = bits.and(0x7fffffff);
-                IntVector normal = magnitude.add(0xc8000fff).add(magnitude.lanewise(VectorOperators.LSHR, 13).and(1))
-                        .lanewise(VectorOperators.LSHR, 13);
-                IntVector subnormal = magnitude.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(0x3f000000);
-                normal.blend(subnormal, magnitude.compare(VectorOperators.LT, 0x38800000))
-                        .blend(0x7c00, magnitude.compare(VectorOperators.GE, 0x47800000))
-                        .or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
-                        .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
-                        .intoMemorySegment(RAW, oAddr + at, ORDER);
+                for (int q = 0; q < redone; q++) {
+                    int r = redo[q];
+                    bufferedInputs(t, g, g + LANES, gradOut, gFirst + r * gRowStride - jLo, out,
+                            oFirst + r * oRowStride + g - i0, DataType.FLOAT16);
+                }
             }
-            for (int q = 0; q < redone; q++) {
-                int r = redo[q];
-                bufferedInputs(t, i, i + count, gradOut, gFirst + r * gRowStride - jLo, out,
-                        oFirst + r * oRowStride + i - i0, DataType.FLOAT16);
-            }
+            i = runEnd;
         }
         if (last >= i0 && last < i1) {
             for (int r = 0; r < rows; r++) {
