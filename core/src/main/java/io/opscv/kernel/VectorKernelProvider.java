@@ -94,6 +94,15 @@ final class VectorKernelProvider implements KernelProvider {
     private static final IntVector SWAP_LOW_1 = permutation(0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
     private static final IntVector SWAP_HIGH_1 = permutation(1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31);
 
+    /**
+     * The 16-bit forms' paired loads ({@link #backwardInPlaceBf16}): an int lane holds the half at the even
+     * position in its low 16 bits (little-endian memory).
+     */
+    private static final boolean PAIRED = ORDER == ByteOrder.LITTLE_ENDIAN;
+    /** Lane k picks lane 2k (EVEN) or 2k + 1 (ODD) of two concatenated vectors (two-source permutes). */
+    private static final IntVector EVEN = IntVector.zero(INTS).addIndex(2);
+    private static final IntVector ODD = EVEN.add(1);
+
     private static IntVector permutation(int... lanes) {
         return TILED ? IntVector.fromArray(INTS, lanes, 0) : null;
     }
@@ -682,6 +691,53 @@ final class VectorKernelProvider implements KernelProvider {
             FloatVector w1b = FloatVector.fromArray(FLOATS, w1, rightBase + LANES);
             FloatVector w0a = FloatVector.fromArray(FLOATS, w0, leftBase);
             FloatVector w0b = FloatVector.fromArray(FLOATS, w0, leftBase + LANES);
+            if (PAIRED && !rightCount.compare(VectorOperators.NE, 2).or(leftCount.compare(VectorOperators.NE, 2))
+                    .anyTrue()) {
+                // Two terms per tap in every lane (2x upsampling): the terms of input i + k are the halfs at
+                // rb + 2k, rb + 2k + 1, lb + 2k, lb + 2k + 1, so the group's 2L halfs from a base, loaded as L ints,
+                // hold them in their low and high halves: widened with a shift and a mask, no permute. The weights
+                // are split into even and odd positions once for the run.
+                FloatVector r0w = EVEN.selectFrom(w1a.reinterpretAsInts(), w1b.reinterpretAsInts())
+                        .reinterpretAsFloats();
+                FloatVector r1w = ODD.selectFrom(w1a.reinterpretAsInts(), w1b.reinterpretAsInts())
+                        .reinterpretAsFloats();
+                FloatVector l0w = EVEN.selectFrom(w0a.reinterpretAsInts(), w0b.reinterpretAsInts())
+                        .reinterpretAsFloats();
+                FloatVector l1w = ODD.selectFrom(w0a.reinterpretAsInts(), w0b.reinterpretAsInts())
+                        .reinterpretAsFloats();
+                for (int g = i; g < runEnd; g += LANES) {
+                    int rb = bounds[g];
+                    int lb = bounds[g + 1];
+                    int redone = 0;
+                    for (int r = 0; r < rows; r++) {
+                        IntVector x = IntVector.fromMemorySegment(INTS, RAW,
+                                gAddr + (gFirst + r * gRowStride - jLo + rb) * 2, ORDER);
+                        IntVector y = IntVector.fromMemorySegment(INTS, RAW,
+                                gAddr + (gFirst + r * gRowStride - jLo + lb) * 2, ORDER);
+                        FloatVector sum = FloatVector.zero(FLOATS)
+                                .add(x.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().mul(r0w))
+                                .add(x.and(0xffff0000).reinterpretAsFloats().mul(r1w))
+                                .add(y.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().mul(l0w))
+                                .add(y.and(0xffff0000).reinterpretAsFloats().mul(l1w));
+                        IntVector bits = sum.reinterpretAsInts();
+                        if (bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
+                            redo[redone++] = r;
+                        } else {
+                            bits.add(0x7fff).add(bits.lanewise(VectorOperators.LSHR, 16).and(1))
+                                    .lanewise(VectorOperators.LSHR, 16)
+                                    .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                                    .intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + g - i0) * 2, ORDER);
+                        }
+                    }
+                    for (int q = 0; q < redone; q++) {
+                        int r = redo[q];
+                        bufferedInputs(t, g, g + LANES, gradOut, gFirst + r * gRowStride - jLo, out,
+                                oFirst + r * oRowStride + g - i0, DataType.BF16);
+                    }
+                }
+                i = runEnd;
+                continue;
+            }
             // At most two terms per tap (every ratio up to 2x but the odd alignCorners group): the four steps
             // unrolled, their indices and masks set up once for all rows, as in the FLOAT form.
             boolean unrolled = rightSteps <= 2 && leftSteps <= 2;
@@ -813,6 +869,66 @@ final class VectorKernelProvider implements KernelProvider {
             FloatVector w1b = FloatVector.fromArray(FLOATS, w1, rightBase + LANES).mul(0x1p112f);
             FloatVector w0a = FloatVector.fromArray(FLOATS, w0, leftBase).mul(0x1p112f);
             FloatVector w0b = FloatVector.fromArray(FLOATS, w0, leftBase + LANES).mul(0x1p112f);
+            if (PAIRED && !rightCount.compare(VectorOperators.NE, 2).or(leftCount.compare(VectorOperators.NE, 2))
+                    .anyTrue()) {
+                // Two terms per tap in every lane (2x upsampling): paired loads as in the BF16 form. A half moves
+                // into float position with an arithmetic shift right by 3 of its int (sign copied down, value times
+                // 2^-112 once masked), the low one after a shift left by 16.
+                FloatVector r0w = EVEN.selectFrom(w1a.reinterpretAsInts(), w1b.reinterpretAsInts())
+                        .reinterpretAsFloats();
+                FloatVector r1w = ODD.selectFrom(w1a.reinterpretAsInts(), w1b.reinterpretAsInts())
+                        .reinterpretAsFloats();
+                FloatVector l0w = EVEN.selectFrom(w0a.reinterpretAsInts(), w0b.reinterpretAsInts())
+                        .reinterpretAsFloats();
+                FloatVector l1w = ODD.selectFrom(w0a.reinterpretAsInts(), w0b.reinterpretAsInts())
+                        .reinterpretAsFloats();
+                for (int g = i; g < runEnd; g += LANES) {
+                    int rb = bounds[g];
+                    int lb = bounds[g + 1];
+                    int redone = 0;
+                    for (int r = 0; r < rows; r++) {
+                        IntVector x = IntVector.fromMemorySegment(INTS, RAW,
+                                gAddr + (gFirst + r * gRowStride - jLo + rb) * 2, ORDER);
+                        IntVector y = IntVector.fromMemorySegment(INTS, RAW,
+                                gAddr + (gFirst + r * gRowStride - jLo + lb) * 2, ORDER);
+                        // Exponent 31 (infinity, NaN) in either half: adding 1 to the exponent carries into its sign.
+                        if (x.and(0x7c007c00).add(0x04000400).or(y.and(0x7c007c00).add(0x04000400)).and(0x80008000)
+                                .compare(VectorOperators.NE, 0).anyTrue()) {
+                            redo[redone++] = r;
+                            continue;
+                        }
+                        FloatVector sum = FloatVector.zero(FLOATS)
+                                .add(x.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3)
+                                        .and(0x8fffe000).reinterpretAsFloats().mul(r0w))
+                                .add(x.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000).reinterpretAsFloats()
+                                        .mul(r1w))
+                                .add(y.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3)
+                                        .and(0x8fffe000).reinterpretAsFloats().mul(l0w))
+                                .add(y.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000).reinterpretAsFloats()
+                                        .mul(l1w));
+                        // Rounded as in the general form below.
+                        IntVector bits = sum.reinterpretAsInts();
+                        IntVector magnitude = bits.and(0x7fffffff);
+                        IntVector normal = magnitude.add(0xc8000fff)
+                                .add(magnitude.lanewise(VectorOperators.LSHR, 13).and(1))
+                                .lanewise(VectorOperators.LSHR, 13);
+                        IntVector subnormal = magnitude.reinterpretAsFloats().add(0.5f).reinterpretAsInts()
+                                .sub(0x3f000000);
+                        normal.blend(subnormal, magnitude.compare(VectorOperators.LT, 0x38800000))
+                                .blend(0x7c00, magnitude.compare(VectorOperators.GE, 0x47800000))
+                                .or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
+                                .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                                .intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + g - i0) * 2, ORDER);
+                    }
+                    for (int q = 0; q < redone; q++) {
+                        int r = redo[q];
+                        bufferedInputs(t, g, g + LANES, gradOut, gFirst + r * gRowStride - jLo, out,
+                                oFirst + r * oRowStride + g - i0, DataType.FLOAT16);
+                    }
+                }
+                i = runEnd;
+                continue;
+            }
             // At most two terms per tap (every ratio up to 2x but the odd alignCorners group): the four steps
             // unrolled, their indices and masks set up once for all rows, as in the FLOAT form.
             boolean unrolled = rightSteps <= 2 && leftSteps <= 2;
