@@ -4,6 +4,7 @@ import io.opscv.kernel.WorkerPool;
 import io.opscv.perf.BenchmarkCases;
 import io.opscv.perf.BenchmarkFixture;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.concurrent.TimeUnit;
 import jdk.incubator.vector.FloatVector;
@@ -85,4 +86,28 @@ public class StoreBandwidthBenchmark {
         });
         return out;
     }
+
+    /**
+     * out's bytes written by {@code MemorySegment.copy} from a 16 KiB per-thread buffer (in L1), nothing else
+     * read: whether the JDK's copy writes a kernel's results faster than its vector stores do.
+     */
+    @Benchmark
+    public MemorySegment copiesToOut() {
+        MemorySegment out = fixture.outSegment();
+        long bytes = out.byteSize();
+        int chunks = (int) ((bytes + CHUNK - 1) / CHUNK);
+        WorkerPool.shared().forEach(chunks, (chunk, slot) -> {
+            float[] buffer = BUFFERS.get();
+            long from = chunk * CHUNK;
+            long to = Math.min(bytes, from + CHUNK);
+            for (long at = from; at < to; at += BUFFER_BYTES) {
+                int n = (int) Math.min(BUFFER_BYTES, to - at) / 4;
+                MemorySegment.copy(buffer, 0, out, ValueLayout.JAVA_FLOAT_UNALIGNED, at, n);
+            }
+        });
+        return out;
+    }
+
+    private static final int BUFFER_BYTES = 16 << 10;
+    private static final ThreadLocal<float[]> BUFFERS = ThreadLocal.withInitial(() -> new float[BUFFER_BYTES / 4]);
 }
