@@ -29,13 +29,20 @@ class ThreadCountDeterminismTest {
                 new KernelCase("transposed_fp16_3.7x", 3, 40, 300, 1111, true, 0, DataType.FLOAT16,
                         KernelCase.Layout.TRANSPOSED_GRAD_OUT, false),
                 new KernelCase("uneven_batch", 5, 9, 700, 2100, true, 0, f, KernelCase.Layout.UNEVEN_BATCH, false),
-                new KernelCase("nonfinite", 4, 17, 1000, 3700, false, 0, f, cont, true));
+                new KernelCase("nonfinite", 4, 17, 1000, 3700, false, 0, f, cont, true),
+                // Periodic tables: translated windows (deferred table), runs of groups, paired 16-bit loads.
+                new KernelCase("long_row_2x", 1, 2, 40000, 80000, false, 0, f, cont, false),
+                new KernelCase("long_row_2x_fp16", 1, 2, 40000, 80000, false, 0, DataType.FLOAT16, cont, false),
+                new KernelCase("rows_2x_bf16", 3, 5, 9000, 18000, false, 0, DataType.BF16, cont, false),
+                new KernelCase("long_row_down4x", 1, 3, 60000, 15000, false, 0, f, cont, false));
     }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void resultsAreIdenticalForEveryThreadCountAndRun(KernelCase kc) {
         LinearTable table = kc.table();
+        // The cpu plan's deferred table too: with few rows, each task builds (or translates) its block's window.
+        LinearTable deferred = LinearTable.deferred(kc.lin(), kc.lout(), kc.alignCorners(), kc.scales());
         try (Arena arena = Arena.ofShared(); PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope())) {
             StridedTensor gradOut = kc.gradOut(arena);
             int[] reference = null;
@@ -43,7 +50,8 @@ class ThreadCountDeterminismTest {
                 try (WorkerPool pool = new WorkerPool(threads)) {
                     for (int run = 0; run < 2; run++) {
                         StridedTensor out = kc.out(arena);
-                        Linear1dBackwardKernel.run(gradOut, out, table, KernelProviders.get(), pool);
+                        Linear1dBackwardKernel.run(gradOut, out, run == 0 ? table : deferred, KernelProviders.get(),
+                                pool);
                         int[] bits = kc.nonFinite() ? KernelCase.bits(out) : rawBits(out);
                         if (reference == null) {
                             reference = bits;
