@@ -323,7 +323,7 @@ public final class LinearTable {
      * equals the one {@code held} describes: a window of this table of as many inputs, a whole number k of
      * periods away ({@code a} k·Q inputs and {@code ja} k·P outputs further), and every entry of both
      * unclamped ({@link #unclamped}). Then every tap, weight and bound is the other's, shifted by k periods:
-     * the last output, start(b), too. (The outputs test catches windows at the clamped start, whose
+     * the last output, start(b), too. (The test on {@code ja} catches windows at the clamped start, whose
      * {@code gatherFrom} is not shifted; a window holding the last input reaches lout, so it is never
      * unclamped.)
      */
@@ -346,11 +346,6 @@ public final class LinearTable {
     /** The period's inputs Q ({@link #period}), 0 without a period. */
     int periodInputs() {
         return periodInputs;
-    }
-
-    /** The period's outputs P ({@link #period}), 0 without a period. */
-    int periodOutputs() {
-        return periodOutputs;
     }
 
     /** The first output whose source is not clamped, in this table's indices (see {@link #unclampedTo}). */

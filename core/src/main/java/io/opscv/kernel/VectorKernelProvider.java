@@ -270,7 +270,8 @@ final class VectorKernelProvider implements KernelProvider {
      * windowed form too, in a method of their own ({@link #backwardInPlaceBf16}) that widens and
      * rounds in registers, and FP16 rows likewise ({@link #backwardInPlaceHalf}, with bit operations:
      * the Vector API has no FP16 conversion, and the scalar ones inlined here made the FLOAT method
-     * much slower, 25 ns per input instead of 0.9).
+     * much slower, 25 ns per input instead of 0.9). On periodic tables ({@link LinearTable#period}) the
+     * windowed forms set a group up once for its whole run of translated groups ({@link #regularRunEnd}).
      */
     @Override
     public boolean backwardInPlace(LinearTable table, DataType type) {
@@ -643,6 +644,8 @@ final class VectorKernelProvider implements KernelProvider {
      * vector value inside it: with
      * both dtypes behind shared load and store helpers, the JIT compiled the FLOAT path 2.6× slower,
      * and a store helper taking the sum vector made this one slower than the buffered form (measured).
+     * On periodic tables a group's set-up serves its run of translated groups ({@link #regularRunEnd}), and
+     * groups whose every tap has two terms (2x up) load their halfs in pairs, as ints ({@link #PAIRED}).
      */
     private static void backwardInPlaceBf16(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut, long gFirst,
                                             long gRowStride, MemorySegment out, long oFirst, long oRowStride) {
