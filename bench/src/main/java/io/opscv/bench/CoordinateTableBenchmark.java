@@ -24,8 +24,12 @@ import org.openjdk.jmh.annotations.Warmup;
 @Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
 public class CoordinateTableBenchmark {
 
-    /** Lin:Lout: the long-row case and up2x. */
-    @Param({"524288:1048576", "16384:32768"})
+    /**
+     * Lin:Lout: the long-row case and up2x, whose tables repeat (a window is translated from the previous
+     * one: {@link #windowOfOneBlock} measures that), and a long row at 3x, whose table does not (every
+     * window is filled).
+     */
+    @Param({"524288:1048576", "16384:32768", "524288:1572864"})
     public String sizes;
 
     private LinearTable deferred;
@@ -44,7 +48,10 @@ public class CoordinateTableBenchmark {
         return LinearTable.of(Integer.parseInt(parts[0]), Integer.parseInt(parts[1]), false, 0);
     }
 
-    /** The window of one block of 4096 inputs (the in-place block), reusing the previous window's arrays. */
+    /**
+     * The window of one block of 4096 inputs (the in-place block), reusing the previous window's arrays: a
+     * translation of it on a periodic table, a fill otherwise.
+     */
     @Benchmark
     public LinearTable windowOfOneBlock() {
         window = deferred.window(4096, 8192, window, KernelProviders.get());
