@@ -23,8 +23,14 @@ class HalfInPlaceTest {
 
     /** Runs the backward on FP16 rows of {@code halfs.applyAsInt(k)} with the scalar and the vector provider. */
     private static void assertSameAsReference(int rows, int lin, int lout, boolean alignCorners, IntUnaryOperator halfs) {
+        assertSameAsReference(DataType.FLOAT16, rows, lin, lout, alignCorners, halfs);
+    }
+
+    /** As above, for FP16 or BF16 rows of 16-bit patterns. */
+    private static void assertSameAsReference(DataType type, int rows, int lin, int lout, boolean alignCorners,
+                                              IntUnaryOperator halfs) {
         LinearTable table = LinearTable.of(lin, lout, alignCorners, 0);
-        assumeTrue(VECTOR != null && VECTOR.backwardInPlace(table, DataType.FLOAT16), "no FP16 in-place form here");
+        assumeTrue(VECTOR != null && VECTOR.backwardInPlace(table, type), "no " + type + " in-place form here");
         try (Arena arena = Arena.ofShared(); PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope());
              WorkerPool pool = new WorkerPool(2)) {
             MemorySegment g = arena.allocate(2L * rows * lout, 64);
@@ -32,14 +38,15 @@ class HalfInPlaceTest {
                 g.set(ElementCodec.U16, 2L * k, (short) halfs.applyAsInt(k));
             }
             StridedTensor gradOut = new StridedTensor(g, 0, new long[] {1, rows, lout}, new long[] {(long) rows * lout,
-                    lout, 1}, DataType.FLOAT16);
+                    lout, 1}, type);
             StridedTensor expected = new StridedTensor(arena.allocate(2L * rows * lin, 64), 0, new long[] {1, rows, lin},
-                    new long[] {(long) rows * lin, lin, 1}, DataType.FLOAT16);
+                    new long[] {(long) rows * lin, lin, 1}, type);
             StridedTensor actual = new StridedTensor(arena.allocate(2L * rows * lin, 64), 0, new long[] {1, rows, lin},
-                    new long[] {(long) rows * lin, lin, 1}, DataType.FLOAT16);
+                    new long[] {(long) rows * lin, lin, 1}, type);
             Linear1dBackwardKernel.run(gradOut, expected, table, KernelProviders.scalar(), pool);
             Linear1dBackwardKernel.run(gradOut, actual, table, VECTOR, pool);
-            assertArrayEquals(KernelCase.bits(expected), KernelCase.bits(actual), lin + " <- " + lout + ", ac=" + alignCorners);
+            assertArrayEquals(KernelCase.bits(expected), KernelCase.bits(actual),
+                    type + " " + lin + " <- " + lout + ", ac=" + alignCorners);
         }
     }
 
@@ -79,5 +86,20 @@ class HalfInPlaceTest {
         assertSameAsReference(32, 1024, 2048, false, k -> values[k]);
         assertSameAsReference(32, 1024, 2047, true, k -> values[k]);
         assertSameAsReference(32, 1500, 2048, false, k -> values[k]);
+    }
+
+    /**
+     * Up 2x (the paired loads: two halfs per int, widened from its low and high 16 bits): every finite
+     * pattern, of either sign, at every position of a pair, FP16 and BF16 alike.
+     */
+    @Test
+    void everyFinitePatternThroughThePairedLoadsAsTheReference() {
+        // 32 rows of 2048 hold each of the 65536 patterns once; shifted by one, each lands in the other half of
+        // its int.
+        assertSameAsReference(32, 1024, 2048, false, k -> finite(k) ? k : 0);
+        assertSameAsReference(32, 1024, 2048, false, k -> finite((k + 1) & 0xffff) ? (k + 1) & 0xffff : 0);
+        assertSameAsReference(DataType.BF16, 32, 1024, 2048, false, k -> (k & 0x7f80) != 0x7f80 ? k : 0);
+        assertSameAsReference(DataType.BF16, 32, 1024, 2048, false,
+                k -> ((k + 1) & 0x7f80) != 0x7f80 ? (k + 1) & 0xffff : 0);
     }
 }
