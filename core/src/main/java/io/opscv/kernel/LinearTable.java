@@ -65,7 +65,7 @@ public final class LinearTable {
 
     /**
      * The arrays of a chain of windows, each built with the previous one as {@code reuse}, and which window
-     * of which axis they hold now: inputs [a, b) of {@code axis}, outputs [ja, jb).
+     * of which axis they hold now: inputs [a, b) of {@code axis}, outputs from {@code ja}.
      */
     private static final class WindowArrays {
         int[] x0;
@@ -76,7 +76,6 @@ public final class LinearTable {
         int a;
         int b;
         int ja;
-        int jb;
     }
 
     /** @param axis a window's axis, whose output {@code ja} is the window's output 0; null for an axis's table */
@@ -276,7 +275,6 @@ public final class LinearTable {
             held.a = a;
             held.b = b;
             held.ja = ja;
-            held.jb = jb;
             return new LinearTable(localLin, outputs, false, scale, half, held.x0, held.w0, held.w1, held.bounds, held,
                     this, ja);
         }
@@ -314,7 +312,6 @@ public final class LinearTable {
         held.a = a;
         held.b = b;
         held.ja = ja;
-        held.jb = jb;
         return new LinearTable(localLin, outputs, false, scale, half, x, v0, v1, bl, held, this, ja);
     }
 
@@ -386,9 +383,9 @@ public final class LinearTable {
     }
 
     /**
-     * {@code start(i)} computed from the formulas: a first guess from the inverse of the source index,
-     * then moved to the first j whose tap {@link #tap} is ≥ i (the taps never decrease with j), so the
-     * result is exactly the whole table's, whatever the rounding of the guess.
+     * {@code start(i)} computed from the formulas: the first j whose tap, as {@link #fill} computes it, is
+     * ≥ i, found from the sources ({@link #firstSourceAtLeast}: a guess from the inverse, moved to the exact
+     * answer), so the result is exactly the whole table's, whatever the rounding of the guess.
      */
     private int computeStart(int i) {
         if (i <= 0) {
@@ -403,21 +400,8 @@ public final class LinearTable {
         if (scale <= 0) {
             return lout; // every tap is 0
         }
-        double guess = Math.ceil((i + half) / scale - half);
-        int j = guess <= 0 ? 0 : guess >= lout ? lout : (int) guess;
-        while (j > 0 && tap(j - 1) >= i) {
-            j--;
-        }
-        while (j < lout && tap(j) < i) {
-            j++;
-        }
-        return j;
-    }
-
-    /** The left tap of output j, exactly as {@link #fill} computes it. */
-    private int tap(int j) {
-        double src = Math.max(scale * (j + half) - half, 0.0);
-        return (int) Math.min(Math.floor(src), (double) (lin - 1));
+        // For 1 <= i <= lin - 1, min(floor(max(source, 0)), lin - 1) >= i exactly when the unclamped source is.
+        return firstSourceAtLeast(i, 0);
     }
 
     /** The longest axis a table can describe: Java arrays hold at most about 2^31 - 8 elements, less the padding. */
