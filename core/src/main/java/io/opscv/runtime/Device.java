@@ -103,7 +103,8 @@ public final class Device implements AutoCloseable {
      * decode into and encode from per-thread buffers: more work per element).
      *
      * @throws AclnnException 161002 when the segment is confined to one thread
-     *                        ({@code Arena.ofConfined()}): streams run kernels on threads of their own
+     *                        ({@code Arena.ofConfined()}): kernels run on the stream's, the pool's
+     *                        and synchronizing threads
      */
     public DeviceMemory wrap(MemorySegment segment) {
         ensureOpen();

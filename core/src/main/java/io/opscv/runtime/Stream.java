@@ -7,20 +7,25 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A stream ({@code aclrtCreateStream}): an ordered, asynchronous queue of work run by one thread of
- * its own. {@link #synchronize()} waits until everything queued so far has run and reports the
- * first failure since the last synchronize; {@link #close()} ({@code aclrtDestroyStream}) drains
- * the queue first.
+ * A stream ({@code aclrtCreateStream}): an ordered, asynchronous queue of work with a thread of its
+ * own. {@link #synchronize()} waits until everything queued so far has run and reports the first
+ * failure since the last synchronize; {@link #close()} ({@code aclrtDestroyStream}) drains the
+ * queue first.
  *
- * <p>Implementation overview. Tasks go through a lock-free queue to the stream's single thread,
- * which runs them in order and then publishes the count of completed tasks. Both that thread (when
- * the queue is empty) and a synchronizing thread (while work is pending) spin for
- * {@link #SPIN_NANOS} before parking, so that a short launch-and-synchronize round trip costs no
- * thread wake-up; past that they park and are unparked by the other side. Only launch and close
- * take a lock, so that no task is accepted after close has begun draining.
+ * <p>Implementation overview. Tasks go through a lock-free queue. One thread at a time holds the
+ * runner role and runs them in order, counting the completed ones: the stream's thread, woken by
+ * launch, or a synchronizing thread that finds the queue waiting and runs the tasks it waits for
+ * itself (as a caller-runs executor does). A launch followed at once by a synchronize therefore runs
+ * on the caller, with no hand-over between threads, and a kernel's parallel loop gets the same
+ * threads as any other loop of the caller; work nobody waits for still runs asynchronously on the
+ * stream's thread. The stream's thread parks when it finds nothing to do, or when another thread
+ * holds the role (that one wakes it on leaving the role if tasks remain); after running tasks it
+ * spins for {@link #SPIN_NANOS}, so that a quick series of launches runs without wake-ups. A
+ * synchronizing thread that cannot take the role spins as long, then parks until woken by the runner.
+ * Only launch and close take a lock, so that no task is accepted after close has begun draining.
  */
 public final class Stream implements AutoCloseable {
-    /** How long an idle stream thread or a synchronizing caller spins before parking. */
+    /** How long the stream's thread (after running tasks) or a waiting synchronizer spins before parking. */
     static final long SPIN_NANOS = 50_000;
 
     private final Device device;
@@ -29,7 +34,10 @@ public final class Stream implements AutoCloseable {
     private final ConcurrentLinkedQueue<Thread> parkedSynchronizers = new ConcurrentLinkedQueue<>();
     private final AtomicReference<AclnnException> failure = new AtomicReference<>();
     private final AtomicLong submitted = new AtomicLong();
+    /** The thread that runs queued tasks now (the stream's own or a synchronizing one), or null. */
+    private final AtomicReference<Thread> runner = new AtomicReference<>();
     private final Thread worker;
+    /** Tasks run so far; written only by the runner. */
     private volatile long completed;
     private volatile boolean workerParked;
     private volatile boolean closing;
@@ -73,11 +81,12 @@ public final class Stream implements AutoCloseable {
     }
 
     /**
-     * {@code aclrtSynchronizeStream}: waits for all work queued before this call; throws the first
+     * {@code aclrtSynchronizeStream}: waits for all work queued before this call, running queued
+     * tasks on the calling thread when the stream's thread has not started them; throws the first
      * failure of that work, if any (and clears it).
      */
     public void synchronize() {
-        if (Thread.currentThread() == worker) {
+        if (runner.get() == Thread.currentThread()) {
             // A task waiting for the queue it runs in would wait for itself forever.
             throw AclnnException.invalid("aclrtSynchronizeStream was called from a task of the same stream; it would wait"
                     + " for itself.");
@@ -93,55 +102,73 @@ public final class Stream implements AutoCloseable {
         }
     }
 
+    /** Returns once {@code target} tasks have run, running queued ones itself whenever it can take the runner role. */
     private void awaitCompleted(long target) {
         long spinUntil = System.nanoTime() + SPIN_NANOS;
         int spins = 0;
+        boolean interrupted = false;
         while (completed < target) {
+            if (runQueued(target) && completed >= target) {
+                break;
+            }
             if (System.nanoTime() < spinUntil) {
                 spin(++spins);
                 continue;
             }
             Thread self = Thread.currentThread();
             parkedSynchronizers.add(self);
-            boolean interrupted = false;
-            while (completed < target) {
+            if (completed < target && runner.get() != null) {
                 LockSupport.park(this);
                 interrupted |= Thread.interrupted();
             }
             parkedSynchronizers.remove(self);
-            if (interrupted) {
-                self.interrupt();
-            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 
-    private void work() {
-        long done = 0;
-        while (true) {
-            Runnable task = queue.poll();
-            if (task == null) {
-                task = awaitTask();
-                if (task == null) {
-                    return;
-                }
+    /**
+     * Takes the runner role if it is free and runs queued tasks in order until the queue is empty or
+     * {@code until} tasks have run; false when another thread holds the role.
+     */
+    private boolean runQueued(long until) {
+        Thread self = Thread.currentThread();
+        if (runner.get() != null || !runner.compareAndSet(null, self)) {
+            return false;
+        }
+        try {
+            Runnable task;
+            while (completed < until && (task = queue.poll()) != null) {
+                runTask(task);
             }
-            AclnnException error = null;
-            try {
-                task.run();
-            } catch (AclnnException e) {
-                error = e;
-            } catch (Throwable e) {
-                // Every Throwable: a worker that died would leave synchronize() waiting forever.
-                error = AclnnException.runtime("A task on the stream failed: " + describe(e), e);
-            }
-            if (error != null) {
-                failure.compareAndSet(null, error);
-            }
-            completed = ++done;
-            if (!parkedSynchronizers.isEmpty()) {
-                for (Thread t : parkedSynchronizers) {
-                    LockSupport.unpark(t);
-                }
+        } finally {
+            runner.set(null);
+        }
+        if (self != worker && (closing || !queue.isEmpty())) {
+            // The stream's thread may have parked while this one held the role.
+            LockSupport.unpark(worker);
+        }
+        return true;
+    }
+
+    private void runTask(Runnable task) {
+        AclnnException error = null;
+        try {
+            task.run();
+        } catch (AclnnException e) {
+            error = e;
+        } catch (Throwable e) {
+            // Every Throwable: a task that escaped would leave synchronize() waiting forever.
+            error = AclnnException.runtime("A task on the stream failed: " + describe(e), e);
+        }
+        if (error != null) {
+            failure.compareAndSet(null, error);
+        }
+        completed = completed + 1;
+        if (!parkedSynchronizers.isEmpty()) {
+            for (Thread t : parkedSynchronizers) {
+                LockSupport.unpark(t);
             }
         }
     }
@@ -155,31 +182,30 @@ public final class Stream implements AutoCloseable {
         }
     }
 
-    /** The next task, or null once the stream is closing and drained. */
-    private Runnable awaitTask() {
-        long spinUntil = System.nanoTime() + SPIN_NANOS;
+    /** The stream's thread: runs what is queued while no synchronizing thread does; ends once closing and drained. */
+    private void work() {
+        long spinUntil = 0;
         int spins = 0;
         while (true) {
-            Runnable task = queue.poll();
-            if (task != null) {
-                return task;
-            }
-            if (closing) {
+            if (!queue.isEmpty()) {
+                if (runQueued(Long.MAX_VALUE)) {
+                    spinUntil = System.nanoTime() + SPIN_NANOS;
+                    continue;
+                }
+                // Another thread runs the tasks: park rather than take a core from it.
+            } else if (closing) {
                 // launch no longer adds (it checks closing under the admission lock close took).
-                task = queue.poll();
-                return task;
-            }
-            if (System.nanoTime() < spinUntil) {
+                return;
+            } else if (System.nanoTime() < spinUntil) {
                 spin(++spins);
                 continue;
             }
             workerParked = true;
-            if (queue.isEmpty() && !closing) {
+            if (queue.isEmpty() && !closing || runner.get() != null) {
                 LockSupport.park(this);
             }
             workerParked = false;
             Thread.interrupted();
-            spinUntil = System.nanoTime() + SPIN_NANOS;
         }
     }
 
@@ -198,7 +224,8 @@ public final class Stream implements AutoCloseable {
 
     /**
      * {@code aclrtDestroyStream}: runs what is queued, then stops the stream's thread. Every caller
-     * returns only once the queue has drained, also when another thread started the close.
+     * returns only once the queue has drained, also when another thread started the close; a task
+     * of this stream that closes it returns at once.
      */
     @Override
     public void close() {
@@ -209,7 +236,9 @@ public final class Stream implements AutoCloseable {
             admission.unlock();
         }
         LockSupport.unpark(worker);
-        if (Thread.currentThread() != worker) {
+        Thread self = Thread.currentThread();
+        if (self != worker && runner.get() != self) {
+            awaitCompleted(submitted.get());
             boolean interrupted = false;
             while (true) {
                 try {
@@ -220,7 +249,7 @@ public final class Stream implements AutoCloseable {
                 }
             }
             if (interrupted) {
-                Thread.currentThread().interrupt();
+                self.interrupt();
             }
         }
         device.forget(this);

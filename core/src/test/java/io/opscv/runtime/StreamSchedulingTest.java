@@ -2,16 +2,24 @@ package io.opscv.runtime;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The spinning, lock-free stream keeps the contract: ordered, asynchronous, failures reported once. */
+@Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class StreamSchedulingTest {
 
     @Test
@@ -193,6 +201,177 @@ class StreamSchedulingTest {
             second.join();
             assertEquals(1, seenByFirst.get());
             assertEquals(1, seenBySecond.get());
+        }
+    }
+
+    @Test
+    void workNobodyWaitsForRunsOnTheStreamsThread() throws InterruptedException {
+        try (AclRuntime acl = AclRuntime.init(); Device device = acl.setDevice(0); Stream stream = device.createStream()) {
+            for (int k = 0; k < 20; k++) {
+                // Idle long enough for the stream's thread to park, then launch without synchronizing.
+                Thread.sleep(1);
+                CountDownLatch ran = new CountDownLatch(1);
+                AtomicReference<Thread> runner = new AtomicReference<>();
+                stream.launch(() -> {
+                    runner.set(Thread.currentThread());
+                    ran.countDown();
+                });
+                assertTrue(ran.await(10, TimeUnit.SECONDS), "a launched task must run without a synchronize");
+                assertNotSame(Thread.currentThread(), runner.get());
+            }
+        }
+    }
+
+    @Test
+    void aSynchronizeRightAfterLaunchRunsTheTaskOnTheCallerAtLeastSometimes() {
+        // Caller-runs: the stream's thread is parked and needs a wake-up, the caller is already there. Which
+        // thread wins is up to the scheduler, so this asks only that the caller wins once in many tries.
+        try (AclRuntime acl = AclRuntime.init(); Device device = acl.setDevice(0); Stream stream = device.createStream()) {
+            Thread self = Thread.currentThread();
+            AtomicInteger onCaller = new AtomicInteger();
+            for (int k = 0; k < 1000 && onCaller.get() == 0; k++) {
+                stream.launch(() -> {
+                    if (Thread.currentThread() == self) {
+                        onCaller.incrementAndGet();
+                    }
+                });
+                stream.synchronize();
+            }
+            assertTrue(onCaller.get() > 0, "no task of 1000 launch-synchronize round trips ran on the caller");
+        }
+    }
+
+    @Test
+    void tasksLeftAfterACallerRanItsOwnStillRunOnTheStreamsThread() throws InterruptedException {
+        try (AclRuntime acl = AclRuntime.init(); Device device = acl.setDevice(0); Stream stream = device.createStream()) {
+            Thread self = Thread.currentThread();
+            boolean exercised = false;
+            for (int attempt = 0; attempt < 20 && !exercised; attempt++) {
+                CountDownLatch secondRan = new CountDownLatch(1);
+                AtomicBoolean firstOnCaller = new AtomicBoolean();
+                stream.launch(() -> {
+                    firstOnCaller.set(Thread.currentThread() == self);
+                    // Queued behind this task, after the caller's synchronize took its target: not the caller's to run.
+                    stream.launch(secondRan::countDown);
+                    try {
+                        // Long enough for the stream's thread to wake, find the runner role taken, and park.
+                        Thread.sleep(20);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+                stream.synchronize();
+                exercised = firstOnCaller.get();
+                assertTrue(secondRan.await(10, TimeUnit.SECONDS),
+                        "the task launched by a task that ran on " + (exercised ? "the caller" : "the stream's thread")
+                                + " never ran");
+            }
+            assertTrue(exercised, "the first task never ran on the caller in 20 tries");
+        }
+    }
+
+    @Test
+    void tasksNeverOverlapWhileManyThreadsLaunchAndSynchronize() throws InterruptedException {
+        try (AclRuntime acl = AclRuntime.init(); Device device = acl.setDevice(0); Stream stream = device.createStream()) {
+            int threads = 4;
+            int perThread = 5000;
+            AtomicBoolean inside = new AtomicBoolean();
+            AtomicInteger overlaps = new AtomicInteger();
+            int[][] seen = new int[threads][perThread];
+            int[] count = new int[threads];
+            List<Thread> started = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int thread = t;
+                started.add(Thread.ofPlatform().start(() -> {
+                    for (int k = 0; k < perThread; k++) {
+                        int task = k;
+                        stream.launch(() -> {
+                            if (!inside.compareAndSet(false, true)) {
+                                overlaps.incrementAndGet();
+                            }
+                            // Tasks never overlap, so this plain array needs no lock.
+                            seen[thread][count[thread]++] = task;
+                            inside.set(false);
+                        });
+                        if (k % (7 + thread) == 0) {
+                            stream.synchronize();
+                        }
+                    }
+                    stream.synchronize();
+                }));
+            }
+            for (Thread t : started) {
+                t.join();
+            }
+            stream.synchronize();
+            assertEquals(0, overlaps.get(), "two tasks of one stream ran at the same time");
+            for (int t = 0; t < threads; t++) {
+                assertEquals(perThread, count[t]);
+                for (int k = 0; k < perThread; k++) {
+                    assertEquals(k, seen[t][k], "thread " + t + "'s tasks ran out of launch order");
+                }
+            }
+        }
+    }
+
+    @Test
+    void aTaskRunByASynchronizingCallerThatSynchronizesAgainFails() {
+        try (AclRuntime acl = AclRuntime.init(); Device device = acl.setDevice(0); Stream stream = device.createStream()) {
+            Thread self = Thread.currentThread();
+            AtomicInteger onCaller = new AtomicInteger();
+            for (int k = 0; k < 200; k++) {
+                stream.launch(() -> {
+                    if (Thread.currentThread() == self) {
+                        onCaller.incrementAndGet();
+                    }
+                    stream.synchronize();
+                });
+                AclnnException e = assertThrows(AclnnException.class, stream::synchronize);
+                assertTrue(e.getMessage().contains("would wait for itself"), e.getMessage());
+            }
+            assertTrue(onCaller.get() > 0, "no task ran on the caller in 200 tries");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void closeWaitsForATaskThatASynchronizingCallerRuns(boolean secondTask) throws InterruptedException {
+        try (AclRuntime acl = AclRuntime.init(); Device device = acl.setDevice(0)) {
+            Thread self = Thread.currentThread();
+            boolean exercised = false;
+            for (int attempt = 0; attempt < 20 && !exercised; attempt++) {
+                Stream stream = device.createStream();
+                AtomicBoolean finished = new AtomicBoolean();
+                AtomicBoolean seenByCloser = new AtomicBoolean();
+                AtomicReference<Thread> closer = new AtomicReference<>();
+                AtomicBoolean onCaller = new AtomicBoolean();
+                stream.launch(() -> {
+                    onCaller.set(Thread.currentThread() == self);
+                    closer.set(Thread.ofPlatform().start(() -> {
+                        stream.close();
+                        seenByCloser.set(finished.get());
+                    }));
+                    try {
+                        Thread.sleep(20);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    finished.set(true);
+                });
+                // A second task is still queued when the closer starts: the stream's thread finds it and parks
+                // while the caller runs it, and must be woken to end. Without it, the stream's thread ends at once.
+                AtomicBoolean secondRan = new AtomicBoolean(!secondTask);
+                if (secondTask) {
+                    stream.launch(() -> secondRan.set(true));
+                }
+                stream.synchronize();
+                closer.get().join(10_000);
+                assertFalse(closer.get().isAlive(), "close did not return after the caller drained the queue");
+                assertTrue(seenByCloser.get(), "close returned while a task of the stream was still running");
+                assertTrue(secondRan.get());
+                exercised = onCaller.get();
+            }
+            assertTrue(exercised, "the task never ran on the caller in 20 tries");
         }
     }
 }

@@ -96,7 +96,7 @@ public final class Checker {
         long[] inShape = adapter.inputShape(c);
         long[] outShape = adapter.outputShape(c);
         DataType type = c.dataType();
-        // Shared: the operator reads the input on its stream's thread (the segment is wrapped, not copied).
+        // Shared: the operator reads the input on the stream's and the pool's threads (wrapped, not copied).
         try (Arena arena = Arena.ofShared()) {
             MemorySegment inputBytes = CaseData.input(c, inShape, arena);
             double[] input = CaseData.decode(inputBytes, type, Math.toIntExact(CaseData.numel(inShape)));
