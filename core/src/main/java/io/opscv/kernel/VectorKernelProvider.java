@@ -885,21 +885,22 @@ final class VectorKernelProvider implements KernelProvider {
                         .reinterpretAsFloats();
                 FloatVector l1w = ODD.selectFrom(w0a.reinterpretAsInts(), w0b.reinterpretAsInts())
                         .reinterpretAsFloats();
+                // Infinities and NaNs (exponent 31) are found for the whole run at once: adding 1 to a half's exponent
+                // carries into its sign bit, and the sums collect these bits. The right windows tile the run's gradOut
+                // (each group's starts 2L halfs after the one before), and each left window lies 2 halfs after its
+                // right one, so only the last group's left window reaches past them, by one int: it is tested after
+                // the loop. A row group with such a value gets a wrong but finite sum here, which the redo below
+                // replaces (out never overlaps gradOut).
+                IntVector special = IntVector.zero(INTS);
                 for (int g = i; g < runEnd; g += LANES) {
                     int rb = bounds[g];
                     int lb = bounds[g + 1];
-                    int redone = 0;
                     for (int r = 0; r < rows; r++) {
                         IntVector x = IntVector.fromMemorySegment(INTS, RAW,
                                 gAddr + (gFirst + r * gRowStride - jLo + rb) * 2, ORDER);
                         IntVector y = IntVector.fromMemorySegment(INTS, RAW,
                                 gAddr + (gFirst + r * gRowStride - jLo + lb) * 2, ORDER);
-                        // Exponent 31 (infinity, NaN) in either half: adding 1 to the exponent carries into its sign.
-                        if (x.and(0x7c007c00).add(0x04000400).or(y.and(0x7c007c00).add(0x04000400)).and(0x80008000)
-                                .compare(VectorOperators.NE, 0).anyTrue()) {
-                            redo[redone++] = r;
-                            continue;
-                        }
+                        special = special.or(x.and(0x7c007c00).add(0x04000400));
                         FloatVector sum = FloatVector.zero(FLOATS)
                                 .add(x.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3)
                                         .and(0x8fffe000).reinterpretAsFloats().mul(r0w))
@@ -912,21 +913,36 @@ final class VectorKernelProvider implements KernelProvider {
                         // Rounded as in the general form below.
                         IntVector bits = sum.reinterpretAsInts();
                         IntVector magnitude = bits.and(0x7fffffff);
-                        IntVector normal = magnitude.add(0xc8000fff)
-                                .add(magnitude.lanewise(VectorOperators.LSHR, 13).and(1))
-                                .lanewise(VectorOperators.LSHR, 13);
-                        IntVector subnormal = magnitude.reinterpretAsFloats().add(0.5f).reinterpretAsInts()
-                                .sub(0x3f000000);
-                        normal.blend(subnormal, magnitude.compare(VectorOperators.LT, 0x38800000))
-                                .blend(0x7c00, magnitude.compare(VectorOperators.GE, 0x47800000))
+                        FloatVector magic = magnitude.and(0x7f800000).max(0x38800000).add(13 << 23)
+                                .reinterpretAsFloats();
+                        magnitude.min(0x47800000).reinterpretAsFloats().add(magic).sub(magic).mul(0x1p-112f)
+                                .reinterpretAsInts().lanewise(VectorOperators.LSHR, 13)
                                 .or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
                                 .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
                                 .intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + g - i0) * 2, ORDER);
                     }
-                    for (int q = 0; q < redone; q++) {
-                        int r = redo[q];
-                        bufferedInputs(t, g, g + LANES, gradOut, gFirst + r * gRowStride - jLo, out,
-                                oFirst + r * oRowStride + g - i0, DataType.FLOAT16);
+                }
+                int lastLeft = bounds[runEnd - LANES + 1] + 2 * LANES - 2;
+                for (int r = 0; r < rows; r++) {
+                    int tail = RAW.get(ValueLayout.JAVA_INT_UNALIGNED, gAddr + (gFirst + r * gRowStride - jLo + lastLeft) * 2);
+                    special = special.or(IntVector.broadcast(INTS, (tail & 0x7c007c00) + 0x04000400));
+                }
+                if (special.and(0x80008000).compare(VectorOperators.NE, 0).anyTrue()) {
+                    // Redo the row groups that hold one, through the buffered form.
+                    for (int g = i; g < runEnd; g += LANES) {
+                        int rb = bounds[g];
+                        int lb = bounds[g + 1];
+                        for (int r = 0; r < rows; r++) {
+                            IntVector x = IntVector.fromMemorySegment(INTS, RAW,
+                                    gAddr + (gFirst + r * gRowStride - jLo + rb) * 2, ORDER);
+                            IntVector y = IntVector.fromMemorySegment(INTS, RAW,
+                                    gAddr + (gFirst + r * gRowStride - jLo + lb) * 2, ORDER);
+                            if (x.and(0x7c007c00).add(0x04000400).or(y.and(0x7c007c00).add(0x04000400))
+                                    .and(0x80008000).compare(VectorOperators.NE, 0).anyTrue()) {
+                                bufferedInputs(t, g, g + LANES, gradOut, gFirst + r * gRowStride - jLo, out,
+                                        oFirst + r * oRowStride + g - i0, DataType.FLOAT16);
+                            }
+                        }
                     }
                 }
                 i = runEnd;
@@ -990,18 +1006,18 @@ final class VectorKernelProvider implements KernelProvider {
                         }
                     }
                     long at = (oFirst + r * oRowStride + g - i0) * 2;
-                    // Rounded to nearest even in registers (the sums of finite halfs are finite floats): at least
-                    // 65536 is infinity; below 2^-14 a float addition of 0.5 rounds the subnormal half into the low
-                    // bits; else the exponent is rebased and the mantissa rounded by adding 0xfff and its last kept
-                    // bit.
+                    // Rounded to nearest even in registers (the sums of finite halfs are finite floats). The float
+                    // 2^(e + 13), e the larger of the magnitude's exponent and the smallest normal half's (-14), has
+                    // the half's last place at e as its last place: adding it and taking it away again rounds the
+                    // magnitude to the half's precision, subnormal halfs' included, as the hardware rounds, to
+                    // nearest even. Times 2^-112 (exact), the float's bits shifted right by 13 are the half's. The
+                    // magnitude is first capped at 65536: from 65520 on it rounds to 65536, which comes out as 0x7c00,
+                    // infinity.
                     IntVector bits = sum.reinterpretAsInts();
                     IntVector magnitude = bits.and(0x7fffffff);
-                    IntVector normal = magnitude.add(0xc8000fff)
-                            .add(magnitude.lanewise(VectorOperators.LSHR, 13).and(1))
-                            .lanewise(VectorOperators.LSHR, 13);
-                    IntVector subnormal = magnitude.reinterpretAsFloats().add(0.5f).reinterpretAsInts().sub(0x3f000000);
-                    normal.blend(subnormal, magnitude.compare(VectorOperators.LT, 0x38800000))
-                            .blend(0x7c00, magnitude.compare(VectorOperators.GE, 0x47800000))
+                    FloatVector magic = magnitude.and(0x7f800000).max(0x38800000).add(13 << 23).reinterpretAsFloats();
+                    magnitude.min(0x47800000).reinterpretAsFloats().add(magic).sub(magic).mul(0x1p-112f)
+                            .reinterpretAsInts().lanewise(VectorOperators.LSHR, 13)
                             .or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
                             .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
                             .intoMemorySegment(RAW, oAddr + at, ORDER);

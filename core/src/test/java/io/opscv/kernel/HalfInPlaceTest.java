@@ -102,4 +102,24 @@ class HalfInPlaceTest {
         assertSameAsReference(DataType.BF16, 32, 1024, 2048, false,
                 k -> ((k + 1) & 0x7f80) != 0x7f80 ? (k + 1) & 0xffff : 0);
     }
+
+    /**
+     * Up 2x through the paired loads, which look for infinities and NaNs once per run of groups: one
+     * such value per row, at every position of a row (the run's first and last groups, and the half
+     * that only the last group's left window reads, included), among ordinary values.
+     */
+    @Test
+    void anInfinityOrNaNAtEveryPositionThroughThePairedLoads() {
+        int lout = 2048;
+        int[] specials = {0x7c00, 0xfc00, 0x7e00, 0x7c01};
+        IntUnaryOperator halfs = k -> {
+            int row = k / lout;
+            int at = k % lout;
+            return at == row ? specials[row % specials.length] : Float.floatToFloat16(0.25f + (k * 37 % 101) / 64f);
+        };
+        assertSameAsReference(lout, 1024, lout, false, halfs);
+        // Runs that start and end inside a row: a block of 4096 inputs ends inside these rows.
+        assertSameAsReference(DataType.FLOAT16, 8, 6000, 12000, false,
+                k -> k % 12000 == 8191 - (k / 12000) * 3 ? 0x7c00 : Float.floatToFloat16(1f + (k % 7)));
+    }
 }
