@@ -11,6 +11,8 @@ import java.lang.foreign.MemorySegment;
 import java.util.Random;
 import java.util.function.IntUnaryOperator;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The FP16 in-place form widens and rounds in registers with bit operations (VectorKernelProvider
@@ -104,22 +106,30 @@ class HalfInPlaceTest {
     }
 
     /**
-     * Up 2x through the paired loads, which look for infinities and NaNs once per run of groups: one
-     * such value per row, at every position of a row (the run's first and last groups, and the half
-     * that only the last group's left window reads, included), among ordinary values.
+     * Up 2x through the paired loads (FP16 looks for infinities and NaNs once per run of groups, BF16
+     * for NaN sums per row group): one such value per row, at every position of a row (the run's first
+     * and last groups, and the half that only the last group's left window reads, included), among
+     * ordinary values; and infinities of both signs in one group, whose sum is NaN.
      */
-    @Test
-    void anInfinityOrNaNAtEveryPositionThroughThePairedLoads() {
+    @ParameterizedTest
+    @EnumSource(value = DataType.class, names = {"FLOAT16", "BF16"})
+    void anInfinityOrNaNAtEveryPositionThroughThePairedLoads(DataType type) {
         int lout = 2048;
-        int[] specials = {0x7c00, 0xfc00, 0x7e00, 0x7c01};
-        IntUnaryOperator halfs = k -> {
-            int row = k / lout;
-            int at = k % lout;
-            return at == row ? specials[row % specials.length] : Float.floatToFloat16(0.25f + (k * 37 % 101) / 64f);
-        };
-        assertSameAsReference(lout, 1024, lout, false, halfs);
+        boolean half = type == DataType.FLOAT16;
+        int[] specials = half ? new int[] {0x7c00, 0xfc00, 0x7e00, 0x7c01} : new int[] {0x7f80, 0xff80, 0x7fc0, 0x7f81};
+        IntUnaryOperator ordinary = k -> encode(type, 0.25f + (k * 37 % 101) / 64f);
+        assertSameAsReference(type, lout, 1024, lout, false,
+                k -> k % lout == k / lout ? specials[(k / lout) % specials.length] : ordinary.applyAsInt(k));
+        // +inf and -inf a few positions apart: sums of both are NaN.
+        assertSameAsReference(type, 64, 1024, lout, false,
+                k -> k % lout == 37 * (k / lout) ? specials[0] : k % lout == 37 * (k / lout) + 2 ? specials[1]
+                        : ordinary.applyAsInt(k));
         // Runs that start and end inside a row: a block of 4096 inputs ends inside these rows.
-        assertSameAsReference(DataType.FLOAT16, 8, 6000, 12000, false,
-                k -> k % 12000 == 8191 - (k / 12000) * 3 ? 0x7c00 : Float.floatToFloat16(1f + (k % 7)));
+        assertSameAsReference(type, 8, 6000, 12000, false,
+                k -> k % 12000 == 8191 - (k / 12000) * 3 ? specials[0] : encode(type, 1f + (k % 7)));
+    }
+
+    private static int encode(DataType type, float value) {
+        return type == DataType.FLOAT16 ? Float.floatToFloat16(value) : Float.floatToRawIntBits(value) >>> 16;
     }
 }
