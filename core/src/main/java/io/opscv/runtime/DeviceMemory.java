@@ -16,6 +16,10 @@ import java.lang.foreign.MemorySegment;
  * {@link IllegalStateException} (the JDK's shared arenas; the executor reports it as a status)
  * instead of reading freed memory; and a free that would interrupt an I/O operation in progress is
  * refused with 361001, leaving the memory usable.
+ *
+ * <p>Blocks of {@link HugePages#THRESHOLD} bytes and more are mapped for transparent huge pages on
+ * Linux when native access is enabled ({@link HugePages}); others, and those elsewhere, come from a
+ * shared arena, zeroed.
  */
 public final class DeviceMemory implements AutoCloseable {
     /** Device memory is aligned like upstream's allocator does (512 bytes). */
@@ -58,7 +62,9 @@ public final class DeviceMemory implements AutoCloseable {
     private static DeviceMemory allocateZeroed(Device device, long size) {
         Arena arena = Arena.ofShared();
         try {
-            return new DeviceMemory(device, arena, arena.allocate(size, ALIGNMENT));
+            // Large blocks mapped for huge pages where the platform allows (zeroed by the kernel); else the arena's.
+            MemorySegment mapped = HugePages.allocate(size, arena);
+            return new DeviceMemory(device, arena, mapped != null ? mapped : arena.allocate(size, ALIGNMENT));
         } catch (OutOfMemoryError | IllegalArgumentException e) {
             arena.close();
             throw AclnnException.runtime("aclrtMalloc could not allocate " + size + " bytes of device memory: "
