@@ -345,8 +345,15 @@ class StreamSchedulingTest {
                 AtomicBoolean seenByCloser = new AtomicBoolean();
                 AtomicReference<Thread> closer = new AtomicReference<>();
                 AtomicBoolean onCaller = new AtomicBoolean();
+                // The closer starts only once everything is queued (launch after close would be refused).
+                CountDownLatch queued = new CountDownLatch(1);
                 stream.launch(() -> {
                     onCaller.set(Thread.currentThread() == self);
+                    try {
+                        queued.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
                     closer.set(Thread.ofPlatform().start(() -> {
                         stream.close();
                         seenByCloser.set(finished.get());
@@ -364,6 +371,7 @@ class StreamSchedulingTest {
                 if (secondTask) {
                     stream.launch(() -> secondRan.set(true));
                 }
+                queued.countDown();
                 stream.synchronize();
                 closer.get().join(10_000);
                 assertFalse(closer.get().isAlive(), "close did not return after the caller drained the queue");
