@@ -924,7 +924,8 @@ final class VectorKernelProvider implements KernelProvider {
                 }
                 int lastLeft = bounds[runEnd - LANES + 1] + 2 * LANES - 2;
                 for (int r = 0; r < rows; r++) {
-                    int tail = RAW.get(ValueLayout.JAVA_INT_UNALIGNED, gAddr + (gFirst + r * gRowStride - jLo + lastLeft) * 2);
+                    int tail = RAW.get(ValueLayout.JAVA_INT_UNALIGNED,
+                            gAddr + (gFirst + r * gRowStride - jLo + lastLeft) * 2);
                     special = special.or(IntVector.broadcast(INTS, (tail & 0x7c007c00) + 0x04000400));
                 }
                 if (special.and(0x80008000).compare(VectorOperators.NE, 0).anyTrue()) {
@@ -1006,13 +1007,13 @@ final class VectorKernelProvider implements KernelProvider {
                         }
                     }
                     long at = (oFirst + r * oRowStride + g - i0) * 2;
-                    // Rounded to nearest even in registers (the sums of finite halfs are finite floats). The float
-                    // 2^(e + 13), e the larger of the magnitude's exponent and the smallest normal half's (-14), has
-                    // the half's last place at e as its last place: adding it and taking it away again rounds the
-                    // magnitude to the half's precision, subnormal halfs' included, as the hardware rounds, to
-                    // nearest even. Times 2^-112 (exact), the float's bits shifted right by 13 are the half's. The
-                    // magnitude is first capped at 65536: from 65520 on it rounds to 65536, which comes out as 0x7c00,
-                    // infinity.
+                    // Rounded to nearest even in registers (the sums of finite halfs are finite floats). Let e be the
+                    // larger of the magnitude's exponent and -14 (the smallest normal half's): the last place of the
+                    // float 2^(e + 13) is 2^(e - 10), a half's last place at exponent e, so adding 2^(e + 13) and
+                    // taking it away again rounds the magnitude to a half, subnormals included, to nearest even (the
+                    // hardware's rounding). Times 2^-112 (exact), that float's bits shifted right by 13 are the half's.
+                    // The magnitude is first capped at 65536: from 65520 on it rounds to 65536, which comes out as
+                    // 0x7c00, infinity.
                     IntVector bits = sum.reinterpretAsInts();
                     IntVector magnitude = bits.and(0x7fffffff);
                     FloatVector magic = magnitude.and(0x7f800000).max(0x38800000).add(13 << 23).reinterpretAsFloats();
