@@ -123,6 +123,36 @@ public interface KernelProvider {
     }
 
     /**
+     * Whether {@link #linearBackwardSideBySideInPlace} is available (FLOAT rows only).
+     */
+    default boolean sideBySideInPlace() {
+        return false;
+    }
+
+    /** Floats of scratch {@link #linearBackwardSideBySideInPlace} needs for a block of {@code inputs} inputs. */
+    default int sideBySideWorkFloats(int inputs) {
+        return 0;
+    }
+
+    /**
+     * {@link #linearBackwardSideBySide} straight from and to device memory, FLOAT only, with no
+     * buffer in between: position {@code j} of row r is element
+     * {@code gFirst + (j - table.gatherFrom(i0))·gStride + r} of {@code gradOut} (the rows side by side,
+     * as in a transposed view), and input i of row r goes to element
+     * {@code oFirst + r·oRowStride + (i - i0)} of {@code out}. Same sums, same canonical order.
+     * Called only when {@link #sideBySideInPlace} said yes, on native segments whose scopes are
+     * {@linkplain io.opscv.runtime.PinnedScopes#isHeld held} for the call, as for
+     * {@link #linearBackwardInPlace}.
+     *
+     * @param work scratch of at least {@link #sideBySideWorkFloats}{@code (i1 - i0)} floats
+     */
+    default void linearBackwardSideBySideInPlace(LinearTable table, int i0, int i1, int rows, MemorySegment gradOut,
+                                                 long gFirst, long gStride, MemorySegment out, long oFirst,
+                                                 long oRowStride, float[] work) {
+        throw new UnsupportedOperationException(name() + " has no in-place side-by-side backward");
+    }
+
+    /**
      * Taps and weights of outputs {@code first .. first + count - 1} of an axis with {@code lin} inputs and
      * source index {@code src = max(scale·(j + half) - half, 0)}, into {@code x0[at .. at + count)} (the tap
      * less {@code tapBase}), {@code w0}, {@code w1}: exactly the values of {@link LinearTable#fillTaps}, the

@@ -1,5 +1,6 @@
 package io.opscv.kernel;
 
+import io.opscv.runtime.DataType;
 import io.opscv.runtime.PinnedScopes;
 
 /**
@@ -18,7 +19,8 @@ import io.opscv.runtime.PinnedScopes;
  * provider sums 16 rows at once), with blocks of {@link #TILE_BLOCK} inputs so that a task's
  * buffers stay in the L2 cache. When gradOut's rows lie side by side (a transposed view), a task
  * reads {@link #SIDE_BY_SIDE_ROWS} of them position by position and the provider sums them in that
- * layout ({@link KernelProvider#linearBackwardSideBySide}). With few rows (a long-row call has 2)
+ * layout ({@link KernelProvider#linearBackwardSideBySide}; FLOAT on held memory straight from gradOut
+ * into out, {@link KernelProvider#linearBackwardSideBySideInPlace}). With few rows (a long-row call has 2)
  * the rows are cut along L, so
  * that even one row keeps every thread busy; short rows are grouped, many per task, so that
  * per-task costs are paid once per about a block of inputs. Calls below
@@ -104,9 +106,11 @@ public final class Linear1dBackwardKernel {
 
         Scratch(Plan plan) {
             // Padded: a vector kernel may load whole vectors past the end of the last row's span.
-            g = plan.inPlace ? null : new float[Math.multiplyExact(plan.rowsPerTask, plan.maxSpan) + G_PADDING];
-            acc = plan.inPlace ? null : new float[Math.max(1, Math.multiplyExact(plan.rowsPerTask, plan.block))];
-            int need = plan.inPlace ? 0 : plan.sideBySide ? plan.provider.rowsPerVector() * plan.block
+            boolean buffered = !plan.inPlace && !plan.sideBySideInPlace;
+            g = buffered ? new float[Math.multiplyExact(plan.rowsPerTask, plan.maxSpan) + G_PADDING] : null;
+            acc = buffered ? new float[Math.max(1, Math.multiplyExact(plan.rowsPerTask, plan.block))] : null;
+            int need = plan.inPlace ? 0 : plan.sideBySideInPlace ? plan.provider.sideBySideWorkFloats(plan.block)
+                    : plan.sideBySide ? plan.provider.rowsPerVector() * plan.block
                     : plan.provider.backwardWorkFloats(plan.block, plan.maxSpan, plan.rowsPerTask);
             work = need == 0 ? null : new float[need];
         }
@@ -144,6 +148,8 @@ public final class Linear1dBackwardKernel {
         final boolean inPlace;
         /** gradOut's rows are neighbours (a transposed view): decoded position-major, summed side by side. */
         final boolean sideBySide;
+        /** Side by side, FLOAT, out's rows contiguous, both held: the provider reads and writes in place. */
+        final boolean sideBySideInPlace;
 
         Plan(StridedTensor gradOut, StridedTensor out, LinearTable table, KernelProvider provider, int parallelism) {
             this.gradOut = gradOut;
@@ -166,6 +172,9 @@ public final class Linear1dBackwardKernel {
                     && PinnedScopes.isHeld(gradOut.segment()) && PinnedScopes.isHeld(out.segment());
             int vector = provider.rowsPerVector();
             this.sideBySide = !inPlace && vector > 1 && rows >= vector && c >= vector && gRowStride == 1 && gs[2] > 1;
+            this.sideBySideInPlace = sideBySide && provider.sideBySideInPlace() && os[2] == 1
+                    && gradOut.dataType() == DataType.FLOAT && out.dataType() == DataType.FLOAT
+                    && PinnedScopes.isHeld(gradOut.segment()) && PinnedScopes.isHeld(out.segment());
             int rowUnit;
             int blockTarget;
             if (inPlace) {
@@ -246,6 +255,17 @@ public final class Linear1dBackwardKernel {
                     provider.linearBackwardInPlace(t, li0, li1, run, gradOut.segment(),
                             gradOutRow(firstRow + r) + jLo, gRowStride, out.segment(), outRow(firstRow + r) + i0,
                             oRowStride, out.dataType());
+                    r += run;
+                }
+                return;
+            }
+            if (sideBySideInPlace) {
+                // Runs of neighbouring rows (those of one n, or all), read and written in place.
+                for (int r = 0; r < n; ) {
+                    int run = evenRows ? n - r : (int) Math.min(n - r, c - (firstRow + r) % c);
+                    provider.linearBackwardSideBySideInPlace(t, li0, li1, run, gradOut.segment(),
+                            gradOutRow(firstRow + r) + jLo * gs[2], gs[2], out.segment(), outRow(firstRow + r) + i0,
+                            oRowStride, s.work);
                     r += run;
                 }
                 return;

@@ -1438,6 +1438,213 @@ final class VectorKernelProvider implements KernelProvider {
         }
     }
 
+    /** Inputs per pass of the in-place side-by-side form: four tiles' sums of them (32 KiB) stay in L1. */
+    static final int SIDE_BY_SIDE_INPUTS = 128;
+
+    @Override
+    public boolean sideBySideInPlace() {
+        return TILED;
+    }
+
+    @Override
+    public int sideBySideWorkFloats(int inputs) {
+        return 4 * TILE * Math.min(inputs, SIDE_BY_SIDE_INPUTS);
+    }
+
+    /**
+     * Rows side by side, in place: for every {@link #SIDE_BY_SIDE_INPUTS} inputs, four 16-row tiles
+     * at a time are summed straight from gradOut (each position's 64 rows are 4 neighbouring
+     * vectors: one pass over its cache lines) and each tile's sums are transposed straight into
+     * out's rows; then single tiles, then rows left over (fewer than 16) one at a time. Each lane
+     * does the scalar loop's operations in its order, so the sums are the buffered form's.
+     */
+    @Override
+    public void linearBackwardSideBySideInPlace(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut,
+                                                long gFirst, long gStride, MemorySegment out, long oFirst,
+                                                long oRowStride, float[] work) {
+        checkSideBySideAccess(t, i0, i1, rows, gradOut, gFirst, gStride, out, oFirst, oRowStride);
+        final long gAt = gradOut.address() + 4 * gFirst;
+        final long oAt = out.address() + 4 * oFirst;
+        final long gStep = 4 * gStride;
+        final long oStep = 4 * oRowStride;
+        final int jLo = t.gatherFrom(i0);
+        for (int a = i0; a < i1; a += SIDE_BY_SIDE_INPUTS) {
+            int b = Math.min(i1, a + SIDE_BY_SIDE_INPUTS);
+            int count = b - a;
+            long g = gAt + gStep * (t.gatherFrom(a) - jLo);
+            long o = oAt + 4L * (a - i0);
+            int r = 0;
+            if (TILED) {
+                for (; r + 4 * TILE <= rows; r += 4 * TILE) {
+                    fourTileSumsInPlace(t, a, b, g + 4L * r, gStep, work, TILE * count);
+                    for (int q = 0; q < 4; q++) {
+                        tileOutInPlace(work, q * TILE * count, count, o + (r + q * TILE) * oStep, oStep);
+                    }
+                }
+                for (; r + TILE <= rows; r += TILE) {
+                    tileSumsInPlace(t, a, b, g + 4L * r, gStep, work);
+                    tileOutInPlace(work, 0, count, o + r * oStep, oStep);
+                }
+            }
+            for (; r < rows; r++) {
+                rowInPlace(t, a, b, g + 4L * r, gStep, o + r * oStep);
+            }
+        }
+    }
+
+    /** What the segments' checks would ensure at every access of the side-by-side form, once per call. */
+    private static void checkSideBySideAccess(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut,
+                                              long gFirst, long gStride, MemorySegment out, long oFirst,
+                                              long oRowStride) {
+        if (!PinnedScopes.isHeld(gradOut) || !PinnedScopes.isHeld(out)) {
+            throw new IllegalStateException("The in-place backward needs native memory held for the call (PinnedScopes)");
+        }
+        if (out.isReadOnly()) {
+            throw new IllegalArgumentException("out is read-only");
+        }
+        if (rows < 1 || i0 < 0 || i1 <= i0 || i1 > t.lin() || gStride < 0 || oRowStride < 0) {
+            throw new IllegalArgumentException("rows " + rows + ", inputs [" + i0 + ", " + i1 + "), strides "
+                    + gStride + " and " + oRowStride);
+        }
+        Objects.checkFromIndexSize(oFirst, Math.addExact(Math.multiplyExact(rows - 1L, oRowStride), i1 - i0),
+                out.byteSize() / 4);
+        int span = t.gatherTo(i1) - t.gatherFrom(i0);
+        if (span > 0) {
+            Objects.checkFromIndexSize(gFirst, Math.addExact(Math.multiplyExact(span - 1L, gStride), rows),
+                    gradOut.byteSize() / 4);
+        }
+    }
+
+    /**
+     * {@link #tileSums} for four tiles of 16 rows, read in place: position j of row r is the float at
+     * {@code address + (j - jLo)·stride + 4r} (bytes); tile q's sums of input i go to
+     * {@code sums[q·quarter + (i - i0)·16]}.
+     */
+    private static void fourTileSumsInPlace(LinearTable t, int i0, int i1, long address, long stride, float[] sums,
+                                            int quarter) {
+        final int jLo = t.gatherFrom(i0);
+        final int[] bounds = t.bounds;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final int last = t.lin() - 1;
+        final int end = Math.min(i1, last);
+        for (int i = i0; i < end; i++) {
+            FloatVector s0 = FloatVector.zero(FLOATS);
+            FloatVector s1 = s0;
+            FloatVector s2 = s0;
+            FloatVector s3 = s0;
+            int j = bounds[i];
+            int leftFrom = bounds[i + 1];
+            int to = bounds[i + 2];
+            for (long at = address + (j - jLo) * stride; j < leftFrom; j++, at += stride) {
+                float w = w1[j];
+                s0 = s0.add(FloatVector.fromMemorySegment(FLOATS, RAW, at, ORDER).mul(w));
+                s1 = s1.add(FloatVector.fromMemorySegment(FLOATS, RAW, at + 64, ORDER).mul(w));
+                s2 = s2.add(FloatVector.fromMemorySegment(FLOATS, RAW, at + 128, ORDER).mul(w));
+                s3 = s3.add(FloatVector.fromMemorySegment(FLOATS, RAW, at + 192, ORDER).mul(w));
+            }
+            for (long at = address + (j - jLo) * stride; j < to; j++, at += stride) {
+                float w = w0[j];
+                s0 = s0.add(FloatVector.fromMemorySegment(FLOATS, RAW, at, ORDER).mul(w));
+                s1 = s1.add(FloatVector.fromMemorySegment(FLOATS, RAW, at + 64, ORDER).mul(w));
+                s2 = s2.add(FloatVector.fromMemorySegment(FLOATS, RAW, at + 128, ORDER).mul(w));
+                s3 = s3.add(FloatVector.fromMemorySegment(FLOATS, RAW, at + 192, ORDER).mul(w));
+            }
+            int at = (i - i0) * TILE;
+            s0.intoArray(sums, at);
+            s1.intoArray(sums, at + quarter);
+            s2.intoArray(sums, at + 2 * quarter);
+            s3.intoArray(sums, at + 3 * quarter);
+        }
+        if (last >= i0 && last < i1) {
+            for (int q = 0; q < 4; q++) {
+                lastInputInPlace(t, jLo, address + 64L * q, stride, sums, q * quarter + (last - i0) * TILE);
+            }
+        }
+    }
+
+    /** {@link #tileSums} for one tile of 16 rows, read in place as in {@link #fourTileSumsInPlace}. */
+    private static void tileSumsInPlace(LinearTable t, int i0, int i1, long address, long stride, float[] sums) {
+        final int jLo = t.gatherFrom(i0);
+        final int[] bounds = t.bounds;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final int last = t.lin() - 1;
+        final int end = Math.min(i1, last);
+        for (int i = i0; i < end; i++) {
+            FloatVector sum = FloatVector.zero(FLOATS);
+            int j = bounds[i];
+            int leftFrom = bounds[i + 1];
+            int to = bounds[i + 2];
+            for (long at = address + (j - jLo) * stride; j < leftFrom; j++, at += stride) {
+                sum = sum.add(FloatVector.fromMemorySegment(FLOATS, RAW, at, ORDER).mul(w1[j]));
+            }
+            for (long at = address + (j - jLo) * stride; j < to; j++, at += stride) {
+                sum = sum.add(FloatVector.fromMemorySegment(FLOATS, RAW, at, ORDER).mul(w0[j]));
+            }
+            sum.intoArray(sums, (i - i0) * TILE);
+        }
+        if (last >= i0 && last < i1) {
+            lastInputInPlace(t, jLo, address, stride, sums, (last - i0) * TILE);
+        }
+    }
+
+    /** The row's last input for 16 rows: its right-tap terms, then per position its left and right terms. */
+    private static void lastInputInPlace(LinearTable t, int jLo, long address, long stride, float[] sums, int at) {
+        final int last = t.lin() - 1;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        FloatVector sum = FloatVector.zero(FLOATS);
+        int j = t.bounds[last];
+        for (int leftFrom = t.bounds[last + 1]; j < leftFrom; j++) {
+            sum = sum.add(FloatVector.fromMemorySegment(FLOATS, RAW, address + (j - jLo) * stride, ORDER).mul(w1[j]));
+        }
+        for (int to = t.bounds[last + 2]; j < to; j++) {
+            FloatVector v = FloatVector.fromMemorySegment(FLOATS, RAW, address + (j - jLo) * stride, ORDER);
+            sum = sum.add(v.mul(w0[j]));
+            sum = sum.add(v.mul(w1[j]));
+        }
+        sum.intoArray(sums, at);
+    }
+
+    /** {@link #tileOut} into 16 rows of out in place: row r's input q at {@code address + r·stride + 4q} (bytes). */
+    private static void tileOutInPlace(float[] sums, int sumsOffset, int count, long address, long stride) {
+        float[] half = TRANSPOSE_BUFFER.get();
+        int q = 0;
+        for (; q + TILE <= count; q += TILE) {
+            firstRounds(sums, sumsOffset + q * TILE, TILE, half);
+            lastRoundsInPlace(half, address + 4L * q, stride);
+        }
+        for (; q < count; q++) {
+            for (int r = 0; r < TILE; r++) {
+                RAW.set(ValueLayout.JAVA_FLOAT_UNALIGNED, address + r * stride + 4L * q, sums[sumsOffset + q * TILE + r]);
+            }
+        }
+    }
+
+    /** One row side by side, in place, with the scalar loop ({@link ScalarKernelProvider#sideBySide}). */
+    private static void rowInPlace(LinearTable t, int i0, int i1, long address, long stride, long outAddress) {
+        final int[] bounds = t.bounds;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final int last = t.lin() - 1;
+        final int jLo = t.gatherFrom(i0);
+        for (int i = i0; i < i1; i++) {
+            float sum = 0f;
+            for (int j = bounds[i], end = bounds[i + 1]; j < end; j++) {
+                sum += w1[j] * RAW.get(ValueLayout.JAVA_FLOAT_UNALIGNED, address + (j - jLo) * stride);
+            }
+            for (int j = bounds[i + 1], end = bounds[i + 2]; j < end; j++) {
+                float v = RAW.get(ValueLayout.JAVA_FLOAT_UNALIGNED, address + (j - jLo) * stride);
+                sum += w0[j] * v;
+                if (i == last) {
+                    sum += w1[j] * v;
+                }
+            }
+            RAW.set(ValueLayout.JAVA_FLOAT_UNALIGNED, outAddress + 4L * (i - i0), sum);
+        }
+    }
+
     private static int roundUp(int n) {
         return (n + TILE - 1) / TILE * TILE;
     }
@@ -1591,6 +1798,77 @@ final class VectorKernelProvider implements KernelProvider {
         c13.reinterpretAsFloats().intoArray(dst, dstOff + 13 * dstStride);
         c14.reinterpretAsFloats().intoArray(dst, dstOff + 14 * dstStride);
         c15.reinterpretAsFloats().intoArray(dst, dstOff + 15 * dstStride);
+    }
+
+    /**
+     * {@link #lastRounds} with the columns stored at raw addresses, column q at {@code address + q·stride}
+     * (bytes): the same permutes (a helper returning the sixteen vectors would box them).
+     */
+    private static void lastRoundsInPlace(float[] half, long address, long stride) {
+        IntVector a0 = FloatVector.fromArray(FLOATS, half, 0).reinterpretAsInts();
+        IntVector a1 = FloatVector.fromArray(FLOATS, half, 16).reinterpretAsInts();
+        IntVector a2 = FloatVector.fromArray(FLOATS, half, 32).reinterpretAsInts();
+        IntVector a3 = FloatVector.fromArray(FLOATS, half, 48).reinterpretAsInts();
+        IntVector a4 = FloatVector.fromArray(FLOATS, half, 64).reinterpretAsInts();
+        IntVector a5 = FloatVector.fromArray(FLOATS, half, 80).reinterpretAsInts();
+        IntVector a6 = FloatVector.fromArray(FLOATS, half, 96).reinterpretAsInts();
+        IntVector a7 = FloatVector.fromArray(FLOATS, half, 112).reinterpretAsInts();
+        IntVector a8 = FloatVector.fromArray(FLOATS, half, 128).reinterpretAsInts();
+        IntVector a9 = FloatVector.fromArray(FLOATS, half, 144).reinterpretAsInts();
+        IntVector a10 = FloatVector.fromArray(FLOATS, half, 160).reinterpretAsInts();
+        IntVector a11 = FloatVector.fromArray(FLOATS, half, 176).reinterpretAsInts();
+        IntVector a12 = FloatVector.fromArray(FLOATS, half, 192).reinterpretAsInts();
+        IntVector a13 = FloatVector.fromArray(FLOATS, half, 208).reinterpretAsInts();
+        IntVector a14 = FloatVector.fromArray(FLOATS, half, 224).reinterpretAsInts();
+        IntVector a15 = FloatVector.fromArray(FLOATS, half, 240).reinterpretAsInts();
+        IntVector b0 = SWAP_LOW_2.selectFrom(a0, a2);
+        IntVector b2 = SWAP_HIGH_2.selectFrom(a0, a2);
+        IntVector b1 = SWAP_LOW_2.selectFrom(a1, a3);
+        IntVector b3 = SWAP_HIGH_2.selectFrom(a1, a3);
+        IntVector b4 = SWAP_LOW_2.selectFrom(a4, a6);
+        IntVector b6 = SWAP_HIGH_2.selectFrom(a4, a6);
+        IntVector b5 = SWAP_LOW_2.selectFrom(a5, a7);
+        IntVector b7 = SWAP_HIGH_2.selectFrom(a5, a7);
+        IntVector b8 = SWAP_LOW_2.selectFrom(a8, a10);
+        IntVector b10 = SWAP_HIGH_2.selectFrom(a8, a10);
+        IntVector b9 = SWAP_LOW_2.selectFrom(a9, a11);
+        IntVector b11 = SWAP_HIGH_2.selectFrom(a9, a11);
+        IntVector b12 = SWAP_LOW_2.selectFrom(a12, a14);
+        IntVector b14 = SWAP_HIGH_2.selectFrom(a12, a14);
+        IntVector b13 = SWAP_LOW_2.selectFrom(a13, a15);
+        IntVector b15 = SWAP_HIGH_2.selectFrom(a13, a15);
+        IntVector c0 = SWAP_LOW_1.selectFrom(b0, b1);
+        IntVector c1 = SWAP_HIGH_1.selectFrom(b0, b1);
+        IntVector c2 = SWAP_LOW_1.selectFrom(b2, b3);
+        IntVector c3 = SWAP_HIGH_1.selectFrom(b2, b3);
+        IntVector c4 = SWAP_LOW_1.selectFrom(b4, b5);
+        IntVector c5 = SWAP_HIGH_1.selectFrom(b4, b5);
+        IntVector c6 = SWAP_LOW_1.selectFrom(b6, b7);
+        IntVector c7 = SWAP_HIGH_1.selectFrom(b6, b7);
+        IntVector c8 = SWAP_LOW_1.selectFrom(b8, b9);
+        IntVector c9 = SWAP_HIGH_1.selectFrom(b8, b9);
+        IntVector c10 = SWAP_LOW_1.selectFrom(b10, b11);
+        IntVector c11 = SWAP_HIGH_1.selectFrom(b10, b11);
+        IntVector c12 = SWAP_LOW_1.selectFrom(b12, b13);
+        IntVector c13 = SWAP_HIGH_1.selectFrom(b12, b13);
+        IntVector c14 = SWAP_LOW_1.selectFrom(b14, b15);
+        IntVector c15 = SWAP_HIGH_1.selectFrom(b14, b15);
+        c0.reinterpretAsFloats().intoMemorySegment(RAW, address + 0 * stride, ORDER);
+        c1.reinterpretAsFloats().intoMemorySegment(RAW, address + 1 * stride, ORDER);
+        c2.reinterpretAsFloats().intoMemorySegment(RAW, address + 2 * stride, ORDER);
+        c3.reinterpretAsFloats().intoMemorySegment(RAW, address + 3 * stride, ORDER);
+        c4.reinterpretAsFloats().intoMemorySegment(RAW, address + 4 * stride, ORDER);
+        c5.reinterpretAsFloats().intoMemorySegment(RAW, address + 5 * stride, ORDER);
+        c6.reinterpretAsFloats().intoMemorySegment(RAW, address + 6 * stride, ORDER);
+        c7.reinterpretAsFloats().intoMemorySegment(RAW, address + 7 * stride, ORDER);
+        c8.reinterpretAsFloats().intoMemorySegment(RAW, address + 8 * stride, ORDER);
+        c9.reinterpretAsFloats().intoMemorySegment(RAW, address + 9 * stride, ORDER);
+        c10.reinterpretAsFloats().intoMemorySegment(RAW, address + 10 * stride, ORDER);
+        c11.reinterpretAsFloats().intoMemorySegment(RAW, address + 11 * stride, ORDER);
+        c12.reinterpretAsFloats().intoMemorySegment(RAW, address + 12 * stride, ORDER);
+        c13.reinterpretAsFloats().intoMemorySegment(RAW, address + 13 * stride, ORDER);
+        c14.reinterpretAsFloats().intoMemorySegment(RAW, address + 14 * stride, ORDER);
+        c15.reinterpretAsFloats().intoMemorySegment(RAW, address + 15 * stride, ORDER);
     }
 
     @Override

@@ -118,4 +118,78 @@ class InPlaceAccessTest {
             assertArrayEquals(new float[ROWS * LIN + 2 * GUARD], v.outAllFloats());
         }
     }
+
+    // The side-by-side form (a transposed gradOut): position j of row r at gFirst + j·gStride + r.
+
+    private static final int SIDE_ROWS = 64 + 16 + 3;
+
+    private void callSideBySide(Views v, long gFirst, long gStride, MemorySegment out, long oFirst, long oRowStride) {
+        vector.linearBackwardSideBySideInPlace(table, 0, LIN, SIDE_ROWS, v.gradOut(), gFirst, gStride, out, oFirst,
+                oRowStride, new float[vector.sideBySideWorkFloats(LIN)]);
+    }
+
+    private Views sideBySideViews(Arena arena) {
+        assumeTrue(vector.sideBySideInPlace(), "no in-place side-by-side form here");
+        return Views.in(arena, span * SIDE_ROWS, SIDE_ROWS * LIN);
+    }
+
+    @Test
+    void sideBySideHeldMemoryInsideTheViewsIsSummed() {
+        try (Arena arena = Arena.ofShared(); PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope())) {
+            Views v = sideBySideViews(arena);
+            callSideBySide(v, 0, SIDE_ROWS, v.out(), 0, LIN);
+            float[] g = new float[span * SIDE_ROWS];
+            java.util.Arrays.fill(g, 1f);
+            float[] expected = new float[SIDE_ROWS * LIN];
+            ScalarKernelProvider.sideBySide(table, 0, LIN, SIDE_ROWS, 0, g, expected, 0, LIN);
+            float[] all = new float[SIDE_ROWS * LIN + 2 * GUARD];
+            System.arraycopy(expected, 0, all, GUARD, expected.length);
+            assertArrayEquals(all, v.outAllFloats());
+        }
+    }
+
+    @Test
+    void sideBySideMemoryNotHeldIsRefused() {
+        try (Arena arena = Arena.ofShared()) {
+            Views v = sideBySideViews(arena);
+            assertThrows(IllegalStateException.class, () -> callSideBySide(v, 0, SIDE_ROWS, v.out(), 0, LIN));
+            assertArrayEquals(new float[SIDE_ROWS * LIN + 2 * GUARD], v.outAllFloats());
+        }
+    }
+
+    @Test
+    void sideBySideOutRowsReachingPastOutAreRefusedBeforeAnyWrite() {
+        try (Arena arena = Arena.ofShared(); PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope())) {
+            Views v = sideBySideViews(arena);
+            assertThrows(IndexOutOfBoundsException.class, () -> callSideBySide(v, 0, SIDE_ROWS, v.out(), 1, LIN));
+            assertThrows(IndexOutOfBoundsException.class, () -> callSideBySide(v, 0, SIDE_ROWS, v.out(), -1, LIN));
+            assertThrows(IndexOutOfBoundsException.class, () -> callSideBySide(v, 0, SIDE_ROWS, v.out(), 0, LIN + 1));
+            assertArrayEquals(new float[SIDE_ROWS * LIN + 2 * GUARD], v.outAllFloats());
+        }
+    }
+
+    @Test
+    void sideBySideGradOutPositionsReachingPastGradOutAreRefused() {
+        try (Arena arena = Arena.ofShared(); PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope())) {
+            Views v = sideBySideViews(arena);
+            assertThrows(IndexOutOfBoundsException.class, () -> callSideBySide(v, 1, SIDE_ROWS, v.out(), 0, LIN));
+            assertThrows(IndexOutOfBoundsException.class, () -> callSideBySide(v, -1, SIDE_ROWS, v.out(), 0, LIN));
+            assertThrows(IndexOutOfBoundsException.class, () -> callSideBySide(v, 0, SIDE_ROWS + 1, v.out(), 0, LIN));
+            assertArrayEquals(new float[SIDE_ROWS * LIN + 2 * GUARD], v.outAllFloats());
+        }
+    }
+
+    @Test
+    void sideBySideReadOnlyOutAndNegativeStridesAreRefused() {
+        try (Arena arena = Arena.ofShared(); PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope())) {
+            Views v = sideBySideViews(arena);
+            MemorySegment readOnly = v.out().asReadOnly();
+            assertThrows(IllegalArgumentException.class, () -> callSideBySide(v, 0, SIDE_ROWS, readOnly, 0, LIN));
+            assertThrows(IllegalArgumentException.class,
+                    () -> callSideBySide(v, (span - 1L) * SIDE_ROWS, -SIDE_ROWS, v.out(), 0, LIN));
+            assertThrows(IllegalArgumentException.class,
+                    () -> callSideBySide(v, 0, SIDE_ROWS, v.out(), (SIDE_ROWS - 1L) * LIN, -LIN));
+            assertArrayEquals(new float[SIDE_ROWS * LIN + 2 * GUARD], v.outAllFloats());
+        }
+    }
 }

@@ -93,6 +93,17 @@ class KernelProviderEquivalenceTest {
                 }
             }
         }
+        // Rows side by side (a transposed gradOut) on held memory: the in-place form's four tiles of 16 rows at a
+        // time, single tiles and rows left over, blocks longer than one pass of inputs, the last input in a tile,
+        // and NaN, infinities and -0 in gradOut.
+        KernelCase.Layout side = KernelCase.Layout.TRANSPOSED_GRAD_OUT;
+        DataType f = DataType.FLOAT;
+        all.add(new KernelCase("side_by_side_up2x", 2, 80, 300, 600, false, 0, f, side, true));
+        all.add(new KernelCase("side_by_side_down3.3x_ac", 1, 87, 1000, 303, true, 0, f, side, true));
+        all.add(new KernelCase("side_by_side_up3.7x", 3, 48, 70, 259, false, 0, f, side, false));
+        all.add(new KernelCase("side_by_side_scales", 1, 64, 130, 390, false, 2.9, f, side, true));
+        all.add(new KernelCase("side_by_side_lin1", 1, 64, 1, 7, false, 0, f, side, true));
+        all.add(new KernelCase("side_by_side_lout1", 2, 33, 9, 1, true, 0, f, side, false));
         return all.stream();
     }
 
