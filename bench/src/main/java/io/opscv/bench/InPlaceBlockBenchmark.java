@@ -53,7 +53,10 @@ public class InPlaceBlockBenchmark {
     @Param({"FLOAT"})
     public DataType dtype;
 
-    /** Rows per call: the driver makes calls of 4 (Linear1dBackwardKernel.IN_PLACE_ROWS). */
+    /**
+     * Rows per call: the driver makes calls of 6 FLOAT rows and 4 BF16 or FP16 rows
+     * (Linear1dBackwardKernel.IN_PLACE_ROWS, IN_PLACE_ROWS_16).
+     */
     @Param({"4"})
     public int rows;
 

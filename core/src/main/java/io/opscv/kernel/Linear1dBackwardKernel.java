@@ -11,8 +11,9 @@ import io.opscv.runtime.PinnedScopes;
  * <p>Implementation overview. The work is cut into tasks, each a group of rows times a block of
  * inputs. When the provider can read and write both tensors in place
  * ({@link KernelProvider#backwardInPlace}: FLOAT rows at ratios up to 4, BF16 and FP16 up to 2, contiguous along L), a
- * task hands it {@link #IN_PLACE_ROWS} rows of {@link #IN_PLACE_BLOCK} inputs straight from device
- * memory (more rows per call when the rows are shorter than a block).
+ * task hands it {@link #IN_PLACE_ROWS} FLOAT or {@link #IN_PLACE_ROWS_16} 16-bit rows of
+ * {@link #IN_PLACE_BLOCK} inputs straight from device memory (more rows per call when the rows are
+ * shorter than a block).
  * Otherwise a task decodes the gradOut positions its inputs gather from into a float buffer, the
  * provider sums them in the canonical order, and the sums are encoded into out; row groups are then
  * multiples of {@link KernelProvider#rowsPerVector()} where there are enough rows (the vector
@@ -47,10 +48,16 @@ public final class Linear1dBackwardKernel {
     /** Inputs per in-place call: long enough for the prefetchers. */
     static final int IN_PLACE_BLOCK = 4096;
     /**
-     * Rows per in-place call: 4 read and 4 write streams per thread measured best on the 2-core
-     * machine (2, 8 and 16 were slower).
+     * FLOAT rows per in-place call: 6 read and 6 write streams per thread measured best on the 2-core
+     * machine, 5-9 % faster than 4 on up2x, up2x alignCorners, down4x and up3.7x (5 in between, 7
+     * mixed; 2, 8 and 16 slower).
      */
-    static final int IN_PLACE_ROWS = 4;
+    static final int IN_PLACE_ROWS = 6;
+    /**
+     * BF16 and FP16 rows per in-place call: FP16 was 10 % slower with 6 than with 4 (its conversions
+     * need more registers), BF16 the same.
+     */
+    static final int IN_PLACE_ROWS_16 = 4;
     /** Floats after the last row of the gradOut buffer (two 512-bit vectors). */
     private static final int G_PADDING = 32;
     /** Tasks per thread to aim for, so that a slow thread does not hold up the others. */
@@ -150,6 +157,8 @@ public final class Linear1dBackwardKernel {
         final boolean sideBySide;
         /** Side by side, FLOAT, out's rows contiguous, both held: the provider reads and writes in place. */
         final boolean sideBySideInPlace;
+        /** Rows per in-place call. */
+        final int inPlaceRows;
 
         Plan(StridedTensor gradOut, StridedTensor out, LinearTable table, KernelProvider provider, int parallelism) {
             this.gradOut = gradOut;
@@ -170,6 +179,7 @@ public final class Linear1dBackwardKernel {
             this.inPlace = gs[2] == 1 && os[2] == 1 && gradOut.dataType() == out.dataType()
                     && provider.backwardInPlace(table, gradOut.dataType())
                     && PinnedScopes.isHeld(gradOut.segment()) && PinnedScopes.isHeld(out.segment());
+            this.inPlaceRows = gradOut.dataType() == DataType.FLOAT ? IN_PLACE_ROWS : IN_PLACE_ROWS_16;
             int vector = provider.rowsPerVector();
             this.sideBySide = !inPlace && vector > 1 && rows >= vector && c >= vector && gRowStride == 1 && gs[2] > 1;
             this.sideBySideInPlace = sideBySide && provider.sideBySideInPlace() && os[2] == 1
@@ -178,8 +188,8 @@ public final class Linear1dBackwardKernel {
             int rowUnit;
             int blockTarget;
             if (inPlace) {
-                // IN_PLACE_ROWS rows share a group's set-up; IN_PLACE_BLOCK inputs keep the streams long.
-                rowUnit = IN_PLACE_ROWS;
+                // inPlaceRows rows share a group's set-up; IN_PLACE_BLOCK inputs keep the streams long.
+                rowUnit = inPlaceRows;
                 blockTarget = IN_PLACE_BLOCK;
             } else if (vector > 1 && rows >= vector) {
                 rowUnit = vector;
@@ -248,9 +258,9 @@ public final class Linear1dBackwardKernel {
             if (inPlace) {
                 // Runs of evenly spaced rows: all of them, or those of one n.
                 for (int r = 0; r < n; ) {
-                    // IN_PLACE_ROWS rows per call: the provider's streams are tuned for that many; short rows
+                    // inPlaceRows rows per call: the provider's streams are tuned for that many; short rows
                     // (blocks shorter than IN_PLACE_BLOCK) get more, so that a group's set-up serves more rows.
-                    int run = Math.min(Math.max(IN_PLACE_ROWS, IN_PLACE_BLOCK / count),
+                    int run = Math.min(Math.max(inPlaceRows, IN_PLACE_BLOCK / count),
                             evenRows ? n - r : (int) Math.min(n - r, c - (firstRow + r) % c));
                     provider.linearBackwardInPlace(t, li0, li1, run, gradOut.segment(),
                             gradOutRow(firstRow + r) + jLo, gRowStride, out.segment(), outRow(firstRow + r) + i0,

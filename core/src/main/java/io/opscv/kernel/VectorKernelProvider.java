@@ -890,7 +890,10 @@ final class VectorKernelProvider implements KernelProvider {
                 // (each group's starts 2L halfs after the one before), and each left window lies 2 halfs after its
                 // right one, so only the last group's left window reaches past them, by one int: it is tested after
                 // the loop. A row group with such a value gets a wrong but finite sum here, which the redo below
-                // replaces (out never overlaps gradOut).
+                // replaces (out never overlaps gradOut). The accumulator is always the argument of or(), never its
+                // receiver: as a loop phi its class is not exact in every compilation, and a call on it then went
+                // through the Vector API's Java fallback (FP16 took 35-59 ms instead of 9 in about one run in seven
+                // after BF16 had run in the same JVM; a JFR profile showed IntVector.or and VectorSupport.binaryOp).
                 IntVector special = IntVector.zero(INTS);
                 for (int g = i; g < runEnd; g += LANES) {
                     int rb = bounds[g];
@@ -900,7 +903,7 @@ final class VectorKernelProvider implements KernelProvider {
                                 gAddr + (gFirst + r * gRowStride - jLo + rb) * 2, ORDER);
                         IntVector y = IntVector.fromMemorySegment(INTS, RAW,
                                 gAddr + (gFirst + r * gRowStride - jLo + lb) * 2, ORDER);
-                        special = special.or(x.and(0x7c007c00).add(0x04000400));
+                        special = x.and(0x7c007c00).add(0x04000400).or(special);
                         FloatVector sum = FloatVector.zero(FLOATS)
                                 .add(x.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3)
                                         .and(0x8fffe000).reinterpretAsFloats().mul(r0w))
@@ -926,9 +929,9 @@ final class VectorKernelProvider implements KernelProvider {
                 for (int r = 0; r < rows; r++) {
                     int tail = RAW.get(ValueLayout.JAVA_INT_UNALIGNED,
                             gAddr + (gFirst + r * gRowStride - jLo + lastLeft) * 2);
-                    special = special.or(IntVector.broadcast(INTS, (tail & 0x7c007c00) + 0x04000400));
+                    special = IntVector.broadcast(INTS, (tail & 0x7c007c00) + 0x04000400).or(special);
                 }
-                if (special.and(0x80008000).compare(VectorOperators.NE, 0).anyTrue()) {
+                if (IntVector.broadcast(INTS, 0x80008000).and(special).compare(VectorOperators.NE, 0).anyTrue()) {
                     // Redo the row groups that hold one, through the buffered form.
                     for (int g = i; g < runEnd; g += LANES) {
                         int rb = bounds[g];
