@@ -5,6 +5,7 @@ import io.opscv.runtime.PinnedScopes;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.Arrays;
 import java.util.Objects;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
@@ -272,6 +273,8 @@ final class VectorKernelProvider implements KernelProvider {
      * the Vector API has no FP16 conversion, and the scalar ones inlined here made the FLOAT method
      * much slower, 25 ns per input instead of 0.9). On periodic tables ({@link LinearTable#period}) the
      * windowed forms set a group up once for its whole run of translated groups ({@link #regularRunEnd}).
+     * A call of {@link #SHORT_MIN_ROWS} or more FLOAT rows of at most L inputs (short rows) takes a table of
+     * steps made once per call ({@link #backwardInPlaceShort}), at any ratio up to 4.
      */
     @Override
     public boolean backwardInPlace(LinearTable table, DataType type) {
@@ -317,6 +320,10 @@ final class VectorKernelProvider implements KernelProvider {
         }
         if (type == DataType.FLOAT16) {
             backwardInPlaceHalf(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride);
+            return;
+        }
+        if (rows >= SHORT_MIN_ROWS && i1 - i0 <= LANES
+                && backwardInPlaceShort(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride)) {
             return;
         }
         if (!windowed(t)) {
@@ -464,6 +471,149 @@ final class VectorKernelProvider implements KernelProvider {
                 lastInput(t, gradOut, gFirst + r * gRowStride - jLo, out, oFirst + r * oRowStride + last - i0);
             }
         }
+    }
+
+    /** Rows per call from which a group of at most L inputs takes {@link #backwardInPlaceShort}: its table is per call. */
+    static final int SHORT_MIN_ROWS = 8;
+    /** The most terms a lane may have for {@link #backwardInPlaceShort} (steps per row). */
+    private static final int SHORT_MAX_STEPS = 16;
+    /** Per thread: the step table of {@link #backwardInPlaceShort} (gradOut positions, -1 for none) and its weights. */
+    private static final ThreadLocal<int[]> SHORT_INDEX = ThreadLocal.withInitial(() -> new int[SHORT_MAX_STEPS * LANES]);
+    private static final ThreadLocal<float[]> SHORT_WEIGHT =
+            ThreadLocal.withInitial(() -> new float[SHORT_MAX_STEPS * LANES]);
+
+    /**
+     * FLOAT rows of one group of at most L inputs (a short row: 16 → 64 is one group per row) whose terms
+     * lie within 4L positions: every lane's terms, in the reference's order, are written once per call as
+     * a table of steps (step k: each lane's k-th term's position and weight; the last input's left-tap
+     * positions twice, left weight then right), and each row then costs, per step, the selection of that
+     * step's positions from the row's (up to) four vectors, one multiply and one masked add: no per-row
+     * index arithmetic and no products of positions a lane does not use. Returns false, having done
+     * nothing, when the group does not fit (too many terms per lane, terms beyond 4L positions, or
+     * windows that would read past gradOut's end for the last row).
+     */
+    private static boolean backwardInPlaceShort(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut,
+                                                long gFirst, long gRowStride, MemorySegment out, long oFirst,
+                                                long oRowStride) {
+        final int[] bounds = t.bounds;
+        final int last = t.lin() - 1;
+        final int count = i1 - i0;
+        final int base = bounds[i0];
+        final int span = bounds[i1 + 1] - base;
+        final int vectors = (span + LANES - 1) / LANES;
+        final int jLo = t.gatherFrom(i0);
+        final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
+        if (span > 4 * LANES || lastRow + base + (long) vectors * LANES > gradOut.byteSize() / 4) {
+            return false;
+        }
+        int steps = 0;
+        for (int i = i0; i < i1; i++) {
+            int left = bounds[i + 2] - bounds[i + 1];
+            steps = Math.max(steps, bounds[i + 1] - bounds[i] + (i == last ? 2 * left : left));
+        }
+        if (steps > SHORT_MAX_STEPS) {
+            return false;
+        }
+        final int[] index = SHORT_INDEX.get();
+        final float[] weight = SHORT_WEIGHT.get();
+        Arrays.fill(index, 0, steps * LANES, -1);
+        Arrays.fill(weight, 0, steps * LANES, 0f);
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        for (int lane = 0; lane < count; lane++) {
+            int i = i0 + lane;
+            int k = 0;
+            for (int j = bounds[i]; j < bounds[i + 1]; j++, k++) {
+                index[k * LANES + lane] = j - base;
+                weight[k * LANES + lane] = w1[j];
+            }
+            for (int j = bounds[i + 1]; j < bounds[i + 2]; j++, k++) {
+                index[k * LANES + lane] = j - base;
+                weight[k * LANES + lane] = w0[j];
+                if (i == last) {
+                    k++;
+                    index[k * LANES + lane] = j - base;
+                    weight[k * LANES + lane] = w1[j];
+                }
+            }
+        }
+        final long gAddr = gradOut.address() + 4L * (gFirst - jLo + base);
+        final long oAddr = out.address() + 4L * oFirst;
+        final VectorMask<Float> store = FLOATS.indexInRange(0, count);
+        final boolean whole = count == LANES;
+        int r = 0;
+        if (vectors > 2) {
+            // Two rows per pass: each step's positions, masks and weights serve both.
+            for (; r + 1 < rows; r += 2) {
+                long g = gAddr + 4L * r * gRowStride;
+                long h = g + 4L * gRowStride;
+                IntVector ga = FloatVector.fromMemorySegment(FLOATS, RAW, g, ORDER).reinterpretAsInts();
+                IntVector gb = FloatVector.fromMemorySegment(FLOATS, RAW, g + 4L * LANES, ORDER).reinterpretAsInts();
+                IntVector gc = FloatVector.fromMemorySegment(FLOATS, RAW, g + 8L * LANES, ORDER).reinterpretAsInts();
+                IntVector gd = vectors > 3 ? FloatVector.fromMemorySegment(FLOATS, RAW, g + 12L * LANES, ORDER)
+                        .reinterpretAsInts() : gc;
+                IntVector ha = FloatVector.fromMemorySegment(FLOATS, RAW, h, ORDER).reinterpretAsInts();
+                IntVector hb = FloatVector.fromMemorySegment(FLOATS, RAW, h + 4L * LANES, ORDER).reinterpretAsInts();
+                IntVector hc = FloatVector.fromMemorySegment(FLOATS, RAW, h + 8L * LANES, ORDER).reinterpretAsInts();
+                IntVector hd = vectors > 3 ? FloatVector.fromMemorySegment(FLOATS, RAW, h + 12L * LANES, ORDER)
+                        .reinterpretAsInts() : hc;
+                FloatVector sum = FloatVector.zero(FLOATS);
+                FloatVector sum2 = sum;
+                for (int k = 0; k < steps; k++) {
+                    IntVector at = IntVector.fromArray(INTS, index, k * LANES);
+                    VectorMask<Integer> high = at.compare(VectorOperators.GE, 2 * LANES);
+                    VectorMask<Float> has = at.compare(VectorOperators.GE, 0).cast(FLOATS);
+                    FloatVector w = FloatVector.fromArray(FLOATS, weight, k * LANES);
+                    FloatVector term = at.selectFrom(ga, gb).blend(at.selectFrom(gc, gd), high).reinterpretAsFloats()
+                            .mul(w);
+                    FloatVector term2 = at.selectFrom(ha, hb).blend(at.selectFrom(hc, hd), high).reinterpretAsFloats()
+                            .mul(w);
+                    sum = sum.add(term, has);
+                    sum2 = sum2.add(term2, has);
+                }
+                long o = oAddr + 4L * r * oRowStride;
+                if (whole) {
+                    sum.intoMemorySegment(RAW, o, ORDER);
+                    sum2.intoMemorySegment(RAW, o + 4L * oRowStride, ORDER);
+                } else {
+                    sum.intoMemorySegment(RAW, o, ORDER, store);
+                    sum2.intoMemorySegment(RAW, o + 4L * oRowStride, ORDER, store);
+                }
+            }
+        }
+        for (; r < rows; r++) {
+            long g = gAddr + 4L * r * gRowStride;
+            IntVector ga = FloatVector.fromMemorySegment(FLOATS, RAW, g, ORDER).reinterpretAsInts();
+            IntVector gb = vectors > 1 ? FloatVector.fromMemorySegment(FLOATS, RAW, g + 4L * LANES, ORDER)
+                    .reinterpretAsInts() : ga;
+            FloatVector sum = FloatVector.zero(FLOATS);
+            if (vectors <= 2) {
+                for (int k = 0; k < steps; k++) {
+                    IntVector at = IntVector.fromArray(INTS, index, k * LANES);
+                    FloatVector term = at.selectFrom(ga, gb).reinterpretAsFloats()
+                            .mul(FloatVector.fromArray(FLOATS, weight, k * LANES));
+                    sum = sum.add(term, at.compare(VectorOperators.GE, 0).cast(FLOATS));
+                }
+            } else {
+                IntVector gc = FloatVector.fromMemorySegment(FLOATS, RAW, g + 8L * LANES, ORDER).reinterpretAsInts();
+                IntVector gd = vectors > 3 ? FloatVector.fromMemorySegment(FLOATS, RAW, g + 12L * LANES, ORDER)
+                        .reinterpretAsInts() : gc;
+                for (int k = 0; k < steps; k++) {
+                    IntVector at = IntVector.fromArray(INTS, index, k * LANES);
+                    IntVector picked = at.selectFrom(ga, gb).blend(at.selectFrom(gc, gd),
+                            at.compare(VectorOperators.GE, 2 * LANES));
+                    FloatVector term = picked.reinterpretAsFloats().mul(FloatVector.fromArray(FLOATS, weight, k * LANES));
+                    sum = sum.add(term, at.compare(VectorOperators.GE, 0).cast(FLOATS));
+                }
+            }
+            long o = oAddr + 4L * r * oRowStride;
+            if (whole) {
+                sum.intoMemorySegment(RAW, o, ORDER);
+            } else {
+                sum.intoMemorySegment(RAW, o, ORDER, store);
+            }
+        }
+        return true;
     }
 
     /**
@@ -1311,7 +1461,7 @@ final class VectorKernelProvider implements KernelProvider {
         }
         // k <= taps[0] + 1 is first reached at m = 0.
         int filled = taps[0] + 1;
-        java.util.Arrays.fill(starts, 0, filled + 1, 0);
+        Arrays.fill(starts, 0, filled + 1, 0);
         final IntVector iota = IntVector.zero(INTS).addIndex(1);
         int m = 1;
         for (int bound = count - LANES; m <= bound; m += LANES) {
@@ -1336,7 +1486,7 @@ final class VectorKernelProvider implements KernelProvider {
                 starts[++filled] = m;
             }
         }
-        java.util.Arrays.fill(starts, filled + 1, length, count);
+        Arrays.fill(starts, filled + 1, length, count);
     }
 
     @Override

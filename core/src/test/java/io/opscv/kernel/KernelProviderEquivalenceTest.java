@@ -67,6 +67,18 @@ class KernelProviderEquivalenceTest {
                 new KernelCase("down8x_clamped_end", 2, 3, 2000, 300, false, 0.125, f, cont, false),
                 new KernelCase("long_down_ac", 1, 2, 9000, 4001, true, 0, f, cont, false),
                 new KernelCase("short_rows", 40, 30, 16, 64, false, 0, f, cont, false),
+                // Rows of at most one vector's inputs, many per call (VectorKernelProvider.backwardInPlaceShort): one,
+                // two, three and four vectors of gradOut per row, masked rows, runs cut at each n (C = 31: odd runs,
+                // the two-row loop's tail), downsampling, Lin = 1, and a given scale whose clamped last input has
+                // more terms than the form takes (it falls back to the wide form).
+                new KernelCase("short_rows_ac", 4, 31, 16, 64, true, 0, f, cont, false),
+                new KernelCase("short_rows_2x", 4, 31, 16, 32, false, 0, f, cont, false),
+                new KernelCase("short_rows_8_to_16", 4, 30, 8, 16, false, 0, f, cont, false),
+                new KernelCase("short_rows_3x_ac", 4, 29, 13, 39, true, 0, f, cont, false),
+                new KernelCase("short_rows_2.5x", 3, 31, 16, 40, false, 0, f, cont, false),
+                new KernelCase("short_rows_down", 4, 30, 16, 5, false, 0, f, cont, false),
+                new KernelCase("short_rows_lin1", 4, 30, 1, 4, false, 0, f, cont, false),
+                new KernelCase("short_rows_many_terms", 4, 30, 16, 64, false, 0.2, f, cont, false),
                 new KernelCase("odd_lengths", 3, 5, 17, 31, true, 0, f, cont, false),
                 // Ratios between 2 and 4 on rows of 256 inputs or more: the wide windowed form in place.
                 new KernelCase("wide_up3x", 1, 3, 300, 1000, false, 0, f, cont, false),
