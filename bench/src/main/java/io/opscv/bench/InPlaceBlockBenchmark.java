@@ -26,8 +26,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The in-place form of the provider ({@link KernelProvider#linearBackwardInPlace}, FLOAT rows read
- * from and written to native memory): one call of {@link #rows} rows (4 by default, as the driver makes them) × 4096 inputs
- * (or the whole row, for the short rows),
+ * from and written to native memory): one call of {@link #rows} rows (4 by default; the driver makes calls of 6
+ * FLOAT rows and 4 16-bit rows) × 4096 inputs (or the whole row, for the short rows),
  * measured alone on one thread with the data in cache. Divide by rows × inputs to get the compute cost per
  * element of out; compare with the copy's cost per element of the same case to see whether a case
  * can be memory-bound.
