@@ -516,8 +516,8 @@ final class VectorKernelProvider implements KernelProvider {
         }
         final int[] index = SHORT_INDEX.get();
         final float[] weight = SHORT_WEIGHT.get();
+        // A lane without a k-th term keeps -1 there, which masks its add off (its weight is never used).
         Arrays.fill(index, 0, steps * LANES, -1);
-        Arrays.fill(weight, 0, steps * LANES, 0f);
         final float[] w0 = t.w0;
         final float[] w1 = t.w1;
         for (int lane = 0; lane < count; lane++) {
