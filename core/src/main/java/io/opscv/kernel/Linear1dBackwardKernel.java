@@ -21,7 +21,8 @@ import io.opscv.runtime.PinnedScopes;
  * buffers stay in the L2 cache. When gradOut's rows lie side by side (a transposed view), a task
  * reads {@link #SIDE_BY_SIDE_ROWS} of them position by position and the provider sums them in that
  * layout ({@link KernelProvider#linearBackwardSideBySide}; FLOAT on held memory straight from gradOut
- * into out, {@link KernelProvider#linearBackwardSideBySideInPlace}). With few rows (a long-row call has 2)
+ * into out, {@link KernelProvider#linearBackwardSideBySideInPlace}, with blocks of up to
+ * {@link #SIDE_BY_SIDE_IN_PLACE_BLOCK} inputs). With few rows (a long-row call has 2)
  * the rows are cut along L, so
  * that even one row keeps every thread busy; short rows are grouped, many per task, so that
  * per-task costs are paid once per about a block of inputs. Calls below
@@ -45,6 +46,14 @@ public final class Linear1dBackwardKernel {
     static final int TILE_BLOCK = 1024;
     /** Rows per task when gradOut's rows lie side by side: 64 floats, 4 cache lines per position. */
     static final int SIDE_BY_SIDE_ROWS = 64;
+    /**
+     * Inputs per task of the in-place side-by-side form, at most (fewer when the tasks would not keep
+     * every thread busy, down to half a {@link #TILE_BLOCK}): each of a task's 64 out rows is written
+     * in runs of 16 KiB, and its gradOut read in one run of 1 MiB. On the transposed up2x case it
+     * took 15.0–15.3 ms where blocks of 512 took 16.6–21.8 (in one process alternating the two, on
+     * the Zen 5 host; docs/PERFORMANCE.md).
+     */
+    static final int SIDE_BY_SIDE_IN_PLACE_BLOCK = 4096;
     /** Inputs per in-place call: long enough for the prefetchers. */
     static final int IN_PLACE_BLOCK = 4096;
     /**
@@ -198,6 +207,15 @@ public final class Linear1dBackwardKernel {
                 if (sideBySide) {
                     rowUnit = (int) Math.max(vector, Math.min(c, SIDE_BY_SIDE_ROWS) / vector * vector);
                     blockTarget = TILE_BLOCK / 2;
+                    if (sideBySideInPlace) {
+                        // Long blocks for the in-place form, but enough tasks for every thread.
+                        long groups = (rows + rowUnit - 1) / rowUnit;
+                        blockTarget = SIDE_BY_SIDE_IN_PLACE_BLOCK;
+                        while (blockTarget > TILE_BLOCK / 2
+                                && groups * ((lin + blockTarget - 1) / blockTarget) < taskTarget) {
+                            blockTarget /= 2;
+                        }
+                    }
                 } else {
                     blockTarget = TILE_BLOCK;
                 }

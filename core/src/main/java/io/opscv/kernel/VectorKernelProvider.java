@@ -1591,8 +1591,12 @@ final class VectorKernelProvider implements KernelProvider {
         }
     }
 
-    /** Inputs per pass of the in-place side-by-side form: four tiles' sums of them (32 KiB) stay in L1. */
-    static final int SIDE_BY_SIDE_INPUTS = 128;
+    /**
+     * Inputs per pass of the in-place side-by-side form: four tiles' sums of them (128 KiB) stay in L2,
+     * and each out row is written in runs of 2 KiB. On the transposed up2x case with blocks of 2048
+     * inputs, passes of 512 took 15.5–15.8 ms, of 256 16.1–16.5 and of 128 17.3–17.6 (docs/PERFORMANCE.md).
+     */
+    static final int SIDE_BY_SIDE_INPUTS = 512;
 
     @Override
     public boolean sideBySideInPlace() {

@@ -116,6 +116,10 @@ class KernelProviderEquivalenceTest {
         all.add(new KernelCase("side_by_side_scales", 1, 64, 130, 390, false, 2.9, f, side, true));
         all.add(new KernelCase("side_by_side_lin1", 1, 64, 1, 7, false, 0, f, side, true));
         all.add(new KernelCase("side_by_side_lout1", 2, 33, 9, 1, true, 0, f, side, false));
+        // Long in-place blocks (Linear1dBackwardKernel.SIDE_BY_SIDE_IN_PLACE_BLOCK): one of 2100 inputs per
+        // task, five passes; and blocks shrunk to 1024 so that there are tasks for both threads.
+        all.add(new KernelCase("side_by_side_long_blocks", 8, 64, 2100, 4200, true, 0, f, side, true));
+        all.add(new KernelCase("side_by_side_shrunk_blocks", 4, 80, 1500, 2999, false, 0, f, side, false));
         return all.stream();
     }
 
