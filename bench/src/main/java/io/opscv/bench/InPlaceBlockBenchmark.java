@@ -54,8 +54,9 @@ public class InPlaceBlockBenchmark {
     public DataType dtype;
 
     /**
-     * Rows per call: the driver makes calls of 6 FLOAT rows and 4 BF16 or FP16 rows
-     * (Linear1dBackwardKernel.IN_PLACE_ROWS, IN_PLACE_ROWS_16).
+     * Rows per call: the driver makes calls of 2 rows of up to 32768 inputs at ratios up to 2 on rows of
+     * 4096 inputs or more (Linear1dBackwardKernel.LONG_ROWS, LONG_BLOCK), else 6 FLOAT rows and 4 BF16 or FP16
+     * rows (IN_PLACE_ROWS, IN_PLACE_ROWS_16).
      */
     @Param({"4"})
     public int rows;

@@ -11,9 +11,10 @@ import io.opscv.runtime.PinnedScopes;
  * <p>Implementation overview. The work is cut into tasks, each a group of rows times a block of
  * inputs. When the provider can read and write both tensors in place
  * ({@link KernelProvider#backwardInPlace}: FLOAT rows at ratios up to 4, BF16 and FP16 up to 2, contiguous along L), a
- * task hands it {@link #IN_PLACE_ROWS} FLOAT or {@link #IN_PLACE_ROWS_16} 16-bit rows of
- * {@link #IN_PLACE_BLOCK} inputs straight from device memory (more rows per call when the rows are
- * shorter than a block).
+ * task hands it rows straight from device memory: at ratios up to 2, rows of at least
+ * {@link #IN_PLACE_BLOCK} inputs {@link #LONG_ROWS} at a time in blocks of up to {@link #LONG_BLOCK}
+ * inputs; otherwise {@link #IN_PLACE_ROWS} FLOAT or {@link #IN_PLACE_ROWS_16} 16-bit rows of
+ * {@link #IN_PLACE_BLOCK} inputs (more rows per call when the rows are shorter than a block).
  * Otherwise a task decodes the gradOut positions its inputs gather from into a float buffer, the
  * provider sums them in the canonical order, and the sums are encoded into out; row groups are then
  * multiples of {@link KernelProvider#rowsPerVector()} where there are enough rows (the vector
@@ -54,19 +55,36 @@ public final class Linear1dBackwardKernel {
      * the Zen 5 host; docs/PERFORMANCE.md).
      */
     static final int SIDE_BY_SIDE_IN_PLACE_BLOCK = 4096;
-    /** Inputs per in-place call: long enough for the prefetchers. */
+    /**
+     * Inputs per in-place call of the wide form (ratios between 2 and 4) and of rows shorter than
+     * this: long enough for the prefetchers. Rows of fewer inputs are grouped, this many inputs'
+     * worth of rows per call.
+     */
     static final int IN_PLACE_BLOCK = 4096;
     /**
-     * FLOAT rows per in-place call: 6 read and 6 write streams per thread measured best on the 2-core
-     * machine, 5-9 % faster than 4 on up2x, up2x alignCorners, down4x and up3.7x (5 in between, 7
-     * mixed; 2, 8 and 16 slower).
+     * FLOAT rows per in-place call of the wide form: 6 read and 6 write streams per thread measured
+     * best on the Zen 4 host, 5-9 % faster than 4 (5 in between, 7 mixed; 2, 8 and 16 slower, all
+     * with blocks of {@link #IN_PLACE_BLOCK}). On the Zen 5 host up3.7x still took 7.1–7.3 ms with
+     * 6 rows against 8.3–8.5 with {@link #LONG_ROWS} rows of whole blocks.
      */
     static final int IN_PLACE_ROWS = 6;
     /**
-     * BF16 and FP16 rows per in-place call: FP16 was 10 % slower with 6 than with 4 (its conversions
-     * need more registers), BF16 the same.
+     * BF16 and FP16 rows per in-place call of rows shorter than {@link #IN_PLACE_BLOCK}: FP16 was
+     * 10 % slower with 6 than with 4 (its conversions need more registers), BF16 the same.
      */
     static final int IN_PLACE_ROWS_16 = 4;
+    /**
+     * Rows per in-place call at ratios up to 2 (the windowed forms, every dtype) on rows of at least
+     * {@link #IN_PLACE_BLOCK} inputs: two read and two write streams per thread, each as long as a
+     * {@link #LONG_BLOCK}. Measured on the Zen 5 host in one process alternating the settings (op ms,
+     * medians of 11 calls): up2x 10.9–11.9 against 17.3–19.2 with 6 rows of 4096 inputs (3 rows of
+     * 16384: 23–25; 1 row: 14–16); up2x alignCorners 18.5–19.3 against 21.6–22.9; BF16 9.3 against
+     * 12.2–12.6; FP16 15.4–15.6 against 19.4–22.4; down4x 9.5 against 9.7; (32, 64, 8192 → 16384) 5.5–5.6
+     * against 6.8–7.0 (docs/PERFORMANCE.md).
+     */
+    static final int LONG_ROWS = 2;
+    /** Inputs per in-place call of {@link #LONG_ROWS} rows, at most (fewer when threads would lack tasks). */
+    static final int LONG_BLOCK = 32768;
     /** Floats after the last row of the gradOut buffer (two 512-bit vectors). */
     private static final int G_PADDING = 32;
     /** Tasks per thread to aim for, so that a slow thread does not hold up the others. */
@@ -188,7 +206,12 @@ public final class Linear1dBackwardKernel {
             this.inPlace = gs[2] == 1 && os[2] == 1 && gradOut.dataType() == out.dataType()
                     && provider.backwardInPlace(table, gradOut.dataType())
                     && PinnedScopes.isHeld(gradOut.segment()) && PinnedScopes.isHeld(out.segment());
-            this.inPlaceRows = gradOut.dataType() == DataType.FLOAT ? IN_PLACE_ROWS : IN_PLACE_ROWS_16;
+            // Many long rows at ratios up to 2: few long streams per thread (LONG_ROWS). Calls of at most
+            // IN_PLACE_ROWS rows keep the old settings: their tasks hold all the rows and sum from windows of the table.
+            boolean longRows = inPlace && rows > IN_PLACE_ROWS && lin >= IN_PLACE_BLOCK
+                    && (long) table.lout() <= 2L * lin;
+            this.inPlaceRows = longRows ? LONG_ROWS : gradOut.dataType() == DataType.FLOAT ? IN_PLACE_ROWS
+                    : IN_PLACE_ROWS_16;
             int vector = provider.rowsPerVector();
             this.sideBySide = !inPlace && vector > 1 && rows >= vector && c >= vector && gRowStride == 1 && gs[2] > 1;
             this.sideBySideInPlace = sideBySide && provider.sideBySideInPlace() && os[2] == 1
@@ -197,9 +220,11 @@ public final class Linear1dBackwardKernel {
             int rowUnit;
             int blockTarget;
             if (inPlace) {
-                // inPlaceRows rows share a group's set-up; IN_PLACE_BLOCK inputs keep the streams long.
-                rowUnit = inPlaceRows;
-                blockTarget = IN_PLACE_BLOCK;
+                // inPlaceRows rows share a group's set-up; IN_PLACE_BLOCK inputs keep the streams long, LONG_BLOCK
+                // inputs longer still where there are few streams (a task's IN_PLACE_ROWS rows then take three calls).
+                rowUnit = longRows ? IN_PLACE_ROWS : inPlaceRows;
+                blockTarget = longRows ? longestBlock(LONG_BLOCK, IN_PLACE_BLOCK, (rows + rowUnit - 1) / rowUnit, lin,
+                        taskTarget) : IN_PLACE_BLOCK;
             } else if (vector > 1 && rows >= vector) {
                 rowUnit = vector;
                 // Rows side by side (a transposed view): a task takes SIDE_BY_SIDE_ROWS of them, so that
@@ -208,13 +233,9 @@ public final class Linear1dBackwardKernel {
                     rowUnit = (int) Math.max(vector, Math.min(c, SIDE_BY_SIDE_ROWS) / vector * vector);
                     blockTarget = TILE_BLOCK / 2;
                     if (sideBySideInPlace) {
-                        // Long blocks for the in-place form, but enough tasks for every thread.
-                        long groups = (rows + rowUnit - 1) / rowUnit;
-                        blockTarget = SIDE_BY_SIDE_IN_PLACE_BLOCK;
-                        while (blockTarget > TILE_BLOCK / 2
-                                && groups * ((lin + blockTarget - 1) / blockTarget) < taskTarget) {
-                            blockTarget /= 2;
-                        }
+                        // Long blocks for the in-place form.
+                        blockTarget = longestBlock(SIDE_BY_SIDE_IN_PLACE_BLOCK, TILE_BLOCK / 2,
+                                (rows + rowUnit - 1) / rowUnit, lin, taskTarget);
                     }
                 } else {
                     blockTarget = TILE_BLOCK;
@@ -239,6 +260,18 @@ public final class Linear1dBackwardKernel {
             this.maxSpan = span;
             this.windows = table.isDeferred() && rowsPerTask >= rows;
             this.table = windows ? table : table.full();
+        }
+
+        /**
+         * {@code longest} inputs per block, halved (down to {@code shortest}) while {@code groups} row groups of
+         * such blocks would make fewer than {@code taskTarget} tasks: enough tasks for every thread.
+         */
+        private static int longestBlock(int longest, int shortest, long groups, int lin, long taskTarget) {
+            int block = longest;
+            while (block > shortest && groups * ((lin + block - 1) / block) < taskTarget) {
+                block /= 2;
+            }
+            return block;
         }
 
         int taskCount() {

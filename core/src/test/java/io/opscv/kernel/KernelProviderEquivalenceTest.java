@@ -120,6 +120,14 @@ class KernelProviderEquivalenceTest {
         // task, five passes; and blocks shrunk to 1024 so that there are tasks for both threads.
         all.add(new KernelCase("side_by_side_long_blocks", 8, 64, 2100, 4200, true, 0, f, side, true));
         all.add(new KernelCase("side_by_side_shrunk_blocks", 4, 80, 1500, 2999, false, 0, f, side, false));
+        // Many long rows at ratios up to 2 (Linear1dBackwardKernel.LONG_ROWS): calls of 2 rows of a whole block;
+        // blocks shrunk to 4096 with a tail of 808 inputs (5 rows per call there); downsampling; BF16 and FP16.
+        KernelCase.Layout plain = KernelCase.Layout.CONTIGUOUS;
+        all.add(new KernelCase("long_rows_up2x", 8, 6, 4200, 8400, false, 0, f, plain, true));
+        all.add(new KernelCase("long_rows_ac_tail", 2, 6, 9000, 17999, true, 0, f, plain, false));
+        all.add(new KernelCase("long_rows_down", 4, 3, 5000, 1700, false, 0, f, plain, true));
+        all.add(new KernelCase("long_rows_bf16", 8, 6, 4200, 8400, false, 0, DataType.BF16, plain, true));
+        all.add(new KernelCase("long_rows_fp16_tail", 2, 6, 9000, 18000, false, 0, DataType.FLOAT16, plain, true));
         return all.stream();
     }
 
