@@ -106,6 +106,16 @@ public interface KernelProvider {
     }
 
     /**
+     * Whether {@link #linearBackwardInPlace} runs best on few rows per call, each in a long block, for
+     * this (built) table and dtype: true where its forms' per-group set-up is light or shared by
+     * neighbouring groups, so that it need not be spread over many rows. The driver then gives calls
+     * of many long rows two rows each.
+     */
+    default boolean fewRowsPerCall(LinearTable table, DataType type) {
+        return false;
+    }
+
+    /**
      * The backward for inputs {@code i0 <= i < i1} of {@code rows} rows whose elements are
      * contiguous in both tensors, read from and written to device memory directly, with no buffer
      * in between: in row r, gradOut position {@code j} is element

@@ -11,9 +11,10 @@ import io.opscv.runtime.PinnedScopes;
  * <p>Implementation overview. The work is cut into tasks, each a group of rows times a block of
  * inputs. When the provider can read and write both tensors in place
  * ({@link KernelProvider#backwardInPlace}: FLOAT rows at ratios up to 4, BF16 and FP16 up to 2, contiguous along L), a
- * task hands it rows straight from device memory: at ratios up to 2, rows of at least
+ * task hands it rows straight from device memory: at ratios up to 2, many rows of at least
  * {@link #IN_PLACE_BLOCK} inputs {@link #LONG_ROWS} at a time in blocks of up to {@link #LONG_BLOCK}
- * inputs; otherwise {@link #IN_PLACE_ROWS} FLOAT or {@link #IN_PLACE_ROWS_16} 16-bit rows of
+ * inputs where the provider's set-up per group of inputs is light or shared
+ * ({@link KernelProvider#fewRowsPerCall}); otherwise {@link #IN_PLACE_ROWS} FLOAT or {@link #IN_PLACE_ROWS_16} 16-bit rows of
  * {@link #IN_PLACE_BLOCK} inputs (more rows per call when the rows are shorter than a block).
  * Otherwise a task decodes the gradOut positions its inputs gather from into a float buffer, the
  * provider sums them in the canonical order, and the sums are encoded into out; row groups are then
@@ -74,9 +75,11 @@ public final class Linear1dBackwardKernel {
      */
     static final int IN_PLACE_ROWS_16 = 4;
     /**
-     * Rows per in-place call at ratios up to 2 (the windowed forms, every dtype) on rows of at least
-     * {@link #IN_PLACE_BLOCK} inputs: two read and two write streams per thread, each as long as a
-     * {@link #LONG_BLOCK}. Measured on the Zen 5 host in one process alternating the settings (op ms,
+     * Rows per in-place call at ratios up to 2 (the windowed forms) on rows of at least
+     * {@link #IN_PLACE_BLOCK} inputs, for tables the provider sums best a few rows at a time
+     * ({@link KernelProvider#fewRowsPerCall}: periodic, almost periodic or downsampling; irregular
+     * ratios need a set-up per group and keep {@link #IN_PLACE_ROWS}): two read and two write streams
+     * per thread, each as long as a {@link #LONG_BLOCK}. Measured on the Zen 5 host in one process alternating the settings (op ms,
      * medians of 11 calls): up2x 10.9–11.9 against 17.3–19.2 with 6 rows of 4096 inputs (3 rows of
      * 16384: 23–25; 1 row: 14–16); up2x alignCorners 18.5–19.3 against 21.6–22.9; BF16 9.3 against
      * 12.2–12.6; FP16 15.4–15.6 against 19.4–22.4; down4x 9.5 against 9.7; (32, 64, 8192 → 16384) 5.5–5.6
@@ -206,10 +209,11 @@ public final class Linear1dBackwardKernel {
             this.inPlace = gs[2] == 1 && os[2] == 1 && gradOut.dataType() == out.dataType()
                     && provider.backwardInPlace(table, gradOut.dataType())
                     && PinnedScopes.isHeld(gradOut.segment()) && PinnedScopes.isHeld(out.segment());
-            // Many long rows at ratios up to 2: few long streams per thread (LONG_ROWS). Calls of at most
-            // IN_PLACE_ROWS rows keep the old settings: their tasks hold all the rows and sum from windows of the table.
+            // Many long rows at ratios up to 2, where the provider's set-up per group of inputs is light or shared:
+            // few long streams per thread (LONG_ROWS). Calls of at most IN_PLACE_ROWS rows keep the old settings:
+            // their tasks hold all the rows and sum from windows of the table.
             boolean longRows = inPlace && rows > IN_PLACE_ROWS && lin >= IN_PLACE_BLOCK
-                    && (long) table.lout() <= 2L * lin;
+                    && (long) table.lout() <= 2L * lin && provider.fewRowsPerCall(table.full(), gradOut.dataType());
             this.inPlaceRows = longRows ? LONG_ROWS : gradOut.dataType() == DataType.FLOAT ? IN_PLACE_ROWS
                     : IN_PLACE_ROWS_16;
             int vector = provider.rowsPerVector();

@@ -305,6 +305,44 @@ final class VectorKernelProvider implements KernelProvider {
         Objects.checkFromIndexSize(gFirst, (rows - 1) * gRowStride + 1, gradOut.byteSize() / size);
     }
 
+    /**
+     * Few rows per call for the windowed forms where a group's set-up is light or shared: FLOAT
+     * downsampling (one vector of gradOut per row and group), periodic tables (a run of groups shares
+     * one set-up), and FLOAT tables whose groups mostly repeat the tap pattern of the group before
+     * ({@link #similarRunEnd}). Irregular ratios keep many rows per call: their groups each need a
+     * set-up, and with 2 rows per call (32, 64, 16384 ← 19661) took 27–30 ms against 23.5–24 with 6
+     * (one thread: 32–35 against 26–27; Zen 5 host, one process alternating the two).
+     */
+    @Override
+    public boolean fewRowsPerCall(LinearTable t, DataType type) {
+        if (!windowed(t) || t.isDeferred()) {
+            return false;
+        }
+        if (t.periodInputs() > 0 && LANES % t.periodInputs() == 0) {
+            return true;
+        }
+        return type == DataType.FLOAT && (t.lout() <= t.lin() || mostlySimilar(t));
+    }
+
+    /** Whether at least 9 in 10 of the table's whole groups of L inputs repeat the previous group's tap pattern. */
+    private static boolean mostlySimilar(LinearTable t) {
+        final int[] bounds = t.bounds;
+        int groups = 0;
+        int similar = 0;
+        for (int i = LANES; i + LANES < t.lin(); i += LANES) {
+            groups++;
+            int before = i - LANES;
+            if (IntVector.fromArray(INTS, bounds, i).sub(bounds[i])
+                    .compare(VectorOperators.EQ, IntVector.fromArray(INTS, bounds, before).sub(bounds[before])).allTrue()
+                    && IntVector.fromArray(INTS, bounds, i + 2).sub(bounds[i])
+                    .compare(VectorOperators.EQ, IntVector.fromArray(INTS, bounds, before + 2).sub(bounds[before]))
+                    .allTrue()) {
+                similar++;
+            }
+        }
+        return groups > 0 && 10L * similar >= 9L * groups;
+    }
+
     /** Ratios between 2 and 4: the wide windowed form ({@link #backwardInPlaceWide}). */
     private static boolean wide(LinearTable t) {
         return WINDOWED && (long) t.lout() > 2L * t.lin() && (long) t.lout() <= 4L * t.lin();
@@ -345,6 +383,7 @@ final class VectorKernelProvider implements KernelProvider {
         final boolean periodic = t.periodInputs() > 0 && LANES % t.periodInputs() == 0;
         final int regularFrom = t.unclampedFrom();
         final int regularTo = t.unclampedTo();
+        int retryFrom = i0;
         for (int i = i0; i < vectorEnd; ) {
             int count = Math.min(LANES, vectorEnd - i);
             int rightBase = bounds[i];
@@ -413,9 +452,25 @@ final class VectorKernelProvider implements KernelProvider {
                 VectorMask<Float> hasRight1 = rightCount.compare(VectorOperators.GT, 1).cast(FLOATS);
                 VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
                 VectorMask<Float> hasLeft1 = leftCount.compare(VectorOperators.GT, 1).cast(FLOATS);
+                // Not periodic: the following groups whose taps repeat this one's pattern (an almost periodic
+                // table, as alignCorners makes) share its indices and masks and load their own weights. Where no
+                // group repeats the one before (an irregular ratio), the search pauses for SIMILAR_RETRY groups.
+                boolean similar = !periodic && i >= retryFrom;
+                if (similar) {
+                    runEnd = similarRunEnd(bounds, i, vectorEnd, window, lastRow, gEnd);
+                    if (runEnd == i + LANES) {
+                        retryFrom = i + SIMILAR_RETRY * LANES;
+                    }
+                }
                 for (int k = i; k < runEnd; k += LANES) {
                     int rb = bounds[k];
                     int lb = bounds[k + 1];
+                    if (similar) {
+                        w1a = FloatVector.fromArray(FLOATS, w1, rb);
+                        w1b = FloatVector.fromArray(FLOATS, w1, rb + LANES);
+                        w0a = FloatVector.fromArray(FLOATS, w0, lb);
+                        w0b = FloatVector.fromArray(FLOATS, w0, lb + LANES);
+                    }
                     for (int r = 0; r < rows; r++) {
                         long row = gFirst + r * gRowStride - jLo;
                         long right = gAddr + (row + rb) * 4;
@@ -614,6 +669,31 @@ final class VectorKernelProvider implements KernelProvider {
             }
         }
         return true;
+    }
+
+    /** Groups of L inputs the windowed FLOAT form goes on without looking for similar runs after one fails. */
+    static final int SIMILAR_RETRY = 8;
+
+    /**
+     * The end of the run of whole groups of L inputs from {@code i} (a whole group, that fits its windows)
+     * whose bounds are group i's translated: every lane's taps at the same offsets from the group's first
+     * right-tap and left-tap positions, so the same counts, indices and masks (not the same weights); each
+     * further group also has its windows inside gradOut. Returns at least {@code i + L}. Measured on the
+     * Zen 5 host, one process alternating with and without (op ms): up2x alignCorners 17.3–18.3 → 16.4–17.9
+     * with 6 rows per call, 18.1–18.7 → 16.0–16.7 with 2; (32, 64, 16384 ← 24576) 16.9–19.6 → 14.4–16.3;
+     * irregular ratios unchanged within the noise ((32, 64, 16384 ← 30000) 28.9–30.4 → 29.4–29.7).
+     */
+    private static int similarRunEnd(int[] bounds, int i, int vectorEnd, int window, long lastRow, long gEnd) {
+        int end = i + LANES;
+        IntVector first = IntVector.fromArray(INTS, bounds, i).sub(bounds[i]);
+        IntVector second = IntVector.fromArray(INTS, bounds, i + 2).sub(bounds[i]);
+        while (end + LANES <= vectorEnd && lastRow + Math.max(bounds[end], bounds[end + 1]) + window <= gEnd
+                && IntVector.fromArray(INTS, bounds, end).sub(bounds[end]).compare(VectorOperators.EQ, first).allTrue()
+                && IntVector.fromArray(INTS, bounds, end + 2).sub(bounds[end]).compare(VectorOperators.EQ, second)
+                .allTrue()) {
+            end += LANES;
+        }
+        return end;
     }
 
     /**

@@ -2,6 +2,7 @@ package io.opscv.kernel;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -128,6 +129,13 @@ class KernelProviderEquivalenceTest {
         all.add(new KernelCase("long_rows_down", 4, 3, 5000, 1700, false, 0, f, plain, true));
         all.add(new KernelCase("long_rows_bf16", 8, 6, 4200, 8400, false, 0, DataType.BF16, plain, true));
         all.add(new KernelCase("long_rows_fp16_tail", 2, 6, 9000, 18000, false, 0, DataType.FLOAT16, plain, true));
+        // Rows per call by the table (KernelProvider.fewRowsPerCall): an almost periodic alignCorners table (two rows
+        // per call, runs of similar groups with their own weights), an irregular ratio (six rows per call), an
+        // irregular downsampling (two), and an almost periodic 16-bit table (four).
+        all.add(new KernelCase("long_rows_similar_ac", 2, 6, 4100, 8190, true, 0, f, plain, true));
+        all.add(new KernelCase("long_rows_irregular", 2, 6, 4500, 8000, false, 0, f, plain, false));
+        all.add(new KernelCase("long_rows_down_irregular", 2, 6, 5000, 3501, true, 0, f, plain, false));
+        all.add(new KernelCase("long_rows_similar_bf16", 2, 6, 4100, 8190, true, 0, DataType.BF16, plain, false));
         return all.stream();
     }
 
@@ -143,6 +151,22 @@ class KernelProviderEquivalenceTest {
         if (expected != null) {
             assertEquals(expected, VECTOR.name(), "this execution's -XX:MaxVectorSize did not take effect");
         }
+    }
+
+    /** The cases above that count on it: which tables get few rows per call (Linear1dBackwardKernel.LONG_ROWS). */
+    @Test
+    void fewRowsPerCallWhereTheSetUpIsSharedOrLight() {
+        assertNotNull(VECTOR);
+        assertFalse(SCALAR.fewRowsPerCall(LinearTable.of(16384, 32768, false, 0), DataType.FLOAT), "scalar");
+        assertTrue(VECTOR.fewRowsPerCall(LinearTable.of(16384, 32768, false, 0), DataType.FLOAT), "periodic");
+        assertTrue(VECTOR.fewRowsPerCall(LinearTable.of(4100, 8190, true, 0), DataType.FLOAT), "almost periodic");
+        assertFalse(VECTOR.fewRowsPerCall(LinearTable.of(4500, 8000, false, 0), DataType.FLOAT), "irregular");
+        assertFalse(VECTOR.fewRowsPerCall(LinearTable.of(16384, 19661, false, 0), DataType.FLOAT), "irregular");
+        assertTrue(VECTOR.fewRowsPerCall(LinearTable.of(5000, 3501, true, 0), DataType.FLOAT), "downsampling");
+        assertTrue(VECTOR.fewRowsPerCall(LinearTable.of(16384, 32768, false, 0), DataType.BF16), "16-bit, periodic");
+        assertFalse(VECTOR.fewRowsPerCall(LinearTable.of(4100, 8190, true, 0), DataType.BF16), "16-bit, not periodic");
+        assertFalse(VECTOR.fewRowsPerCall(LinearTable.of(7000, 25900, false, 0), DataType.FLOAT), "the wide form");
+        assertFalse(VECTOR.fewRowsPerCall(LinearTable.deferred(16384, 32768, false, 0), DataType.FLOAT), "deferred");
     }
 
     @ParameterizedTest(name = "{0}")
