@@ -14,8 +14,9 @@ import io.opscv.runtime.PinnedScopes;
  * task hands it rows straight from device memory: at ratios up to 2, many rows of at least
  * {@link #IN_PLACE_BLOCK} inputs {@link #LONG_ROWS} at a time in blocks of up to {@link #LONG_BLOCK}
  * inputs where the provider's set-up per group of inputs is light or shared
- * ({@link KernelProvider#fewRowsPerCall}); otherwise {@link #IN_PLACE_ROWS} FLOAT or {@link #IN_PLACE_ROWS_16} 16-bit rows of
- * {@link #IN_PLACE_BLOCK} inputs (more rows per call when the rows are shorter than a block).
+ * ({@link KernelProvider#fewRowsPerCall}); otherwise {@link #IN_PLACE_ROWS} FLOAT or
+ * {@link #IN_PLACE_ROWS_16} 16-bit rows of {@link #IN_PLACE_BLOCK} inputs (more rows per call when
+ * the rows are shorter than a block).
  * Otherwise a task decodes the gradOut positions its inputs gather from into a float buffer, the
  * provider sums them in the canonical order, and the sums are encoded into out; row groups are then
  * multiples of {@link KernelProvider#rowsPerVector()} where there are enough rows (the vector
@@ -79,11 +80,11 @@ public final class Linear1dBackwardKernel {
      * {@link #IN_PLACE_BLOCK} inputs, for tables the provider sums best a few rows at a time
      * ({@link KernelProvider#fewRowsPerCall}: periodic, almost periodic or downsampling; irregular
      * ratios need a set-up per group and keep {@link #IN_PLACE_ROWS}): two read and two write streams
-     * per thread, each as long as a {@link #LONG_BLOCK}. Measured on the Zen 5 host in one process alternating the settings (op ms,
-     * medians of 11 calls): up2x 10.9–11.9 against 17.3–19.2 with 6 rows of 4096 inputs (3 rows of
-     * 16384: 23–25; 1 row: 14–16); up2x alignCorners 18.5–19.3 against 21.6–22.9; BF16 9.3 against
-     * 12.2–12.6; FP16 15.4–15.6 against 19.4–22.4; down4x 9.5 against 9.7; (32, 64, 8192 → 16384) 5.5–5.6
-     * against 6.8–7.0 (docs/PERFORMANCE.md).
+     * per thread, each as long as a {@link #LONG_BLOCK}. Measured on the Zen 5 host in one process
+     * alternating the settings (op ms, medians of 11 calls): up2x 10.9–11.9 against 17.3–19.2 with 6
+     * rows of 4096 inputs (3 rows of 16384: 23–25; 1 row: 14–16); up2x alignCorners 18.5–19.3 against
+     * 21.6–22.9; BF16 9.3 against 12.2–12.6; FP16 15.4–15.6 against 19.4–22.4; down4x 9.5 against 9.7;
+     * (32, 64, 8192 → 16384) 5.5–5.6 against 6.8–7.0 (docs/PERFORMANCE.md).
      */
     static final int LONG_ROWS = 2;
     /** Inputs per in-place call of {@link #LONG_ROWS} rows, at most (fewer when threads would lack tasks). */

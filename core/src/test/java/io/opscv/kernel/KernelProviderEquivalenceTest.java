@@ -129,9 +129,9 @@ class KernelProviderEquivalenceTest {
         all.add(new KernelCase("long_rows_down", 4, 3, 5000, 1700, false, 0, f, plain, true));
         all.add(new KernelCase("long_rows_bf16", 8, 6, 4200, 8400, false, 0, DataType.BF16, plain, true));
         all.add(new KernelCase("long_rows_fp16_tail", 2, 6, 9000, 18000, false, 0, DataType.FLOAT16, plain, true));
-        // Rows per call by the table (KernelProvider.fewRowsPerCall): an almost periodic alignCorners table (two rows
-        // per call, runs of similar groups with their own weights), an irregular ratio (six rows per call), an
-        // irregular downsampling (two), and an almost periodic 16-bit table (four).
+        // Rows per call by the table (KernelProvider.fewRowsPerCall): an almost periodic alignCorners table
+        // (two rows per call, runs of similar groups with their own weights), an irregular ratio (six rows per
+        // call), an irregular downsampling (two), and an almost periodic 16-bit table (four).
         all.add(new KernelCase("long_rows_similar_ac", 2, 6, 4100, 8190, true, 0, f, plain, true));
         all.add(new KernelCase("long_rows_irregular", 2, 6, 4500, 8000, false, 0, f, plain, false));
         all.add(new KernelCase("long_rows_down_irregular", 2, 6, 5000, 3501, true, 0, f, plain, false));
