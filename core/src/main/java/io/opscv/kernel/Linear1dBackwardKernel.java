@@ -111,7 +111,44 @@ public final class Linear1dBackwardKernel {
     /** Runs with {@code provider}, spreading the tasks over {@code pool}. */
     public static void run(StridedTensor gradOut, StridedTensor out, LinearTable table, KernelProvider provider,
                            WorkerPool pool) {
-        Plan plan = new Plan(gradOut, out, table, provider, pool.parallelism());
+        run(gradOut, out, table, provider, pool, Settings.DEFAULT);
+    }
+
+    /**
+     * How the driver cuts in-place work into calls, {@link Settings#DEFAULT} but for tools that compare
+     * settings in one process (bench's {@code io.opscv.kernel.SettingsComparison}): on the Zen 5 host the
+     * memory a process gets moved times by up to 2× from one process to the next, which hid effects of
+     * 30–40 % between separate builds. Every setting gives the same results (each output is summed by
+     * one call in the canonical order).
+     *
+     * @param inPlaceRows     FLOAT rows per in-place call ({@link #IN_PLACE_ROWS})
+     * @param inPlaceRows16   BF16 and FP16 rows per in-place call ({@link #IN_PLACE_ROWS_16})
+     * @param inPlaceBlock    inputs per in-place call ({@link #IN_PLACE_BLOCK})
+     * @param longRows        rows per call of many long rows ({@link #LONG_ROWS})
+     * @param longBlock       inputs per such call, at most ({@link #LONG_BLOCK})
+     * @param askProvider     long rows only where {@link KernelProvider#fewRowsPerCall} says so (else at every
+     *                        ratio up to 2)
+     * @param sideBySideBlock inputs per task of the in-place side-by-side form, at most
+     *                        ({@link #SIDE_BY_SIDE_IN_PLACE_BLOCK})
+     */
+    record Settings(int inPlaceRows, int inPlaceRows16, int inPlaceBlock, int longRows, int longBlock,
+                    boolean askProvider, int sideBySideBlock) {
+        /** The settings every call of the library uses. */
+        static final Settings DEFAULT = new Settings(IN_PLACE_ROWS, IN_PLACE_ROWS_16, IN_PLACE_BLOCK, LONG_ROWS,
+                LONG_BLOCK, true, SIDE_BY_SIDE_IN_PLACE_BLOCK);
+
+        Settings {
+            if (inPlaceRows < 1 || inPlaceRows16 < 1 || inPlaceBlock < 1 || longRows < 1 || longBlock < 1
+                    || sideBySideBlock < 1) {
+                throw new IllegalArgumentException("settings must be positive: " + this);
+            }
+        }
+    }
+
+    /** {@link #run(StridedTensor, StridedTensor, LinearTable, KernelProvider, WorkerPool)} with other settings. */
+    static void run(StridedTensor gradOut, StridedTensor out, LinearTable table, KernelProvider provider,
+                    WorkerPool pool, Settings settings) {
+        Plan plan = new Plan(gradOut, out, table, provider, pool.parallelism(), settings);
         int tasks = plan.taskCount();
         if (tasks == 0) {
             return;
@@ -190,8 +227,11 @@ public final class Linear1dBackwardKernel {
         final boolean sideBySideInPlace;
         /** Rows per in-place call. */
         final int inPlaceRows;
+        /** Inputs per in-place call ({@link Settings#inPlaceBlock}); shorter rows are grouped by it. */
+        final int inPlaceBlock;
 
-        Plan(StridedTensor gradOut, StridedTensor out, LinearTable table, KernelProvider provider, int parallelism) {
+        Plan(StridedTensor gradOut, StridedTensor out, LinearTable table, KernelProvider provider, int parallelism,
+             Settings settings) {
             this.gradOut = gradOut;
             this.out = out;
             this.provider = provider;
@@ -213,10 +253,12 @@ public final class Linear1dBackwardKernel {
             // Many long rows at ratios up to 2, where the provider's set-up per group of inputs is light or shared:
             // few long streams per thread (LONG_ROWS). Calls of at most IN_PLACE_ROWS rows keep the old settings:
             // their tasks hold all the rows and sum from windows of the table.
-            boolean longRows = inPlace && rows > IN_PLACE_ROWS && lin >= IN_PLACE_BLOCK
-                    && (long) table.lout() <= 2L * lin && provider.fewRowsPerCall(table.full(), gradOut.dataType());
-            this.inPlaceRows = longRows ? LONG_ROWS : gradOut.dataType() == DataType.FLOAT ? IN_PLACE_ROWS
-                    : IN_PLACE_ROWS_16;
+            boolean longRows = inPlace && rows > settings.inPlaceRows() && lin >= settings.inPlaceBlock()
+                    && (long) table.lout() <= 2L * lin
+                    && (!settings.askProvider() || provider.fewRowsPerCall(table.full(), gradOut.dataType()));
+            this.inPlaceRows = longRows ? settings.longRows() : gradOut.dataType() == DataType.FLOAT
+                    ? settings.inPlaceRows() : settings.inPlaceRows16();
+            this.inPlaceBlock = settings.inPlaceBlock();
             int vector = provider.rowsPerVector();
             this.sideBySide = !inPlace && vector > 1 && rows >= vector && c >= vector && gRowStride == 1 && gs[2] > 1;
             this.sideBySideInPlace = sideBySide && provider.sideBySideInPlace() && os[2] == 1
@@ -227,9 +269,9 @@ public final class Linear1dBackwardKernel {
             if (inPlace) {
                 // inPlaceRows rows share a group's set-up; IN_PLACE_BLOCK inputs keep the streams long, LONG_BLOCK
                 // inputs longer still where there are few streams (a task's IN_PLACE_ROWS rows then take three calls).
-                rowUnit = longRows ? IN_PLACE_ROWS : inPlaceRows;
-                blockTarget = longRows ? longestBlock(LONG_BLOCK, IN_PLACE_BLOCK, (rows + rowUnit - 1) / rowUnit, lin,
-                        taskTarget) : IN_PLACE_BLOCK;
+                rowUnit = longRows ? Math.max(settings.inPlaceRows(), inPlaceRows) : inPlaceRows;
+                blockTarget = longRows ? longestBlock(settings.longBlock(), settings.inPlaceBlock(),
+                        (rows + rowUnit - 1) / rowUnit, lin, taskTarget) : settings.inPlaceBlock();
             } else if (vector > 1 && rows >= vector) {
                 rowUnit = vector;
                 // Rows side by side (a transposed view): a task takes SIDE_BY_SIDE_ROWS of them, so that
@@ -239,7 +281,7 @@ public final class Linear1dBackwardKernel {
                     blockTarget = TILE_BLOCK / 2;
                     if (sideBySideInPlace) {
                         // Long blocks for the in-place form.
-                        blockTarget = longestBlock(SIDE_BY_SIDE_IN_PLACE_BLOCK, TILE_BLOCK / 2,
+                        blockTarget = longestBlock(settings.sideBySideBlock(), TILE_BLOCK / 2,
                                 (rows + rowUnit - 1) / rowUnit, lin, taskTarget);
                     }
                 } else {
@@ -316,7 +358,7 @@ public final class Linear1dBackwardKernel {
                 for (int r = 0; r < n; ) {
                     // inPlaceRows rows per call: the provider's streams are tuned for that many; short rows
                     // (blocks shorter than IN_PLACE_BLOCK) get more, so that a group's set-up serves more rows.
-                    int run = Math.min(Math.max(inPlaceRows, IN_PLACE_BLOCK / count),
+                    int run = Math.min(Math.max(inPlaceRows, inPlaceBlock / count),
                             evenRows ? n - r : (int) Math.min(n - r, c - (firstRow + r) % c));
                     provider.linearBackwardInPlace(t, li0, li1, run, gradOut.segment(),
                             gradOutRow(firstRow + r) + jLo, gRowStride, out.segment(), outRow(firstRow + r) + i0,

@@ -1,9 +1,11 @@
 package io.opscv.perf;
 
 import io.opscv.kernel.ElementCodec;
+import io.opscv.kernel.StridedTensor;
 import io.opscv.kernel.WorkerPool;
 import io.opscv.op.UpsampleLinear1dBackward;
 import io.opscv.op.WorkspaceAndExecutor;
+import io.opscv.plan.TensorViews;
 import io.opscv.runtime.AclRuntime;
 import io.opscv.runtime.Device;
 import io.opscv.runtime.DeviceMemory;
@@ -12,6 +14,7 @@ import io.opscv.runtime.IntArray;
 import io.opscv.runtime.Stream;
 import io.opscv.runtime.Tensor;
 import java.lang.foreign.MemorySegment;
+import java.util.function.BiConsumer;
 
 /**
  * Everything one benchmark case runs on: a runtime, a device and a stream, gradOut filled with
@@ -29,6 +32,8 @@ public final class BenchmarkFixture implements AutoCloseable {
     private final Stream stream;
     private final Tensor gradOut;
     private final Tensor out;
+    private final DeviceMemory gradOutMemory;
+    private final DeviceMemory outMemory;
     private final IntArray outputSize;
     private final IntArray inputSize;
     private final DeviceMemory copySource;
@@ -44,7 +49,7 @@ public final class BenchmarkFixture implements AutoCloseable {
         int c = benchCase.c();
         long[] gradOutShape = {n, c, benchCase.lout()};
         long[] outShape = {n, c, benchCase.lin()};
-        DeviceMemory gradOutMemory = device.malloc(benchCase.gradOutBytes());
+        gradOutMemory = device.malloc(benchCase.gradOutBytes());
         if (benchCase.transposed()) {
             // Storage (N, Lout, C), viewed as (N, C, Lout).
             long[] storage = {n, benchCase.lout(), c};
@@ -53,8 +58,8 @@ public final class BenchmarkFixture implements AutoCloseable {
         } else {
             gradOut = Tensor.create(gradOutShape, benchCase.dtype(), null, 0, Format.ND, gradOutShape, gradOutMemory);
         }
-        out = Tensor.create(outShape, benchCase.dtype(), null, 0, Format.ND, outShape,
-                device.malloc(benchCase.outBytes()));
+        outMemory = device.malloc(benchCase.outBytes());
+        out = Tensor.create(outShape, benchCase.dtype(), null, 0, Format.ND, outShape, outMemory);
         fill(gradOutMemory.segment(), benchCase);
         outputSize = IntArray.of(benchCase.lout());
         inputSize = IntArray.of(n, c, benchCase.lin());
@@ -114,6 +119,28 @@ public final class BenchmarkFixture implements AutoCloseable {
             long from = chunk * COPY_CHUNK;
             MemorySegment.copy(src, from, dst, from, Math.min(COPY_CHUNK, bytes - from));
         });
+    }
+
+    /**
+     * Runs {@code body} on gradOut and out as the kernels see them, their memory held for raw access
+     * meanwhile (as a running plan holds it): for tools that call the kernels' driver directly.
+     */
+    public void withKernelViews(BiConsumer<StridedTensor, StridedTensor> body) {
+        if (!gradOutMemory.pin()) {
+            throw new IllegalStateException("gradOut's memory was freed");
+        }
+        try {
+            if (!outMemory.pin()) {
+                throw new IllegalStateException("out's memory was freed");
+            }
+            try {
+                body.accept(TensorViews.of(gradOut), TensorViews.of(out));
+            } finally {
+                outMemory.unpin();
+            }
+        } finally {
+            gradOutMemory.unpin();
+        }
     }
 
     /** out's memory (for checks that the operator wrote something). */

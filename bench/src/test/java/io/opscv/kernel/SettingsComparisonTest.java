@@ -1,0 +1,55 @@
+package io.opscv.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.opscv.perf.BenchmarkCase;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class SettingsComparisonTest {
+    @Test
+    void settingsParseOverTheDefault() {
+        assertEquals(Linear1dBackwardKernel.Settings.DEFAULT, SettingsComparison.settings("default"));
+        Linear1dBackwardKernel.Settings s = SettingsComparison.settings("longRows=6,longBlock=4096,askProvider=false");
+        assertEquals(6, s.longRows());
+        assertEquals(4096, s.longBlock());
+        assertFalse(s.askProvider());
+        assertEquals(Linear1dBackwardKernel.Settings.DEFAULT.sideBySideBlock(), s.sideBySideBlock());
+        assertThrows(IllegalArgumentException.class, () -> SettingsComparison.settings("rows=2"));
+        assertThrows(IllegalArgumentException.class, () -> SettingsComparison.settings("longRows=0"));
+    }
+
+    @Test
+    void casesAreBenchIdsOrShapes() {
+        assertEquals("up2x", SettingsComparison.benchCase("up2x").name());
+        BenchmarkCase c = SettingsComparison.benchCase("8,64,2100,4200,ac,t");
+        assertEquals(2100, c.lin());
+        assertTrue(c.alignCorners());
+        assertTrue(c.transposed());
+    }
+
+    /** Every setting writes the same bits (compare checks it before timing): long rows, and side by side. */
+    @Test
+    void differentSettingsSumTheSame() {
+        Linear1dBackwardKernel.Settings[] settings = {
+                SettingsComparison.settings("default"),
+                SettingsComparison.settings("longRows=6,longBlock=4096"),
+                SettingsComparison.settings("longRows=3,longBlock=8192,askProvider=false"),
+                SettingsComparison.settings("inPlaceRows=2,inPlaceBlock=1024,sideBySideBlock=512")};
+        for (String shape : new String[] {"64,8,4200,8400", "2,6,4500,8000", "8,64,2100,4200,ac,t"}) {
+            ByteArrayOutputStream log = new ByteArrayOutputStream();
+            double[][] medians = SettingsComparison.compare(SettingsComparison.benchCase(shape), settings, 1, 0,
+                    new PrintStream(log, true, StandardCharsets.UTF_8));
+            assertEquals(settings.length + 1, medians.length, shape);
+            for (double[] m : medians) {
+                assertTrue(m[0] > 0, shape);
+            }
+            assertTrue(log.toString(StandardCharsets.UTF_8).startsWith("round 1:"), shape);
+        }
+    }
+}
