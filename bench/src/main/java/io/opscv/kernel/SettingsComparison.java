@@ -29,7 +29,7 @@ import java.util.zip.CRC32;
  * {@code N,C,LIN,LOUT} with optional {@code ,ac} (alignCorners) and {@code ,t} (a transposed gradOut). A
  * setting is {@code default} or {@code key=value} pairs over the default, keys as the record's components
  * ({@code inPlaceRows}, {@code inPlaceRows16}, {@code inPlaceBlock}, {@code longRows}, {@code longBlock},
- * {@code askProvider}, {@code sideBySideBlock}).
+ * {@code askProvider}, {@code wideRows}, {@code wideBlock}, {@code sideBySideBlock}).
  */
 public final class SettingsComparison {
     private SettingsComparison() {}
@@ -150,6 +150,8 @@ public final class SettingsComparison {
         int longRows = d.longRows();
         int longBlock = d.longBlock();
         boolean askProvider = d.askProvider();
+        int wideRows = d.wideRows();
+        int wideBlock = d.wideBlock();
         int sideBySideBlock = d.sideBySideBlock();
         if (!spec.equals("default")) {
             for (String pair : spec.split(",")) {
@@ -164,12 +166,14 @@ public final class SettingsComparison {
                     case "longRows" -> longRows = Integer.parseInt(kv[1]);
                     case "longBlock" -> longBlock = Integer.parseInt(kv[1]);
                     case "askProvider" -> askProvider = Boolean.parseBoolean(kv[1]);
+                    case "wideRows" -> wideRows = Integer.parseInt(kv[1]);
+                    case "wideBlock" -> wideBlock = Integer.parseInt(kv[1]);
                     case "sideBySideBlock" -> sideBySideBlock = Integer.parseInt(kv[1]);
                     default -> throw new IllegalArgumentException("no setting " + kv[0]);
                 }
             }
         }
         return new Linear1dBackwardKernel.Settings(inPlaceRows, inPlaceRows16, inPlaceBlock, longRows, longBlock,
-                askProvider, sideBySideBlock);
+                askProvider, wideRows, wideBlock, sideBySideBlock);
     }
 }

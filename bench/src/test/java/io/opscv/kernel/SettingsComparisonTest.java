@@ -33,15 +33,16 @@ class SettingsComparisonTest {
         assertTrue(c.transposed());
     }
 
-    /** Every setting writes the same bits (compare checks it before timing): long rows, and side by side. */
+    /** Every setting writes the same bits (compare checks it before timing): long rows, wide, side by side. */
     @Test
     void differentSettingsSumTheSame() {
         Linear1dBackwardKernel.Settings[] settings = {
                 SettingsComparison.settings("default"),
                 SettingsComparison.settings("longRows=6,longBlock=4096"),
                 SettingsComparison.settings("longRows=3,longBlock=8192,askProvider=false"),
-                SettingsComparison.settings("inPlaceRows=2,inPlaceBlock=1024,sideBySideBlock=512")};
-        for (String shape : new String[] {"64,8,4200,8400", "2,6,4500,8000", "8,64,2100,4200,ac,t"}) {
+                SettingsComparison.settings("inPlaceRows=2,inPlaceBlock=1024,sideBySideBlock=512"),
+                SettingsComparison.settings("wideRows=5,wideBlock=700")};
+        for (String shape : new String[] {"64,8,4200,8400", "2,6,4500,8000", "4,10,2100,7000", "8,64,2100,4200,ac,t"}) {
             ByteArrayOutputStream log = new ByteArrayOutputStream();
             double[][] medians = SettingsComparison.compare(SettingsComparison.benchCase(shape), settings, 1, 0,
                     new PrintStream(log, true, StandardCharsets.UTF_8));

@@ -16,7 +16,8 @@ import io.opscv.runtime.PinnedScopes;
  * inputs where the provider's set-up per group of inputs is light or shared
  * ({@link KernelProvider#fewRowsPerCall}); otherwise {@link #IN_PLACE_ROWS} FLOAT or
  * {@link #IN_PLACE_ROWS_16} 16-bit rows of {@link #IN_PLACE_BLOCK} inputs (more rows per call when
- * the rows are shorter than a block).
+ * the rows are shorter than a block), and at ratios between 2 and 4 many long FLOAT rows
+ * {@link #WIDE_ROWS} at a time in blocks of {@link #WIDE_BLOCK}.
  * Otherwise a task decodes the gradOut positions its inputs gather from into a float buffer, the
  * provider sums them in the canonical order, and the sums are encoded into out; row groups are then
  * multiples of {@link KernelProvider#rowsPerVector()} where there are enough rows (the vector
@@ -64,10 +65,10 @@ public final class Linear1dBackwardKernel {
      */
     static final int IN_PLACE_BLOCK = 4096;
     /**
-     * FLOAT rows per in-place call of the wide form: 6 read and 6 write streams per thread measured
-     * best on the Zen 4 host, 5-9 % faster than 4 (5 in between, 7 mixed; 2, 8 and 16 slower, all
-     * with blocks of {@link #IN_PLACE_BLOCK}). On the Zen 5 host up3.7x still took 7.1–7.3 ms with
-     * 6 rows against 8.3–8.5 with {@link #LONG_ROWS} rows of whole blocks.
+     * FLOAT rows per in-place call where neither {@link #LONG_ROWS} nor {@link #WIDE_ROWS} applies
+     * (irregular ratios, few or short rows): 6 read and 6 write streams per thread measured best on
+     * the Zen 4 host, 5-9 % faster than 4 on up2x, up2x_ac, down4x and up3.7x (5 in between, 7
+     * mixed; 2, 8 and 16 slower, all with blocks of {@link #IN_PLACE_BLOCK}).
      */
     static final int IN_PLACE_ROWS = 6;
     /**
@@ -89,6 +90,18 @@ public final class Linear1dBackwardKernel {
     static final int LONG_ROWS = 2;
     /** Inputs per in-place call of {@link #LONG_ROWS} rows, at most (fewer when threads would lack tasks). */
     static final int LONG_BLOCK = 32768;
+    /**
+     * FLOAT rows per in-place call of the wide form (ratios between 2 and 4) on many rows of at least
+     * {@link #WIDE_BLOCK} inputs: its set-up per group of inputs is the heaviest, and spreading it over
+     * more rows pays more than few streams do. up3.7x on the Zen 5 host (`SettingsComparison`, one
+     * process per line, op ms): 6 rows of 4096 inputs 8.2–8.6; 8 rows 7.3–7.6; 12 rows 6.9; 16 rows
+     * of 4096, 2048 or 1024 inputs 6.8, 6.8–7.7, 7.6; 24 rows of 1024 6.4, 7.2, 7.6 (each the best or
+     * within 1 % of it in its run); 32 rows of 1024 or 512 7.5. The same settings for every in-place
+     * call made irregular ratios and short rows 10–20 % slower.
+     */
+    static final int WIDE_ROWS = 24;
+    /** Inputs per in-place call of {@link #WIDE_ROWS} rows. */
+    static final int WIDE_BLOCK = 1024;
     /** Floats after the last row of the gradOut buffer (two 512-bit vectors). */
     private static final int G_PADDING = 32;
     /** Tasks per thread to aim for, so that a slow thread does not hold up the others. */
@@ -128,18 +141,20 @@ public final class Linear1dBackwardKernel {
      * @param longBlock       inputs per such call, at most ({@link #LONG_BLOCK})
      * @param askProvider     long rows only where {@link KernelProvider#fewRowsPerCall} says so (else at every
      *                        ratio up to 2)
+     * @param wideRows        FLOAT rows per call of many long rows at ratios between 2 and 4 ({@link #WIDE_ROWS})
+     * @param wideBlock       inputs per such call ({@link #WIDE_BLOCK})
      * @param sideBySideBlock inputs per task of the in-place side-by-side form, at most
      *                        ({@link #SIDE_BY_SIDE_IN_PLACE_BLOCK})
      */
     record Settings(int inPlaceRows, int inPlaceRows16, int inPlaceBlock, int longRows, int longBlock,
-                    boolean askProvider, int sideBySideBlock) {
+                    boolean askProvider, int wideRows, int wideBlock, int sideBySideBlock) {
         /** The settings every call of the library uses. */
         static final Settings DEFAULT = new Settings(IN_PLACE_ROWS, IN_PLACE_ROWS_16, IN_PLACE_BLOCK, LONG_ROWS,
-                LONG_BLOCK, true, SIDE_BY_SIDE_IN_PLACE_BLOCK);
+                LONG_BLOCK, true, WIDE_ROWS, WIDE_BLOCK, SIDE_BY_SIDE_IN_PLACE_BLOCK);
 
         Settings {
             if (inPlaceRows < 1 || inPlaceRows16 < 1 || inPlaceBlock < 1 || longRows < 1 || longBlock < 1
-                    || sideBySideBlock < 1) {
+                    || wideRows < 1 || wideBlock < 1 || sideBySideBlock < 1) {
                 throw new IllegalArgumentException("settings must be positive: " + this);
             }
         }
@@ -256,8 +271,11 @@ public final class Linear1dBackwardKernel {
             boolean longRows = inPlace && rows > settings.inPlaceRows() && lin >= settings.inPlaceBlock()
                     && (long) table.lout() <= 2L * lin
                     && (!settings.askProvider() || provider.fewRowsPerCall(table.full(), gradOut.dataType()));
-            this.inPlaceRows = longRows ? settings.longRows() : gradOut.dataType() == DataType.FLOAT
-                    ? settings.inPlaceRows() : settings.inPlaceRows16();
+            // Many long FLOAT rows at ratios between 2 and 4 (the wide form): many rows per call (WIDE_ROWS).
+            boolean wideRows = inPlace && !longRows && gradOut.dataType() == DataType.FLOAT
+                    && rows > settings.inPlaceRows() && lin >= settings.wideBlock() && (long) table.lout() > 2L * lin;
+            this.inPlaceRows = longRows ? settings.longRows() : wideRows ? settings.wideRows()
+                    : gradOut.dataType() == DataType.FLOAT ? settings.inPlaceRows() : settings.inPlaceRows16();
             this.inPlaceBlock = settings.inPlaceBlock();
             int vector = provider.rowsPerVector();
             this.sideBySide = !inPlace && vector > 1 && rows >= vector && c >= vector && gRowStride == 1 && gs[2] > 1;
@@ -271,7 +289,8 @@ public final class Linear1dBackwardKernel {
                 // inputs longer still where there are few streams (a task's IN_PLACE_ROWS rows then take three calls).
                 rowUnit = longRows ? Math.max(settings.inPlaceRows(), inPlaceRows) : inPlaceRows;
                 blockTarget = longRows ? longestBlock(settings.longBlock(), settings.inPlaceBlock(),
-                        (rows + rowUnit - 1) / rowUnit, lin, taskTarget) : settings.inPlaceBlock();
+                        (rows + rowUnit - 1) / rowUnit, lin, taskTarget)
+                        : wideRows ? settings.wideBlock() : settings.inPlaceBlock();
             } else if (vector > 1 && rows >= vector) {
                 rowUnit = vector;
                 // Rows side by side (a transposed view): a task takes SIDE_BY_SIDE_ROWS of them, so that
