@@ -59,9 +59,9 @@ public final class Linear1dBackwardKernel {
      */
     static final int SIDE_BY_SIDE_IN_PLACE_BLOCK = 4096;
     /**
-     * Inputs per in-place call of the wide form (ratios between 2 and 4) and of rows shorter than
-     * this: long enough for the prefetchers. Rows of fewer inputs are grouped, this many inputs'
-     * worth of rows per call.
+     * Inputs per in-place call where neither {@link #LONG_BLOCK} nor {@link #WIDE_BLOCK} applies
+     * (irregular ratios, few rows, rows shorter than this): long enough for the prefetchers. Rows of
+     * fewer inputs are grouped, this many inputs' worth of rows per call.
      */
     static final int IN_PLACE_BLOCK = 4096;
     /**
@@ -286,7 +286,8 @@ public final class Linear1dBackwardKernel {
             int blockTarget;
             if (inPlace) {
                 // inPlaceRows rows share a group's set-up; IN_PLACE_BLOCK inputs keep the streams long, LONG_BLOCK
-                // inputs longer still where there are few streams (a task's IN_PLACE_ROWS rows then take three calls).
+                // inputs longer still where there are few streams (a task's IN_PLACE_ROWS rows then take three calls),
+                // WIDE_BLOCK inputs of WIDE_ROWS rows where the set-up is heavy.
                 rowUnit = longRows ? Math.max(settings.inPlaceRows(), inPlaceRows) : inPlaceRows;
                 blockTarget = longRows ? longestBlock(settings.longBlock(), settings.inPlaceBlock(),
                         (rows + rowUnit - 1) / rowUnit, lin, taskTarget)
