@@ -765,11 +765,22 @@ final class VectorKernelProvider implements KernelProvider {
         if (bounds[i] - 1 < regularFrom) {
             return end;
         }
-        while (end + LANES <= vectorEnd && bounds[end + LANES + 1] < regularTo
-                && lastRow + Math.max(bounds[end], bounds[end + 1]) + window <= gEnd) {
-            end += LANES;
+        // The k-th further group is taken when every one before it is: both tests only turn from true to false as
+        // the run grows (the bounds never decrease), so a binary search finds the last. A scan of every group, once
+        // per call, cost calls of 2 rows of 16384 inputs a good part of their time: `bin/bench-ab`, ratio medians
+        // of 4 rounds, up2x 1.64 -> 1.53, FP16 2.97 -> 2.74, BF16 2.64 -> 2.20, down4x 1.74 -> 1.66.
+        int taken = 0;
+        int most = (vectorEnd - end) / LANES;
+        while (taken < most) {
+            int k = (taken + most + 1) >>> 1;
+            int e = end + (k - 1) * LANES;
+            if (bounds[e + LANES + 1] < regularTo && lastRow + Math.max(bounds[e], bounds[e + 1]) + window <= gEnd) {
+                taken = k;
+            } else {
+                most = k - 1;
+            }
         }
-        return end;
+        return end + taken * LANES;
     }
 
     /**
