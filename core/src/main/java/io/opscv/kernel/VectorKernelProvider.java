@@ -461,6 +461,13 @@ final class VectorKernelProvider implements KernelProvider {
                     }
                     retryFrom = i + SIMILAR_RETRY * LANES;
                 }
+                if (runEnd > i + LANES && !rightCount.compare(VectorOperators.NE, 2)
+                        .or(leftCount.compare(VectorOperators.NE, 2)).anyTrue()) {
+                    periodicPairsInPlace(t, i, runEnd, i0, rows, gAddr, gFirst, gRowStride, jLo, oAddr, oFirst,
+                            oRowStride);
+                    i = runEnd;
+                    continue;
+                }
                 for (int k = i; k < runEnd; k += LANES) {
                     int rb = bounds[k];
                     int lb = bounds[k + 1];
@@ -745,6 +752,90 @@ final class VectorKernelProvider implements KernelProvider {
                         .add(left0.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft0)
                         .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft1);
                 sum.intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + k - i0) * 4, ORDER);
+            }
+        }
+    }
+
+    /**
+     * Groups {@code i} to {@code end} of the windowed FLOAT form, a periodic run ({@link #regularRunEnd}) where every
+     * lane has two terms per tap (2x upsampling): group i's indices and weights for every group, each row's windows
+     * moving by the run's fixed shift, two rows at a time with their own address streams (no per-row multiply, no
+     * table reads inside the loop), and unmasked adds (every step has a term in every lane). Measured in cache
+     * ({@code InPlaceBlockBenchmark}, 2 rows × 4096 inputs of up2x): 2.71 → 1.78 µs per call; the whole up2x call,
+     * {@code bin/bench-ab} against the loop of the two-step form, ratio medians of 5 rounds: 1.39 → 1.21.
+     */
+    private static void periodicPairsInPlace(LinearTable t, int i, int end, int i0, int rows, long gAddr, long gFirst,
+                                             long gRowStride, int jLo, long oAddr, long oFirst, long oRowStride) {
+        final int[] bounds = t.bounds;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final int rb = bounds[i];
+        final int lb = bounds[i + 1];
+        IntVector right0 = IntVector.fromArray(INTS, bounds, i).sub(rb);
+        IntVector right1 = right0.add(1);
+        IntVector left0 = IntVector.fromArray(INTS, bounds, i + 1).sub(lb);
+        IntVector left1 = left0.add(1);
+        FloatVector w1a = FloatVector.fromArray(FLOATS, w1, rb);
+        FloatVector w1b = FloatVector.fromArray(FLOATS, w1, rb + LANES);
+        FloatVector w0a = FloatVector.fromArray(FLOATS, w0, lb);
+        FloatVector w0b = FloatVector.fromArray(FLOATS, w0, lb + LANES);
+        final long shift = 4L * (bounds[i + LANES] - rb);
+        final long leftOffset = 4L * (lb - rb);
+        final int groups = (end - i) / LANES;
+        final long gRowBytes = 4 * gRowStride;
+        final long oRowBytes = 4 * oRowStride;
+        long right = gAddr + (gFirst - jLo + rb) * 4;
+        long o = oAddr + (oFirst + i - i0) * 4;
+        int r = 0;
+        for (; r + 1 < rows; r += 2, right += 2 * gRowBytes, o += 2 * oRowBytes) {
+            long a = right;
+            long b = right + gRowBytes;
+            long oa = o;
+            long ob = o + oRowBytes;
+            for (int k = 0; k < groups; k++, a += shift, b += shift, oa += 4 * LANES, ob += 4 * LANES) {
+                IntVector p1a = FloatVector.fromMemorySegment(FLOATS, RAW, a, ORDER).mul(w1a).reinterpretAsInts();
+                IntVector p1b = FloatVector.fromMemorySegment(FLOATS, RAW, a + 4 * LANES, ORDER).mul(w1b)
+                        .reinterpretAsInts();
+                IntVector p0a = FloatVector.fromMemorySegment(FLOATS, RAW, a + leftOffset, ORDER).mul(w0a)
+                        .reinterpretAsInts();
+                IntVector p0b = FloatVector.fromMemorySegment(FLOATS, RAW, a + leftOffset + 4 * LANES, ORDER)
+                        .mul(w0b).reinterpretAsInts();
+                IntVector q1a = FloatVector.fromMemorySegment(FLOATS, RAW, b, ORDER).mul(w1a).reinterpretAsInts();
+                IntVector q1b = FloatVector.fromMemorySegment(FLOATS, RAW, b + 4 * LANES, ORDER).mul(w1b)
+                        .reinterpretAsInts();
+                IntVector q0a = FloatVector.fromMemorySegment(FLOATS, RAW, b + leftOffset, ORDER).mul(w0a)
+                        .reinterpretAsInts();
+                IntVector q0b = FloatVector.fromMemorySegment(FLOATS, RAW, b + leftOffset + 4 * LANES, ORDER)
+                        .mul(w0b).reinterpretAsInts();
+                // From +0f as the other forms (the first term's -0f becomes +0f), in the same order.
+                FloatVector.zero(FLOATS).add(right0.selectFrom(p1a, p1b).reinterpretAsFloats())
+                        .add(right1.selectFrom(p1a, p1b).reinterpretAsFloats())
+                        .add(left0.selectFrom(p0a, p0b).reinterpretAsFloats())
+                        .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats())
+                        .intoMemorySegment(RAW, oa, ORDER);
+                FloatVector.zero(FLOATS).add(right0.selectFrom(q1a, q1b).reinterpretAsFloats())
+                        .add(right1.selectFrom(q1a, q1b).reinterpretAsFloats())
+                        .add(left0.selectFrom(q0a, q0b).reinterpretAsFloats())
+                        .add(left1.selectFrom(q0a, q0b).reinterpretAsFloats())
+                        .intoMemorySegment(RAW, ob, ORDER);
+            }
+        }
+        if (r < rows) {
+            long a = right;
+            long oa = o;
+            for (int k = 0; k < groups; k++, a += shift, oa += 4 * LANES) {
+                IntVector p1a = FloatVector.fromMemorySegment(FLOATS, RAW, a, ORDER).mul(w1a).reinterpretAsInts();
+                IntVector p1b = FloatVector.fromMemorySegment(FLOATS, RAW, a + 4 * LANES, ORDER).mul(w1b)
+                        .reinterpretAsInts();
+                IntVector p0a = FloatVector.fromMemorySegment(FLOATS, RAW, a + leftOffset, ORDER).mul(w0a)
+                        .reinterpretAsInts();
+                IntVector p0b = FloatVector.fromMemorySegment(FLOATS, RAW, a + leftOffset + 4 * LANES, ORDER)
+                        .mul(w0b).reinterpretAsInts();
+                FloatVector.zero(FLOATS).add(right0.selectFrom(p1a, p1b).reinterpretAsFloats())
+                        .add(right1.selectFrom(p1a, p1b).reinterpretAsFloats())
+                        .add(left0.selectFrom(p0a, p0b).reinterpretAsFloats())
+                        .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats())
+                        .intoMemorySegment(RAW, oa, ORDER);
             }
         }
     }

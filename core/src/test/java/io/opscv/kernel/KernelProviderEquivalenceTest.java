@@ -64,6 +64,10 @@ class KernelProviderEquivalenceTest {
                 // Periods that do not divide a vector's inputs (3), and clamped last outputs (scales 0.5: outputs
                 // from 500 on take the last input) inside a periodic table.
                 new KernelCase("down3x", 2, 3, 3000, 1000, false, 0, f, cont, false),
+                // Periodic runs of 2x (VectorKernelProvider.periodicPairsInPlace): 5 rows in one call (two pairs and a
+                // row on its own); alignCorners, 3 rows.
+                new KernelCase("periodic_odd_rows", 1, 5, 5000, 10000, false, 0, f, cont, false),
+                new KernelCase("periodic_ac_odd_rows", 1, 3, 5001, 10001, true, 0, f, cont, false),
                 new KernelCase("down2x_clamped_end", 2, 3, 1000, 600, false, 0.5, f, cont, false),
                 new KernelCase("down8x_clamped_end", 2, 3, 2000, 300, false, 0.125, f, cont, false),
                 new KernelCase("long_down_ac", 1, 2, 9000, 4001, true, 0, f, cont, false),
@@ -122,9 +126,11 @@ class KernelProviderEquivalenceTest {
         all.add(new KernelCase("side_by_side_long_blocks", 8, 64, 2100, 4200, true, 0, f, side, true));
         all.add(new KernelCase("side_by_side_shrunk_blocks", 4, 80, 1500, 2999, false, 0, f, side, false));
         // Many long rows at ratios up to 2 (Linear1dBackwardKernel.LONG_ROWS): calls of 2 rows of a whole block;
-        // blocks shrunk to 4096 with a tail of 808 inputs (5 rows per call there); downsampling; BF16 and FP16.
+        // blocks shrunk to 4096 with a tail of 808 inputs (5 rows per call there); 7 rows (a task of one row, on its
+        // own in the periodic run); downsampling; BF16 and FP16.
         KernelCase.Layout plain = KernelCase.Layout.CONTIGUOUS;
         all.add(new KernelCase("long_rows_up2x", 8, 6, 4200, 8400, false, 0, f, plain, true));
+        all.add(new KernelCase("long_rows_up2x_odd", 1, 7, 4200, 8400, false, 0, f, plain, true));
         all.add(new KernelCase("long_rows_ac_tail", 2, 6, 9000, 17999, true, 0, f, plain, false));
         all.add(new KernelCase("long_rows_down", 4, 3, 5000, 1700, false, 0, f, plain, true));
         all.add(new KernelCase("long_rows_bf16", 8, 6, 4200, 8400, false, 0, DataType.BF16, plain, true));
