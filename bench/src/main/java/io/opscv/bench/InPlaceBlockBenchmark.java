@@ -54,7 +54,7 @@ public class InPlaceBlockBenchmark {
     public DataType dtype;
 
     /**
-     * Rows per call: the driver makes calls of 2 rows of up to 32768 inputs at ratios up to 2 on rows of
+     * Rows per call: the driver makes calls of 4 rows of up to 32768 inputs at ratios up to 2 on rows of
      * 4096 inputs or more (Linear1dBackwardKernel.LONG_ROWS, LONG_BLOCK), else 6 FLOAT rows and 4 BF16 or FP16
      * rows (IN_PLACE_ROWS, IN_PLACE_ROWS_16).
      */

@@ -80,14 +80,18 @@ public final class Linear1dBackwardKernel {
      * Rows per in-place call at ratios up to 2 (the windowed forms) on rows of at least
      * {@link #IN_PLACE_BLOCK} inputs, for tables the provider sums best a few rows at a time
      * ({@link KernelProvider#fewRowsPerCall}: periodic, almost periodic or downsampling; irregular
-     * ratios need a set-up per group and keep {@link #IN_PLACE_ROWS}): two read and two write streams
-     * per thread, each as long as a {@link #LONG_BLOCK}. Measured on the Zen 5 host in one process
-     * alternating the settings (op ms, medians of 11 calls): up2x 10.9–11.9 against 17.3–19.2 with 6
-     * rows of 4096 inputs (3 rows of 16384: 23–25; 1 row: 14–16); up2x alignCorners 18.5–19.3 against
-     * 21.6–22.9; BF16 9.3 against 12.2–12.6; FP16 15.4–15.6 against 19.4–22.4; down4x 9.5 against 9.7;
-     * (32, 64, 8192 → 16384) 5.5–5.6 against 6.8–7.0 (docs/PERFORMANCE.md).
+     * ratios need a set-up per group and keep {@link #IN_PLACE_ROWS}), each as long as a
+     * {@link #LONG_BLOCK}. The vector provider's loops for these tables take the rows two at a time
+     * (two read and two write streams per thread), so more rows per call only spread each call's set-up
+     * (the search for runs of similar groups above all), except where a loop takes every row per group
+     * (irregular downsampling, and down4x's one-vector groups: 8 rows made both 30–200 % slower). On the
+     * Zen 5 host, one process alternating 2, 4 and 8 rows per call (`SettingsComparison`, op ms): up2x
+     * 8.28, 8.25, 8.17; up2x alignCorners 11.69, 11.06, 10.66; FP16 6.01, 5.58, 5.52; BF16 5.12, 4.76,
+     * 4.69; down4x 7.29, 6.78, 22.7; (32, 64, 32768 → 9001) 12.65, 11.14, 16.5; (32, 64, 32768 → 8192,
+     * alignCorners) 12.44, 11.04, 14.2; (32, 64, 16384 → 24576) 12.71, 11.77, 11.66. (Before the loops
+     * took rows in pairs, 2 rows per call were best: docs/PERFORMANCE.md.)
      */
-    static final int LONG_ROWS = 2;
+    static final int LONG_ROWS = 4;
     /** Inputs per in-place call of {@link #LONG_ROWS} rows, at most (fewer when threads would lack tasks). */
     static final int LONG_BLOCK = 32768;
     /**

@@ -707,9 +707,10 @@ final class VectorKernelProvider implements KernelProvider {
     /**
      * Groups {@code i} to {@code end} of the windowed FLOAT form, a run of similar groups ({@link #similarRunEnd})
      * with at most two terms per tap: group i's indices and masks, each group's own weights, then the four
-     * unrolled steps for every row as in the periodic loop. A method of its own, so that the periodic loop
-     * keeps its weights out of the loop (loading them per group in that loop made up2x, which never takes
-     * this path, 10–25 % slower in `bin/bench-ab`); its vectors stay inside it.
+     * unrolled steps for two rows at a time, groups inner, as in {@link #periodicPairsInPlace}. A method of its
+     * own, so that the periodic loop keeps its weights out of the loop (loading them per group in that loop made
+     * up2x, which never takes this path, 10–25 % slower in `bin/bench-ab`); its vectors stay inside it. With the
+     * rows in pairs, calls of more rows (Linear1dBackwardKernel.LONG_ROWS) no longer make more streams.
      */
     private static void similarRunInPlace(LinearTable t, int i, int end, int i0, int rows, long gAddr, long gFirst,
                                           long gRowStride, int jLo, long oAddr, long oFirst, long oRowStride) {
@@ -729,29 +730,52 @@ final class VectorKernelProvider implements KernelProvider {
         VectorMask<Float> hasRight1 = rightCount.compare(VectorOperators.GT, 1).cast(FLOATS);
         VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
         VectorMask<Float> hasLeft1 = leftCount.compare(VectorOperators.GT, 1).cast(FLOATS);
-        for (int k = i; k < end; k += LANES) {
-            int rb = bounds[k];
-            int lb = bounds[k + 1];
-            FloatVector w1a = FloatVector.fromArray(FLOATS, w1, rb);
-            FloatVector w1b = FloatVector.fromArray(FLOATS, w1, rb + LANES);
-            FloatVector w0a = FloatVector.fromArray(FLOATS, w0, lb);
-            FloatVector w0b = FloatVector.fromArray(FLOATS, w0, lb + LANES);
-            for (int r = 0; r < rows; r++) {
-                long row = gFirst + r * gRowStride - jLo;
-                long right = gAddr + (row + rb) * 4;
-                long left = gAddr + (row + lb) * 4;
-                IntVector p1a = FloatVector.fromMemorySegment(FLOATS, RAW, right, ORDER).mul(w1a).reinterpretAsInts();
-                IntVector p1b = FloatVector.fromMemorySegment(FLOATS, RAW, right + 4 * LANES, ORDER).mul(w1b)
+        final long gRowBytes = 4 * gRowStride;
+        final long oRowBytes = 4 * oRowStride;
+        final long g0 = gAddr + (gFirst - jLo) * 4;
+        final long o0 = oAddr + (oFirst - i0) * 4;
+        // Two rows at a time, groups inner (a row left over goes as a pair with itself): each pair's four streams,
+        // whatever the rows per call.
+        for (int r = 0; r < rows; r += 2) {
+            long ga = g0 + r * gRowBytes;
+            long gb = g0 + Math.min(r + 1, rows - 1) * gRowBytes;
+            long oa = o0 + r * oRowBytes;
+            long ob = o0 + Math.min(r + 1, rows - 1) * oRowBytes;
+            for (int k = i; k < end; k += LANES) {
+                long right = 4L * bounds[k];
+                long left = 4L * bounds[k + 1];
+                FloatVector w1a = FloatVector.fromArray(FLOATS, w1, bounds[k]);
+                FloatVector w1b = FloatVector.fromArray(FLOATS, w1, bounds[k] + LANES);
+                FloatVector w0a = FloatVector.fromArray(FLOATS, w0, bounds[k + 1]);
+                FloatVector w0b = FloatVector.fromArray(FLOATS, w0, bounds[k + 1] + LANES);
+                IntVector p1a = FloatVector.fromMemorySegment(FLOATS, RAW, ga + right, ORDER).mul(w1a)
                         .reinterpretAsInts();
-                IntVector p0a = FloatVector.fromMemorySegment(FLOATS, RAW, left, ORDER).mul(w0a).reinterpretAsInts();
-                IntVector p0b = FloatVector.fromMemorySegment(FLOATS, RAW, left + 4 * LANES, ORDER).mul(w0b)
+                IntVector p1b = FloatVector.fromMemorySegment(FLOATS, RAW, ga + right + 4 * LANES, ORDER).mul(w1b)
                         .reinterpretAsInts();
-                FloatVector sum = FloatVector.zero(FLOATS)
+                IntVector p0a = FloatVector.fromMemorySegment(FLOATS, RAW, ga + left, ORDER).mul(w0a)
+                        .reinterpretAsInts();
+                IntVector p0b = FloatVector.fromMemorySegment(FLOATS, RAW, ga + left + 4 * LANES, ORDER).mul(w0b)
+                        .reinterpretAsInts();
+                IntVector q1a = FloatVector.fromMemorySegment(FLOATS, RAW, gb + right, ORDER).mul(w1a)
+                        .reinterpretAsInts();
+                IntVector q1b = FloatVector.fromMemorySegment(FLOATS, RAW, gb + right + 4 * LANES, ORDER).mul(w1b)
+                        .reinterpretAsInts();
+                IntVector q0a = FloatVector.fromMemorySegment(FLOATS, RAW, gb + left, ORDER).mul(w0a)
+                        .reinterpretAsInts();
+                IntVector q0b = FloatVector.fromMemorySegment(FLOATS, RAW, gb + left + 4 * LANES, ORDER).mul(w0b)
+                        .reinterpretAsInts();
+                FloatVector.zero(FLOATS)
                         .add(right0.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight0)
                         .add(right1.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight1)
                         .add(left0.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft0)
-                        .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft1);
-                sum.intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + k - i0) * 4, ORDER);
+                        .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft1)
+                        .intoMemorySegment(RAW, oa + 4L * k, ORDER);
+                FloatVector.zero(FLOATS)
+                        .add(right0.selectFrom(q1a, q1b).reinterpretAsFloats(), hasRight0)
+                        .add(right1.selectFrom(q1a, q1b).reinterpretAsFloats(), hasRight1)
+                        .add(left0.selectFrom(q0a, q0b).reinterpretAsFloats(), hasLeft0)
+                        .add(left1.selectFrom(q0a, q0b).reinterpretAsFloats(), hasLeft1)
+                        .intoMemorySegment(RAW, ob + 4L * k, ORDER);
             }
         }
     }

@@ -68,6 +68,8 @@ class KernelProviderEquivalenceTest {
                 // row on its own); alignCorners, 3 rows.
                 new KernelCase("periodic_odd_rows", 1, 5, 5000, 10000, false, 0, f, cont, false),
                 new KernelCase("periodic_ac_odd_rows", 1, 3, 5001, 10001, true, 0, f, cont, false),
+                // Runs of similar groups (VectorKernelProvider.similarRunInPlace), 5 rows in one call.
+                new KernelCase("similar_ac_odd_rows", 1, 5, 4100, 8190, true, 0, f, cont, false),
                 new KernelCase("down2x_clamped_end", 2, 3, 1000, 600, false, 0.5, f, cont, false),
                 new KernelCase("down8x_clamped_end", 2, 3, 2000, 300, false, 0.125, f, cont, false),
                 new KernelCase("long_down_ac", 1, 2, 9000, 4001, true, 0, f, cont, false),
@@ -125,9 +127,9 @@ class KernelProviderEquivalenceTest {
         // task, five passes; and blocks shrunk to 1024 so that there are tasks for both threads.
         all.add(new KernelCase("side_by_side_long_blocks", 8, 64, 2100, 4200, true, 0, f, side, true));
         all.add(new KernelCase("side_by_side_shrunk_blocks", 4, 80, 1500, 2999, false, 0, f, side, false));
-        // Many long rows at ratios up to 2 (Linear1dBackwardKernel.LONG_ROWS): calls of 2 rows of a whole block;
-        // blocks shrunk to 4096 with a tail of 808 inputs (5 rows per call there); 7 rows (a task of one row, on its
-        // own in the periodic run); downsampling; BF16 and FP16.
+        // Many long rows at ratios up to 2 (Linear1dBackwardKernel.LONG_ROWS): calls of 4 and 2 rows of a whole
+        // block; blocks shrunk to 4096 with a tail of 808 inputs (5 rows per call there); 7 rows (a task of one row,
+        // on its own in the periodic run); downsampling; BF16 and FP16.
         KernelCase.Layout plain = KernelCase.Layout.CONTIGUOUS;
         all.add(new KernelCase("long_rows_up2x", 8, 6, 4200, 8400, false, 0, f, plain, true));
         all.add(new KernelCase("long_rows_up2x_odd", 1, 7, 4200, 8400, false, 0, f, plain, true));
@@ -136,8 +138,8 @@ class KernelProviderEquivalenceTest {
         all.add(new KernelCase("long_rows_bf16", 8, 6, 4200, 8400, false, 0, DataType.BF16, plain, true));
         all.add(new KernelCase("long_rows_fp16_tail", 2, 6, 9000, 18000, false, 0, DataType.FLOAT16, plain, true));
         // Rows per call by the table (KernelProvider.fewRowsPerCall): an almost periodic alignCorners table
-        // (two rows per call, runs of similar groups with their own weights), an irregular ratio (six rows per
-        // call), an irregular downsampling (two), and an almost periodic 16-bit table (four).
+        // (few rows per call, runs of similar groups with their own weights), an irregular ratio (six rows per
+        // call), an irregular downsampling (few), and an almost periodic 16-bit table (four).
         all.add(new KernelCase("long_rows_similar_ac", 2, 6, 4100, 8190, true, 0, f, plain, true));
         all.add(new KernelCase("long_rows_irregular", 2, 6, 4500, 8000, false, 0, f, plain, false));
         all.add(new KernelCase("long_rows_down_irregular", 2, 6, 5000, 3501, true, 0, f, plain, false));
