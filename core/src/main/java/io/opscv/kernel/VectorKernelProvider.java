@@ -1299,8 +1299,8 @@ final class VectorKernelProvider implements KernelProvider {
      * {@link #periodicPairsInPlace} (a row left over goes as a pair with itself). Infinities and NaNs are found per
      * pair as in the paired loop of {@link #backwardInPlaceHalf}: the right windows tile the run, the last left
      * window's last int is tested after the loop, and a pair with one has its groups that hold one redone through
-     * the buffered form. In cache ({@code InPlaceBlockBenchmark}, 2 rows × 4096 inputs): 3.19 → 2.15 µs per call;
-     * {@code bin/bench-ab}, ratio medians of 5 rounds: 2.45 → 1.89.
+     * the buffered form. In cache ({@code InPlaceBlockBenchmark}, 2 rows × 4096 inputs): 3.19 → 2.02 µs per call;
+     * {@code bin/bench-ab}, ratio medians of 5 rounds: 2.45 → 1.89 (with the rows' code written out twice).
      */
     private static void halfPairsInPlace(LinearTable t, int i, int end, int i0, int rows, MemorySegment gradOut,
                                          long gFirst, long gRowStride, int jLo, MemorySegment out, long oFirst,
@@ -1334,43 +1334,33 @@ final class VectorKernelProvider implements KernelProvider {
             long ob = o + second * oRowBytes;
             IntVector special = IntVector.zero(INTS);
             for (int k = 0; k < groups; k++, a += shift, b += shift, oa += 2 * LANES, ob += 2 * LANES) {
-                IntVector x = IntVector.fromMemorySegment(INTS, RAW, a, ORDER);
-                IntVector y = IntVector.fromMemorySegment(INTS, RAW, a + leftOffset, ORDER);
-                IntVector u = IntVector.fromMemorySegment(INTS, RAW, b, ORDER);
-                IntVector v = IntVector.fromMemorySegment(INTS, RAW, b + leftOffset, ORDER);
-                // The accumulator as the argument of or(), never its receiver (see backwardInPlaceHalf). The sums
-                // are rounded as there.
-                special = x.and(0x7c007c00).add(0x04000400).or(u.and(0x7c007c00).add(0x04000400)).or(special);
-                IntVector bitsA = FloatVector.zero(FLOATS)
-                        .add(x.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000)
-                                .reinterpretAsFloats().mul(r0w))
-                        .add(x.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000).reinterpretAsFloats().mul(r1w))
-                        .add(y.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000)
-                                .reinterpretAsFloats().mul(l0w))
-                        .add(y.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000).reinterpretAsFloats().mul(l1w))
-                        .reinterpretAsInts();
-                IntVector magnitudeA = bitsA.and(0x7fffffff);
-                FloatVector magicA = magnitudeA.and(0x7f800000).max(0x38800000).add(13 << 23).reinterpretAsFloats();
-                magnitudeA.min(0x47800000).reinterpretAsFloats().add(magicA).sub(magicA).mul(0x1p-112f)
-                        .reinterpretAsInts().lanewise(VectorOperators.LSHR, 13)
-                        .or(bitsA.lanewise(VectorOperators.LSHR, 16).and(0x8000))
-                        .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
-                        .intoMemorySegment(RAW, oa, ORDER);
-                IntVector bitsB = FloatVector.zero(FLOATS)
-                        .add(u.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000)
-                                .reinterpretAsFloats().mul(r0w))
-                        .add(u.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000).reinterpretAsFloats().mul(r1w))
-                        .add(v.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000)
-                                .reinterpretAsFloats().mul(l0w))
-                        .add(v.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000).reinterpretAsFloats().mul(l1w))
-                        .reinterpretAsInts();
-                IntVector magnitudeB = bitsB.and(0x7fffffff);
-                FloatVector magicB = magnitudeB.and(0x7f800000).max(0x38800000).add(13 << 23).reinterpretAsFloats();
-                magnitudeB.min(0x47800000).reinterpretAsFloats().add(magicB).sub(magicB).mul(0x1p-112f)
-                        .reinterpretAsInts().lanewise(VectorOperators.LSHR, 13)
-                        .or(bitsB.lanewise(VectorOperators.LSHR, 16).and(0x8000))
-                        .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
-                        .intoMemorySegment(RAW, ob, ORDER);
+                // The pair's two rows through one copy of the code (a loop of two): written out twice, the method
+                // grew past what the JIT compiles reliably (in about one process in eight its vectors were boxed:
+                // FP16 up2x 30 ms instead of 6, allocation samples all over the loop in JFR).
+                for (int s = 0; s < 2; s++) {
+                    long at = s == 0 ? a : b;
+                    IntVector x = IntVector.fromMemorySegment(INTS, RAW, at, ORDER);
+                    IntVector y = IntVector.fromMemorySegment(INTS, RAW, at + leftOffset, ORDER);
+                    // The accumulator as the argument of or(), never its receiver (see backwardInPlaceHalf). The
+                    // sums are rounded as there.
+                    special = x.and(0x7c007c00).add(0x04000400).or(special);
+                    IntVector bits = FloatVector.zero(FLOATS)
+                            .add(x.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3)
+                                    .and(0x8fffe000).reinterpretAsFloats().mul(r0w))
+                            .add(x.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000).reinterpretAsFloats().mul(r1w))
+                            .add(y.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3)
+                                    .and(0x8fffe000).reinterpretAsFloats().mul(l0w))
+                            .add(y.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000).reinterpretAsFloats().mul(l1w))
+                            .reinterpretAsInts();
+                    IntVector magnitude = bits.and(0x7fffffff);
+                    FloatVector magic = magnitude.and(0x7f800000).max(0x38800000).add(13 << 23)
+                            .reinterpretAsFloats();
+                    magnitude.min(0x47800000).reinterpretAsFloats().add(magic).sub(magic).mul(0x1p-112f)
+                            .reinterpretAsInts().lanewise(VectorOperators.LSHR, 13)
+                            .or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
+                            .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                            .intoMemorySegment(RAW, s == 0 ? oa : ob, ORDER);
+                }
             }
             int lastA = RAW.get(ValueLayout.JAVA_INT_UNALIGNED, right + r * gRowBytes + tail);
             int lastB = RAW.get(ValueLayout.JAVA_INT_UNALIGNED, right + second * gRowBytes + tail);
