@@ -808,14 +808,15 @@ final class VectorKernelProvider implements KernelProvider {
         final int groups = (end - i) / LANES;
         final long gRowBytes = 4 * gRowStride;
         final long oRowBytes = 4 * oRowStride;
-        long right = gAddr + (gFirst - jLo + rb) * 4;
-        long o = oAddr + (oFirst + i - i0) * 4;
-        int r = 0;
-        for (; r + 1 < rows; r += 2, right += 2 * gRowBytes, o += 2 * oRowBytes) {
-            long a = right;
-            long b = right + gRowBytes;
-            long oa = o;
-            long ob = o + oRowBytes;
+        final long right = gAddr + (gFirst - jLo + rb) * 4;
+        final long o = oAddr + (oFirst + i - i0) * 4;
+        // A row left over goes as a pair with itself (the same sums stored twice).
+        for (int r = 0; r < rows; r += 2) {
+            int second = Math.min(r + 1, rows - 1);
+            long a = right + r * gRowBytes;
+            long b = right + second * gRowBytes;
+            long oa = o + r * oRowBytes;
+            long ob = o + second * oRowBytes;
             for (int k = 0; k < groups; k++, a += shift, b += shift, oa += 4 * LANES, ob += 4 * LANES) {
                 IntVector p1a = FloatVector.fromMemorySegment(FLOATS, RAW, a, ORDER).mul(w1a).reinterpretAsInts();
                 IntVector p1b = FloatVector.fromMemorySegment(FLOATS, RAW, a + 4 * LANES, ORDER).mul(w1b)
@@ -842,24 +843,6 @@ final class VectorKernelProvider implements KernelProvider {
                         .add(left0.selectFrom(q0a, q0b).reinterpretAsFloats())
                         .add(left1.selectFrom(q0a, q0b).reinterpretAsFloats())
                         .intoMemorySegment(RAW, ob, ORDER);
-            }
-        }
-        if (r < rows) {
-            long a = right;
-            long oa = o;
-            for (int k = 0; k < groups; k++, a += shift, oa += 4 * LANES) {
-                IntVector p1a = FloatVector.fromMemorySegment(FLOATS, RAW, a, ORDER).mul(w1a).reinterpretAsInts();
-                IntVector p1b = FloatVector.fromMemorySegment(FLOATS, RAW, a + 4 * LANES, ORDER).mul(w1b)
-                        .reinterpretAsInts();
-                IntVector p0a = FloatVector.fromMemorySegment(FLOATS, RAW, a + leftOffset, ORDER).mul(w0a)
-                        .reinterpretAsInts();
-                IntVector p0b = FloatVector.fromMemorySegment(FLOATS, RAW, a + leftOffset + 4 * LANES, ORDER)
-                        .mul(w0b).reinterpretAsInts();
-                FloatVector.zero(FLOATS).add(right0.selectFrom(p1a, p1b).reinterpretAsFloats())
-                        .add(right1.selectFrom(p1a, p1b).reinterpretAsFloats())
-                        .add(left0.selectFrom(p0a, p0b).reinterpretAsFloats())
-                        .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats())
-                        .intoMemorySegment(RAW, oa, ORDER);
             }
         }
     }
