@@ -60,6 +60,9 @@ public final class LinearTable {
      */
     private final int unclampedFrom;
     private final int unclampedTo;
+    /** The inputs and outputs of the whole axis ({@link #axisLin}): a window's axis's, else this table's own. */
+    private final int axisLin;
+    private final int axisLout;
     /** A window's: its arrays, shared with the windows built from it as {@code reuse}; null otherwise. */
     private final WindowArrays arrays;
 
@@ -92,6 +95,8 @@ public final class LinearTable {
         this.w1 = w1;
         this.bounds = bounds;
         this.arrays = arrays;
+        this.axisLin = axis != null ? axis.lin : lin;
+        this.axisLout = axis != null ? axis.lout : lout;
         if (axis != null) {
             this.periodOutputs = axis.periodOutputs;
             this.periodInputs = axis.periodInputs;
@@ -500,6 +505,20 @@ public final class LinearTable {
     /** Output length (the length of gradOut). */
     public int lout() {
         return lout;
+    }
+
+    /**
+     * The inputs of the whole axis: a window's ({@link #window}) are its axis's, an axis's table's its own
+     * {@link #lin}. Kernels choose their form by the axis's ratio, not the window's: a window has an input or
+     * two of its neighbours' outputs more, which at 2x puts it just past the ratio (4096 inputs, 8193 outputs).
+     */
+    public int axisLin() {
+        return axisLin;
+    }
+
+    /** The outputs of the whole axis ({@link #axisLin}). */
+    public int axisLout() {
+        return axisLout;
     }
 
     /** True when lin == lout: the operators copy. */

@@ -150,12 +150,13 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     /**
-     * Whether the windowed form applies: at most two outputs per input on average, so that the
+     * Whether the windowed form applies: at most two outputs per input on average over the axis (a window's
+     * own ratio may be a little more: {@link LinearTable#axisLin}), so that the
      * right-tap (and the left-tap) terms of a vector's worth of neighbouring inputs (16 at 512 bits,
      * 8 at 256, 4 at 128) usually lie within two vectors of positions.
      */
     private static boolean windowed(LinearTable t) {
-        return WINDOWED && (long) t.lout() <= 2L * t.lin();
+        return WINDOWED && (long) t.axisLout() <= 2L * t.axisLin();
     }
 
     /**
@@ -340,7 +341,7 @@ final class VectorKernelProvider implements KernelProvider {
 
     /** Ratios between 2 and 4: the wide windowed form ({@link #backwardInPlaceWide}). */
     private static boolean wide(LinearTable t) {
-        return WINDOWED && (long) t.lout() > 2L * t.lin() && (long) t.lout() <= 4L * t.lin();
+        return WINDOWED && (long) t.axisLout() > 2L * t.axisLin() && (long) t.axisLout() <= 4L * t.axisLin();
     }
 
     @Override

@@ -280,6 +280,9 @@ class LinearTableTest {
         int inputs = b - a;
         assertEquals(b == whole.lin() ? inputs : inputs + 1, w.lin(), where + " lin");
         assertEquals(jb - ja, w.lout(), where + " lout");
+        // The kernels choose their form by the axis's ratio, which a window keeps.
+        assertEquals(whole.lin(), w.axisLin(), where + " axisLin");
+        assertEquals(whole.lout(), w.axisLout(), where + " axisLout");
         for (int k = 0; k <= inputs; k++) {
             assertEquals(whole.start(a + k) - ja, w.start(k), where + " start(" + (a + k) + ")");
             assertEquals(whole.gatherFrom(a + k) - ja, w.gatherFrom(k), where + " gatherFrom(" + (a + k) + ")");
