@@ -39,6 +39,11 @@ public final class LinearTable {
     final int[] bounds;
     /** {@link #maxTerms}, computed on first use (-1 until then; every thread computes the same value). */
     private int maxTerms = -1;
+    /** {@link #patternRunEnds}, computed on first use (null until then; every thread computes the same). */
+    private volatile PatternRuns patternRuns;
+
+    /** The ends of the runs of groups of {@code lanes} inputs that repeat one tap pattern ({@link #patternRunEnds}). */
+    private record PatternRuns(int lanes, int[] ends) {}
     /** Source step and half-pixel shift ({@link #sourceIndex}): src = max(scale·(j + half) - half, 0). */
     private final double scale;
     private final double half;
@@ -564,6 +569,40 @@ public final class LinearTable {
             maxTerms = most;
         }
         return most;
+    }
+
+    /**
+     * For each whole group g of {@code lanes} inputs short of the last input (inputs [g·lanes, (g + 1)·lanes),
+     * (g + 1)·lanes ≤ lin - 1), the first group after g whose tap pattern differs from g's (or the number of
+     * such groups): group h repeats group g's pattern when {@code bounds[h·lanes + m] - bounds[h·lanes]} equals
+     * {@code bounds[g·lanes + m] - bounds[g·lanes]} for m = 0 … lanes + 1 (every lane's taps at the same offsets,
+     * so the same counts, not the same weights). Built once per table, in one pass, on first use, so that a
+     * kernel's search for runs of similar groups costs one lookup per call instead of a scan of the groups.
+     * The table's arrays must exist (not {@link #isDeferred}).
+     */
+    int[] patternRunEnds(int lanes) {
+        PatternRuns runs = patternRuns;
+        if (runs != null && runs.lanes() == lanes) {
+            return runs.ends();
+        }
+        int groups = Math.max(0, (lin - 1) / lanes);
+        int[] ends = new int[groups];
+        for (int g = groups - 1; g >= 0; g--) {
+            ends[g] = g + 1 < groups && repeats(g * lanes, (g + 1) * lanes, lanes) ? ends[g + 1] : g + 1;
+        }
+        patternRuns = new PatternRuns(lanes, ends);
+        return ends;
+    }
+
+    /** Whether the group of {@code lanes} inputs from {@code b} repeats the tap pattern of the one from {@code a}. */
+    private boolean repeats(int a, int b, int lanes) {
+        int shift = bounds[b] - bounds[a];
+        for (int m = 1; m <= lanes + 1; m++) {
+            if (bounds[b + m] - bounds[a + m] != shift) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** First output j whose left tap is ≥ i, for 0 ≤ i ≤ lin. */

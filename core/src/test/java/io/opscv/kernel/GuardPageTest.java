@@ -102,4 +102,64 @@ class GuardPageTest {
             }
         }
     }
+
+    /**
+     * A block of inputs [i0, i1) inside a row, as the driver's tasks hand them over: out holds the block's
+     * outputs only, and gradOut whole rows or, the least the contract allows, the last row's positions only as
+     * far as the block's span ({@code gatherTo(i1)}); each ends at a guard page. A run of groups carried past
+     * i1 (a run of similar groups that the search let through the block's end) writes into the next row's
+     * outputs, which the comparison catches, or faults at the last row; so does a run whose windows would read
+     * past the last row's positions.
+     */
+    @Test
+    void noFormReadsOrWritesPastTheEndOfItsBlock() throws Throwable {
+        assumeTrue(System.getProperty("os.name").startsWith("Linux"), "mmap/mprotect of Linux");
+        KernelProvider vector = KernelProviders.vector();
+        assumeTrue(vector != null, "no vector provider");
+        // {lin, lout, alignCorners, i0, i1}: almost periodic tables (alignCorners at about 2x), whose runs of
+        // similar groups go on past the block, a periodic one, downsampling; blocks that end with the row; ratios
+        // whose runs reach the block's end with windows wider than the group's span.
+        int[][] blocks = {{1000, 2000, 1, 96, 480}, {1000, 2000, 1, 512, 800}, {4096, 8192, 1, 1024, 2048},
+            {1000, 1999, 1, 128, 512}, {1000, 2000, 0, 256, 512}, {4000, 1000, 0, 1024, 2048},
+            {1000, 2000, 1, 0, 1000}, {4096, 8192, 1, 2048, 4096}, {1000, 2001, 1, 512, 1000}, {999, 1990, 1, 0, 999},
+            // Ratios between 1 and 2: a group's terms span fewer positions than the two vectors its windows load.
+            {1000, 1499, 1, 0, 1000}, {1000, 1499, 1, 200, 600}, {997, 1500, 1, 0, 997}};
+        Random random = new Random(11);
+        for (int[] b : blocks) {
+            LinearTable table = LinearTable.of(b[0], b[1], b[2] != 0, 0);
+            if (!vector.backwardInPlace(table, DataType.FLOAT)) {
+                continue;
+            }
+            int lout = b[1];
+            int i0 = b[3];
+            int i1 = b[4];
+            int count = i1 - i0;
+            int span = table.gatherTo(i1) - table.gatherFrom(i0);
+            for (int rows : new int[] {1, 2, 5}) {
+                // gradOut holds whole rows, or the last row's positions only as far as the block's span.
+                for (boolean wholeRows : new boolean[] {true, false}) {
+                    String where = b[0] + " -> " + lout + (b[2] != 0 ? " ac" : "") + " inputs [" + i0 + ", " + i1
+                            + ") rows " + rows + (wholeRows ? " whole gradOut rows" : " gradOut ends with the span");
+                    try (Arena arena = Arena.ofShared(); PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope())) {
+                        // Row r's position gatherFrom(i0) at r·lout + first.
+                        int first = wholeRows ? table.gatherFrom(i0) : 0;
+                        int positions = wholeRows ? rows * lout : (rows - 1) * lout + span;
+                        MemorySegment gradOut = beforeGuard(arena, 4L * positions);
+                        MemorySegment out = beforeGuard(arena, 4L * rows * count);
+                        float[] g = new float[positions];
+                        for (int k = 0; k < g.length; k++) {
+                            g[k] = random.nextFloat() - 0.5f;
+                        }
+                        MemorySegment.copy(g, 0, gradOut, ValueLayout.JAVA_FLOAT, 0, g.length);
+                        vector.linearBackwardInPlace(table, i0, i1, rows, gradOut, first, lout, out, 0, count,
+                                DataType.FLOAT);
+                        float[] sums = new float[rows * count];
+                        KernelProviders.scalar().linearBackward(table, i0, i1, rows, g, first, lout, sums, 0, count,
+                                null);
+                        assertArrayEquals(sums, out.toArray(ValueLayout.JAVA_FLOAT), where);
+                    }
+                }
+            }
+        }
+    }
 }

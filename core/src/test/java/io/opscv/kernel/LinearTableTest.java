@@ -225,6 +225,51 @@ class LinearTableTest {
     }
 
     /** Periods: exact scales only (powers of two, integer downsampling), none when a source would round. */
+    /**
+     * The runs of groups that repeat one tap pattern, as the vector kernel looks them up: checked against the
+     * definition, group by group, for the lane counts of 512, 256 and 128 bits, on whole tables and on windows.
+     */
+    @Test
+    void patternRunEndsFollowTheDefinition() {
+        int[][] shapes = {{16384, 32768}, {4096, 8191}, {7000, 25900}, {32768, 8192}, {1000, 1999}, {3000, 3001},
+            {17, 34}, {16, 64}, {2, 5}, {1, 7}};
+        for (int[] shape : shapes) {
+            for (boolean alignCorners : new boolean[] {false, true}) {
+                LinearTable whole = LinearTable.of(shape[0], shape[1], alignCorners, 0);
+                List<LinearTable> tables = new ArrayList<>(List.of(whole));
+                if (shape[0] > 600) {
+                    tables.add(LinearTable.deferred(shape[0], shape[1], alignCorners, 0).window(300, 600, null,
+                            KernelProviders.scalar()));
+                }
+                for (LinearTable t : tables) {
+                    for (int lanes : new int[] {16, 8, 4}) {
+                        int[] ends = t.patternRunEnds(lanes);
+                        String where = shape[0] + "->" + shape[1] + " ac=" + alignCorners + " lin=" + t.lin()
+                                + " lanes=" + lanes;
+                        int groups = Math.max(0, (t.lin() - 1) / lanes);
+                        assertEquals(groups, ends.length, where + " groups");
+                        for (int g = 0; g < groups; g++) {
+                            int h = g + 1;
+                            while (h < groups && samePattern(t, g * lanes, h * lanes, lanes)) {
+                                h++;
+                            }
+                            assertEquals(h, ends[g], where + " group " + g);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static boolean samePattern(LinearTable t, int a, int b, int lanes) {
+        for (int m = 0; m <= lanes + 1; m++) {
+            if (t.bounds[b + m] - t.bounds[b] != t.bounds[a + m] - t.bounds[a]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     @Test
     void periodsAreFoundForExactScalesOnly() {
         assertEquals(2L << 32 | 1, LinearTable.period(1 << 20, 0.5, 0.5));
