@@ -25,11 +25,12 @@ import java.util.zip.CRC32;
  *     up2x default longRows=6,longBlock=4096 [--rounds 11]
  * </pre>
  *
- * The case is a {@code bin/opscv bench} case id ({@code up2x}, {@code up2x:fp16}, ...) or a FLOAT shape
- * {@code N,C,LIN,LOUT} with optional {@code ,ac} (alignCorners) and {@code ,t} (a transposed gradOut). A
- * setting is {@code default} or {@code key=value} pairs over the default, keys as the record's components
- * ({@code inPlaceRows}, {@code inPlaceRows16}, {@code inPlaceBlock}, {@code longRows}, {@code longBlock},
- * {@code askProvider}, {@code wideRows}, {@code wideBlock}, {@code sideBySideBlock}).
+ * The case is a {@code bin/opscv bench} case id ({@code up2x}, {@code up2x:fp16}, ...) or a shape
+ * {@code N,C,LIN,LOUT} with optional {@code ,ac} (alignCorners), {@code ,t} (a transposed gradOut) and
+ * {@code ,fp16} or {@code ,bf16} (else FLOAT). A setting is {@code default} or {@code key=value} pairs over
+ * the default, keys as the record's components
+ * ({@code inPlaceRows}, {@code inPlaceRows16}, {@code inPlaceBlock}, {@code shortBlock}, {@code longRows},
+ * {@code longBlock}, {@code askProvider}, {@code wideRows}, {@code wideBlock}, {@code sideBySideBlock}).
  */
 public final class SettingsComparison {
     private SettingsComparison() {}
@@ -129,7 +130,7 @@ public final class SettingsComparison {
         return sorted.length % 2 == 1 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2;
     }
 
-    /** A bench case id, or {@code N,C,LIN,LOUT[,ac][,t]} (FLOAT). */
+    /** A bench case id, or {@code N,C,LIN,LOUT[,ac][,t][,fp16|,bf16]} (FLOAT unless fp16 or bf16). */
     static BenchmarkCase benchCase(String spec) {
         if (!Character.isDigit(spec.charAt(0))) {
             return BenchmarkCases.byId(spec).orElseThrow(() -> new IllegalArgumentException("no bench case " + spec));
@@ -137,7 +138,9 @@ public final class SettingsComparison {
         String[] p = spec.split(",");
         boolean ac = Arrays.asList(p).contains("ac");
         boolean transposed = Arrays.asList(p).contains("t");
-        return new BenchmarkCase(spec, DataType.FLOAT, Integer.parseInt(p[0]), Integer.parseInt(p[1]),
+        DataType type = Arrays.asList(p).contains("fp16") ? DataType.FLOAT16
+                : Arrays.asList(p).contains("bf16") ? DataType.BF16 : DataType.FLOAT;
+        return new BenchmarkCase(spec, type, Integer.parseInt(p[0]), Integer.parseInt(p[1]),
                 Integer.parseInt(p[2]), Integer.parseInt(p[3]), ac, 0, transposed, 0, false);
     }
 
@@ -147,6 +150,7 @@ public final class SettingsComparison {
         int inPlaceRows = d.inPlaceRows();
         int inPlaceRows16 = d.inPlaceRows16();
         int inPlaceBlock = d.inPlaceBlock();
+        int shortBlock = d.shortBlock();
         int longRows = d.longRows();
         int longBlock = d.longBlock();
         boolean askProvider = d.askProvider();
@@ -163,6 +167,7 @@ public final class SettingsComparison {
                     case "inPlaceRows" -> inPlaceRows = Integer.parseInt(kv[1]);
                     case "inPlaceRows16" -> inPlaceRows16 = Integer.parseInt(kv[1]);
                     case "inPlaceBlock" -> inPlaceBlock = Integer.parseInt(kv[1]);
+                    case "shortBlock" -> shortBlock = Integer.parseInt(kv[1]);
                     case "longRows" -> longRows = Integer.parseInt(kv[1]);
                     case "longBlock" -> longBlock = Integer.parseInt(kv[1]);
                     case "askProvider" -> askProvider = Boolean.parseBoolean(kv[1]);
@@ -173,7 +178,7 @@ public final class SettingsComparison {
                 }
             }
         }
-        return new Linear1dBackwardKernel.Settings(inPlaceRows, inPlaceRows16, inPlaceBlock, longRows, longBlock,
-                askProvider, wideRows, wideBlock, sideBySideBlock);
+        return new Linear1dBackwardKernel.Settings(inPlaceRows, inPlaceRows16, inPlaceBlock, shortBlock, longRows,
+                longBlock, askProvider, wideRows, wideBlock, sideBySideBlock);
     }
 }

@@ -65,6 +65,18 @@ public final class Linear1dBackwardKernel {
      */
     static final int IN_PLACE_BLOCK = 4096;
     /**
+     * Inputs' worth of rows per in-place call and task where rows are shorter than {@link #IN_PLACE_BLOCK}
+     * (but at irregular ratios up to 2, whose loop takes every row per group: there IN_PLACE_BLOCK's): a
+     * call's set-up (for rows of at most a vector's inputs, the short form's step table) is spread over more
+     * rows. On the Zen 5 host, one process alternating 4096, 8192, 16384 and 32768 (`SettingsComparison`, op
+     * ms): short rows (4096, 64, 16 → 64) 2.66, 2.42, 2.24, 2.20 and 3.06, 2.69, 2.46, 2.34; (1024, 64, 512 →
+     * 1024) 14.3, 12.9, 12.7, 14.3; (4096, 16, 100 → 370) 5.72, 5.37, 5.29; (4096, 64, 64 → 16) 7.24, 6.36,
+     * 6.03; (512, 64, 2048 → 4096) 24.6, 23.0, 22.0; FP16 and BF16 short rows 4.14 → 4.05 and 4.12 → 4.03
+     * with 16384. (2048, 64, 700 → 1000, alignCorners), whose groups each need a set-up, took 35.0 with
+     * 4096 and 45.6 with 16384: hence the exception.
+     */
+    static final int SHORT_BLOCK = 16384;
+    /**
      * FLOAT rows per in-place call where neither {@link #LONG_ROWS} nor {@link #WIDE_ROWS} applies
      * (irregular ratios, few or short rows): 6 read and 6 write streams per thread measured best on
      * the Zen 4 host, 5-9 % faster than 4 on up2x, up2x_ac, down4x and up3.7x (5 in between, 7
@@ -141,6 +153,8 @@ public final class Linear1dBackwardKernel {
      * @param inPlaceRows     FLOAT rows per in-place call ({@link #IN_PLACE_ROWS})
      * @param inPlaceRows16   BF16 and FP16 rows per in-place call ({@link #IN_PLACE_ROWS_16})
      * @param inPlaceBlock    inputs per in-place call ({@link #IN_PLACE_BLOCK})
+     * @param shortBlock      inputs' worth of rows shorter than inPlaceBlock per in-place call and task
+     *                        ({@link #SHORT_BLOCK})
      * @param longRows        rows per call of many long rows ({@link #LONG_ROWS})
      * @param longBlock       inputs per such call, at most ({@link #LONG_BLOCK})
      * @param askProvider     long rows only where {@link KernelProvider#fewRowsPerCall} says so (else at every
@@ -150,14 +164,15 @@ public final class Linear1dBackwardKernel {
      * @param sideBySideBlock inputs per task of the in-place side-by-side form, at most
      *                        ({@link #SIDE_BY_SIDE_IN_PLACE_BLOCK})
      */
-    record Settings(int inPlaceRows, int inPlaceRows16, int inPlaceBlock, int longRows, int longBlock,
+    record Settings(int inPlaceRows, int inPlaceRows16, int inPlaceBlock, int shortBlock, int longRows, int longBlock,
                     boolean askProvider, int wideRows, int wideBlock, int sideBySideBlock) {
         /** The settings every call of the library uses. */
-        static final Settings DEFAULT = new Settings(IN_PLACE_ROWS, IN_PLACE_ROWS_16, IN_PLACE_BLOCK, LONG_ROWS,
-                LONG_BLOCK, true, WIDE_ROWS, WIDE_BLOCK, SIDE_BY_SIDE_IN_PLACE_BLOCK);
+        static final Settings DEFAULT = new Settings(IN_PLACE_ROWS, IN_PLACE_ROWS_16, IN_PLACE_BLOCK, SHORT_BLOCK,
+                LONG_ROWS, LONG_BLOCK, true, WIDE_ROWS, WIDE_BLOCK, SIDE_BY_SIDE_IN_PLACE_BLOCK);
 
         Settings {
-            if (inPlaceRows < 1 || inPlaceRows16 < 1 || inPlaceBlock < 1 || longRows < 1 || longBlock < 1
+            if (inPlaceRows < 1 || inPlaceRows16 < 1 || inPlaceBlock < 1 || shortBlock < 1 || longRows < 1
+                    || longBlock < 1
                     || wideRows < 1 || wideBlock < 1 || sideBySideBlock < 1) {
                 throw new IllegalArgumentException("settings must be positive: " + this);
             }
@@ -246,7 +261,10 @@ public final class Linear1dBackwardKernel {
         final boolean sideBySideInPlace;
         /** Rows per in-place call. */
         final int inPlaceRows;
-        /** Inputs per in-place call ({@link Settings#inPlaceBlock}); shorter rows are grouped by it. */
+        /**
+         * Inputs per in-place call ({@link Settings#inPlaceBlock}); rows shorter than that are grouped, this many
+         * inputs' worth of them per call ({@link Settings#shortBlock}).
+         */
         final int inPlaceBlock;
 
         Plan(StridedTensor gradOut, StridedTensor out, LinearTable table, KernelProvider provider, int parallelism,
@@ -280,7 +298,11 @@ public final class Linear1dBackwardKernel {
                     && rows > settings.inPlaceRows() && lin >= settings.wideBlock() && (long) table.lout() > 2L * lin;
             this.inPlaceRows = longRows ? settings.longRows() : wideRows ? settings.wideRows()
                     : gradOut.dataType() == DataType.FLOAT ? settings.inPlaceRows() : settings.inPlaceRows16();
-            this.inPlaceBlock = settings.inPlaceBlock();
+            // Rows shorter than inPlaceBlock: shortBlock inputs' worth of them per call, but at irregular ratios up to 2,
+            // where the provider's loop takes every row per group (fewRowsPerCall says no), inPlaceBlock's.
+            boolean shortRows = inPlace && lin < settings.inPlaceBlock() && (!settings.askProvider()
+                    || (long) table.lout() > 2L * lin || provider.fewRowsPerCall(table.full(), gradOut.dataType()));
+            this.inPlaceBlock = shortRows ? settings.shortBlock() : settings.inPlaceBlock();
             int vector = provider.rowsPerVector();
             this.sideBySide = !inPlace && vector > 1 && rows >= vector && c >= vector && gRowStride == 1 && gs[2] > 1;
             this.sideBySideInPlace = sideBySide && provider.sideBySideInPlace() && os[2] == 1
@@ -295,7 +317,7 @@ public final class Linear1dBackwardKernel {
                 rowUnit = longRows ? Math.max(settings.inPlaceRows(), inPlaceRows) : inPlaceRows;
                 blockTarget = longRows ? longestBlock(settings.longBlock(), settings.inPlaceBlock(),
                         (rows + rowUnit - 1) / rowUnit, lin, taskTarget)
-                        : wideRows ? settings.wideBlock() : settings.inPlaceBlock();
+                        : wideRows ? settings.wideBlock() : inPlaceBlock;
             } else if (vector > 1 && rows >= vector) {
                 rowUnit = vector;
                 // Rows side by side (a transposed view): a task takes SIDE_BY_SIDE_ROWS of them, so that
