@@ -61,7 +61,8 @@ public final class Linear1dBackwardKernel {
     /**
      * Inputs per in-place call where neither {@link #LONG_BLOCK} nor {@link #WIDE_BLOCK} applies
      * (irregular ratios, few rows, rows shorter than this): long enough for the prefetchers. Rows of
-     * fewer inputs are grouped, this many inputs' worth of rows per call.
+     * fewer inputs are grouped, {@link #SHORT_BLOCK} inputs' worth of rows per call (this many at
+     * irregular ratios up to 2).
      */
     static final int IN_PLACE_BLOCK = 4096;
     /**
