@@ -173,8 +173,7 @@ public final class Linear1dBackwardKernel {
 
         Settings {
             if (inPlaceRows < 1 || inPlaceRows16 < 1 || inPlaceBlock < 1 || shortBlock < 1 || longRows < 1
-                    || longBlock < 1
-                    || wideRows < 1 || wideBlock < 1 || sideBySideBlock < 1) {
+                    || longBlock < 1 || wideRows < 1 || wideBlock < 1 || sideBySideBlock < 1) {
                 throw new IllegalArgumentException("settings must be positive: " + this);
             }
         }
@@ -299,8 +298,8 @@ public final class Linear1dBackwardKernel {
                     && rows > settings.inPlaceRows() && lin >= settings.wideBlock() && (long) table.lout() > 2L * lin;
             this.inPlaceRows = longRows ? settings.longRows() : wideRows ? settings.wideRows()
                     : gradOut.dataType() == DataType.FLOAT ? settings.inPlaceRows() : settings.inPlaceRows16();
-            // Rows shorter than inPlaceBlock: shortBlock inputs' worth of them per call, but at irregular ratios up to 2,
-            // where the provider's loop takes every row per group (fewRowsPerCall says no), inPlaceBlock's.
+            // Rows shorter than inPlaceBlock: shortBlock inputs' worth of them per call, but at irregular ratios up
+            // to 2, where the provider's loop takes every row per group (fewRowsPerCall says no), inPlaceBlock's.
             boolean shortRows = inPlace && lin < settings.inPlaceBlock() && (!settings.askProvider()
                     || (long) table.lout() > 2L * lin || provider.fewRowsPerCall(table.full(), gradOut.dataType()));
             this.inPlaceBlock = shortRows ? settings.shortBlock() : settings.inPlaceBlock();

@@ -696,7 +696,8 @@ final class VectorKernelProvider implements KernelProvider {
             // back to the first whose windows would pass gradOut's end (true, then false, as the bounds grow).
             int end = Math.max(i + LANES, Math.min(t.patternRunEnds(LANES)[i / LANES] * LANES,
                     i + (vectorEnd - i) / LANES * LANES));
-            while (end > i + LANES && lastRow + Math.max(bounds[end - LANES], bounds[end - LANES + 1]) + window > gEnd) {
+            while (end > i + LANES
+                    && lastRow + Math.max(bounds[end - LANES], bounds[end - LANES + 1]) + window > gEnd) {
                 end -= LANES;
             }
             return end;
