@@ -34,6 +34,10 @@ import jdk.incubator.vector.VectorSpecies;
  *   <li><b>wide windowed</b> (FLOAT in place, 2·Lin &lt; Lout ≤ 4·Lin): as the windowed form, with
  *       each tap's terms of a group within four vectors of products, picked by two permutes and a
  *       blend per step; a group of fewer than L inputs is masked, so short rows take it too.</li>
+ *   <li><b>short rows</b> (FLOAT in place, 8 or more rows of at most L inputs per call, ratios up to 4):
+ *       a table of steps made once per call; per row, each step selects every lane's next term from the
+ *       row's vectors (split first into even and odd positions when they are three or four), then one
+ *       multiply and one masked add; four rows at a time.</li>
  *   <li><b>tiles</b> (512 bits only; other ratios, 16 rows or more; and any ratio when gradOut's rows
  *       lie side by side, a transposed view): one lane per row. A 16 × 16 register transpose turns 16 rows of
  *       gradOut into one vector per position (a transposed view is already position-major and
@@ -543,9 +547,13 @@ final class VectorKernelProvider implements KernelProvider {
      * lie within 4L positions: every lane's terms, in the reference's order, are written once per call as
      * a table of steps (step k: each lane's k-th term's position and weight; the last input's left-tap
      * positions twice, left weight then right), and each row then costs, per step, the selection of that
-     * step's positions from the row's (up to) four vectors, one multiply and one masked add: no per-row
-     * index arithmetic and no products of positions a lane does not use. Returns false, having done
-     * nothing, when the group does not fit (too many terms per lane, terms beyond 4L positions, or
+     * step's positions from the row's vectors, one multiply and one masked add: no per-row index arithmetic
+     * and no products of positions a lane does not use. Terms within two vectors take one permute per step;
+     * within three or four, {@link #shortByParity}. Rows go four at a time (then one by one): a row's sum is
+     * a chain of as many dependent adds as steps (10 at 16 → 64), and with two rows per pass the form waited
+     * on those chains (in cache, one process: 1024 rows of 16 → 32 took 7.4 µs one by one, 3.4 four at a
+     * time; 16 → 64 8.1 µs in pairs, 6.1 four at a time with {@link #shortByParity}). Returns false, having
+     * done nothing, when the group does not fit (too many terms per lane, terms beyond 4L positions, or
      * windows that would read past gradOut's end for the last row).
      */
     private static boolean backwardInPlaceShort(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut,
@@ -597,44 +605,49 @@ final class VectorKernelProvider implements KernelProvider {
         final long oAddr = out.address() + 4L * oFirst;
         final VectorMask<Float> store = FLOATS.indexInRange(0, count);
         final boolean whole = count == LANES;
-        int r = 0;
         if (vectors > 2) {
-            // Two rows per pass: each step's positions, masks and weights serve both.
-            for (; r + 1 < rows; r += 2) {
-                long g = gAddr + 4L * r * gRowStride;
-                long h = g + 4L * gRowStride;
-                IntVector ga = FloatVector.fromMemorySegment(FLOATS, RAW, g, ORDER).reinterpretAsInts();
-                IntVector gb = FloatVector.fromMemorySegment(FLOATS, RAW, g + 4L * LANES, ORDER).reinterpretAsInts();
-                IntVector gc = FloatVector.fromMemorySegment(FLOATS, RAW, g + 8L * LANES, ORDER).reinterpretAsInts();
-                IntVector gd = vectors > 3 ? FloatVector.fromMemorySegment(FLOATS, RAW, g + 12L * LANES, ORDER)
-                        .reinterpretAsInts() : gc;
-                IntVector ha = FloatVector.fromMemorySegment(FLOATS, RAW, h, ORDER).reinterpretAsInts();
-                IntVector hb = FloatVector.fromMemorySegment(FLOATS, RAW, h + 4L * LANES, ORDER).reinterpretAsInts();
-                IntVector hc = FloatVector.fromMemorySegment(FLOATS, RAW, h + 8L * LANES, ORDER).reinterpretAsInts();
-                IntVector hd = vectors > 3 ? FloatVector.fromMemorySegment(FLOATS, RAW, h + 12L * LANES, ORDER)
-                        .reinterpretAsInts() : hc;
-                FloatVector sum = FloatVector.zero(FLOATS);
-                FloatVector sum2 = sum;
-                for (int k = 0; k < steps; k++) {
-                    IntVector at = IntVector.fromArray(INTS, index, k * LANES);
-                    VectorMask<Integer> high = at.compare(VectorOperators.GE, 2 * LANES);
-                    VectorMask<Float> has = at.compare(VectorOperators.GE, 0).cast(FLOATS);
-                    FloatVector w = FloatVector.fromArray(FLOATS, weight, k * LANES);
-                    FloatVector term = at.selectFrom(ga, gb).blend(at.selectFrom(gc, gd), high).reinterpretAsFloats()
-                            .mul(w);
-                    FloatVector term2 = at.selectFrom(ha, hb).blend(at.selectFrom(hc, hd), high).reinterpretAsFloats()
-                            .mul(w);
-                    sum = sum.add(term, has);
-                    sum2 = sum2.add(term2, has);
-                }
-                long o = oAddr + 4L * r * oRowStride;
-                if (whole) {
-                    sum.intoMemorySegment(RAW, o, ORDER);
-                    sum2.intoMemorySegment(RAW, o + 4L * oRowStride, ORDER);
-                } else {
-                    sum.intoMemorySegment(RAW, o, ORDER, store);
-                    sum2.intoMemorySegment(RAW, o + 4L * oRowStride, ORDER, store);
-                }
+            shortByParity(index, weight, steps, count, rows, gAddr, gRowStride, oAddr, oRowStride, vectors > 3, store,
+                    whole);
+            return true;
+        }
+        int r = 0;
+        for (; r + 3 < rows; r += 4) {
+            long g = gAddr + 4L * r * gRowStride;
+            long gs = 4L * gRowStride;
+            long second = vectors > 1 ? 4L * LANES : 0;
+            IntVector ga = FloatVector.fromMemorySegment(FLOATS, RAW, g, ORDER).reinterpretAsInts();
+            IntVector gb = FloatVector.fromMemorySegment(FLOATS, RAW, g + second, ORDER).reinterpretAsInts();
+            IntVector ha = FloatVector.fromMemorySegment(FLOATS, RAW, g + gs, ORDER).reinterpretAsInts();
+            IntVector hb = FloatVector.fromMemorySegment(FLOATS, RAW, g + gs + second, ORDER).reinterpretAsInts();
+            IntVector ia = FloatVector.fromMemorySegment(FLOATS, RAW, g + 2 * gs, ORDER).reinterpretAsInts();
+            IntVector ib = FloatVector.fromMemorySegment(FLOATS, RAW, g + 2 * gs + second, ORDER).reinterpretAsInts();
+            IntVector ja = FloatVector.fromMemorySegment(FLOATS, RAW, g + 3 * gs, ORDER).reinterpretAsInts();
+            IntVector jb = FloatVector.fromMemorySegment(FLOATS, RAW, g + 3 * gs + second, ORDER).reinterpretAsInts();
+            FloatVector s1 = FloatVector.zero(FLOATS);
+            FloatVector s2 = s1;
+            FloatVector s3 = s1;
+            FloatVector s4 = s1;
+            for (int k = 0; k < steps; k++) {
+                IntVector at = IntVector.fromArray(INTS, index, k * LANES);
+                VectorMask<Float> has = at.compare(VectorOperators.GE, 0).cast(FLOATS);
+                FloatVector v = FloatVector.fromArray(FLOATS, weight, k * LANES);
+                s1 = s1.add(at.selectFrom(ga, gb).reinterpretAsFloats().mul(v), has);
+                s2 = s2.add(at.selectFrom(ha, hb).reinterpretAsFloats().mul(v), has);
+                s3 = s3.add(at.selectFrom(ia, ib).reinterpretAsFloats().mul(v), has);
+                s4 = s4.add(at.selectFrom(ja, jb).reinterpretAsFloats().mul(v), has);
+            }
+            long o = oAddr + 4L * r * oRowStride;
+            long os = 4L * oRowStride;
+            if (whole) {
+                s1.intoMemorySegment(RAW, o, ORDER);
+                s2.intoMemorySegment(RAW, o + os, ORDER);
+                s3.intoMemorySegment(RAW, o + 2 * os, ORDER);
+                s4.intoMemorySegment(RAW, o + 3 * os, ORDER);
+            } else {
+                s1.intoMemorySegment(RAW, o, ORDER, store);
+                s2.intoMemorySegment(RAW, o + os, ORDER, store);
+                s3.intoMemorySegment(RAW, o + 2 * os, ORDER, store);
+                s4.intoMemorySegment(RAW, o + 3 * os, ORDER, store);
             }
         }
         for (; r < rows; r++) {
@@ -643,24 +656,11 @@ final class VectorKernelProvider implements KernelProvider {
             IntVector gb = vectors > 1 ? FloatVector.fromMemorySegment(FLOATS, RAW, g + 4L * LANES, ORDER)
                     .reinterpretAsInts() : ga;
             FloatVector sum = FloatVector.zero(FLOATS);
-            if (vectors <= 2) {
-                for (int k = 0; k < steps; k++) {
-                    IntVector at = IntVector.fromArray(INTS, index, k * LANES);
-                    FloatVector term = at.selectFrom(ga, gb).reinterpretAsFloats()
-                            .mul(FloatVector.fromArray(FLOATS, weight, k * LANES));
-                    sum = sum.add(term, at.compare(VectorOperators.GE, 0).cast(FLOATS));
-                }
-            } else {
-                IntVector gc = FloatVector.fromMemorySegment(FLOATS, RAW, g + 8L * LANES, ORDER).reinterpretAsInts();
-                IntVector gd = vectors > 3 ? FloatVector.fromMemorySegment(FLOATS, RAW, g + 12L * LANES, ORDER)
-                        .reinterpretAsInts() : gc;
-                for (int k = 0; k < steps; k++) {
-                    IntVector at = IntVector.fromArray(INTS, index, k * LANES);
-                    IntVector picked = at.selectFrom(ga, gb).blend(at.selectFrom(gc, gd),
-                            at.compare(VectorOperators.GE, 2 * LANES));
-                    FloatVector term = picked.reinterpretAsFloats().mul(FloatVector.fromArray(FLOATS, weight, k * LANES));
-                    sum = sum.add(term, at.compare(VectorOperators.GE, 0).cast(FLOATS));
-                }
+            for (int k = 0; k < steps; k++) {
+                IntVector at = IntVector.fromArray(INTS, index, k * LANES);
+                FloatVector term = at.selectFrom(ga, gb).reinterpretAsFloats()
+                        .mul(FloatVector.fromArray(FLOATS, weight, k * LANES));
+                sum = sum.add(term, at.compare(VectorOperators.GE, 0).cast(FLOATS));
             }
             long o = oAddr + 4L * r * oRowStride;
             if (whole) {
@@ -670,6 +670,176 @@ final class VectorKernelProvider implements KernelProvider {
             }
         }
         return true;
+    }
+
+
+    /** Per thread: {@link #shortByParity}'s steps (pair positions, -1 for none) and their weights. */
+    private static final ThreadLocal<int[]> PARITY_INDEX =
+            ThreadLocal.withInitial(() -> new int[2 * SHORT_MAX_STEPS * LANES]);
+    private static final ThreadLocal<float[]> PARITY_WEIGHT =
+            ThreadLocal.withInitial(() -> new float[2 * SHORT_MAX_STEPS * LANES]);
+
+    /**
+     * {@link #backwardInPlaceShort}'s rows whose terms span three or four vectors, from its step table ({@code
+     * index}, {@code weight}: lane l's k-th term at {@code k * L + l}, -1 past its last). Each row's vectors are
+     * split once into its even and its odd positions (two vectors each, four two-source permutes), and the steps
+     * alternate between the two: a step takes every lane's next term of the step's parity with one permute from
+     * that pair, and a lane whose next term has the other parity waits a step. Each lane's terms still come in the
+     * table's order (the reference's), so the sums are the step table's, bit for bit; per row and step this is one
+     * permute, a multiply and a masked add instead of two permutes, a blend, a multiply and an add. At a ratio of
+     * 4 (16 → 64) every lane's terms alternate in parity but the last input's doubled ones, and the schedule has
+     * as many steps as the table (10). It starts with the parity that gives fewer steps; it never has more than
+     * twice the table's. Rows four at a time, then one by one. In cache (one process, 1024 rows per call, old
+     * form in pairs against this one four at a time): 16 → 64 8.1 → 6.1 µs, 12 → 48 9.1 → 6.2, 16 → 60 8.8 →
+     * 6.0, 16 → 40 5.6 → 4.9, 13 → 39 alignCorners 9.0 → 7.9.
+     */
+    private static void shortByParity(int[] index, float[] weight, int steps, int count, int rows, long gAddr,
+                                      long gRowStride, long oAddr, long oRowStride, boolean four,
+                                      VectorMask<Float> store, boolean whole) {
+        int evenFirst = parityStepCount(index, steps, count, 0);
+        int oddFirst = parityStepCount(index, steps, count, 1);
+        final int first = oddFirst < evenFirst ? 1 : 0;
+        // Whole pairs of steps: the loop takes an even-numbered step, then an odd-numbered one.
+        final int total = (Math.min(evenFirst, oddFirst) + 1) & ~1;
+        final int[] at = PARITY_INDEX.get();
+        final float[] w = PARITY_WEIGHT.get();
+        Arrays.fill(at, 0, total * LANES, -1);
+        for (int lane = 0; lane < count; lane++) {
+            int s = 0;
+            for (int k = 0; k < steps && index[k * LANES + lane] >= 0; k++, s++) {
+                int position = index[k * LANES + lane];
+                if (((position ^ (first + s)) & 1) != 0) {
+                    s++;
+                }
+                at[s * LANES + lane] = position >> 1;
+                w[s * LANES + lane] = weight[k * LANES + lane];
+            }
+        }
+        // Steps 0, 2, 4... read the pair of the first parity: lane t of a pair is position 2t (+1 if odd).
+        final IntVector firstSplit = first == 0 ? EVEN : ODD;
+        final IntVector secondSplit = first == 0 ? ODD : EVEN;
+        final long fourth = four ? 12L * LANES : 8L * LANES;
+        final long gs = 4L * gRowStride;
+        int r = 0;
+        for (; r + 3 < rows; r += 4) {
+            // Four rows at a time: each step's positions, masks and weights serve four chains of sums.
+            long g = gAddr + r * gs;
+            IntVector ga = FloatVector.fromMemorySegment(FLOATS, RAW, g, ORDER).reinterpretAsInts();
+            IntVector gb = FloatVector.fromMemorySegment(FLOATS, RAW, g + 4L * LANES, ORDER).reinterpretAsInts();
+            IntVector gc = FloatVector.fromMemorySegment(FLOATS, RAW, g + 8L * LANES, ORDER).reinterpretAsInts();
+            IntVector gd = FloatVector.fromMemorySegment(FLOATS, RAW, g + fourth, ORDER).reinterpretAsInts();
+            IntVector g0 = firstSplit.selectFrom(ga, gb);
+            IntVector g1 = firstSplit.selectFrom(gc, gd);
+            IntVector g2 = secondSplit.selectFrom(ga, gb);
+            IntVector g3 = secondSplit.selectFrom(gc, gd);
+            g += gs;
+            ga = FloatVector.fromMemorySegment(FLOATS, RAW, g, ORDER).reinterpretAsInts();
+            gb = FloatVector.fromMemorySegment(FLOATS, RAW, g + 4L * LANES, ORDER).reinterpretAsInts();
+            gc = FloatVector.fromMemorySegment(FLOATS, RAW, g + 8L * LANES, ORDER).reinterpretAsInts();
+            gd = FloatVector.fromMemorySegment(FLOATS, RAW, g + fourth, ORDER).reinterpretAsInts();
+            IntVector h0 = firstSplit.selectFrom(ga, gb);
+            IntVector h1 = firstSplit.selectFrom(gc, gd);
+            IntVector h2 = secondSplit.selectFrom(ga, gb);
+            IntVector h3 = secondSplit.selectFrom(gc, gd);
+            g += gs;
+            ga = FloatVector.fromMemorySegment(FLOATS, RAW, g, ORDER).reinterpretAsInts();
+            gb = FloatVector.fromMemorySegment(FLOATS, RAW, g + 4L * LANES, ORDER).reinterpretAsInts();
+            gc = FloatVector.fromMemorySegment(FLOATS, RAW, g + 8L * LANES, ORDER).reinterpretAsInts();
+            gd = FloatVector.fromMemorySegment(FLOATS, RAW, g + fourth, ORDER).reinterpretAsInts();
+            IntVector i0 = firstSplit.selectFrom(ga, gb);
+            IntVector i1 = firstSplit.selectFrom(gc, gd);
+            IntVector i2 = secondSplit.selectFrom(ga, gb);
+            IntVector i3 = secondSplit.selectFrom(gc, gd);
+            g += gs;
+            ga = FloatVector.fromMemorySegment(FLOATS, RAW, g, ORDER).reinterpretAsInts();
+            gb = FloatVector.fromMemorySegment(FLOATS, RAW, g + 4L * LANES, ORDER).reinterpretAsInts();
+            gc = FloatVector.fromMemorySegment(FLOATS, RAW, g + 8L * LANES, ORDER).reinterpretAsInts();
+            gd = FloatVector.fromMemorySegment(FLOATS, RAW, g + fourth, ORDER).reinterpretAsInts();
+            IntVector j0 = firstSplit.selectFrom(ga, gb);
+            IntVector j1 = firstSplit.selectFrom(gc, gd);
+            IntVector j2 = secondSplit.selectFrom(ga, gb);
+            IntVector j3 = secondSplit.selectFrom(gc, gd);
+            FloatVector s1 = FloatVector.zero(FLOATS);
+            FloatVector s2 = s1;
+            FloatVector s3 = s1;
+            FloatVector s4 = s1;
+            for (int s = 0; s < total; s += 2) {
+                IntVector a = IntVector.fromArray(INTS, at, s * LANES);
+                VectorMask<Float> has = a.compare(VectorOperators.GE, 0).cast(FLOATS);
+                FloatVector v = FloatVector.fromArray(FLOATS, w, s * LANES);
+                s1 = s1.add(a.selectFrom(g0, g1).reinterpretAsFloats().mul(v), has);
+                s2 = s2.add(a.selectFrom(h0, h1).reinterpretAsFloats().mul(v), has);
+                s3 = s3.add(a.selectFrom(i0, i1).reinterpretAsFloats().mul(v), has);
+                s4 = s4.add(a.selectFrom(j0, j1).reinterpretAsFloats().mul(v), has);
+                IntVector b = IntVector.fromArray(INTS, at, (s + 1) * LANES);
+                VectorMask<Float> has2 = b.compare(VectorOperators.GE, 0).cast(FLOATS);
+                FloatVector u = FloatVector.fromArray(FLOATS, w, (s + 1) * LANES);
+                s1 = s1.add(b.selectFrom(g2, g3).reinterpretAsFloats().mul(u), has2);
+                s2 = s2.add(b.selectFrom(h2, h3).reinterpretAsFloats().mul(u), has2);
+                s3 = s3.add(b.selectFrom(i2, i3).reinterpretAsFloats().mul(u), has2);
+                s4 = s4.add(b.selectFrom(j2, j3).reinterpretAsFloats().mul(u), has2);
+            }
+            long o = oAddr + 4L * r * oRowStride;
+            long os = 4L * oRowStride;
+            if (whole) {
+                s1.intoMemorySegment(RAW, o, ORDER);
+                s2.intoMemorySegment(RAW, o + os, ORDER);
+                s3.intoMemorySegment(RAW, o + 2 * os, ORDER);
+                s4.intoMemorySegment(RAW, o + 3 * os, ORDER);
+            } else {
+                s1.intoMemorySegment(RAW, o, ORDER, store);
+                s2.intoMemorySegment(RAW, o + os, ORDER, store);
+                s3.intoMemorySegment(RAW, o + 2 * os, ORDER, store);
+                s4.intoMemorySegment(RAW, o + 3 * os, ORDER, store);
+            }
+        }
+        for (; r < rows; r++) {
+            long g = gAddr + r * gs;
+            IntVector ga = FloatVector.fromMemorySegment(FLOATS, RAW, g, ORDER).reinterpretAsInts();
+            IntVector gb = FloatVector.fromMemorySegment(FLOATS, RAW, g + 4L * LANES, ORDER).reinterpretAsInts();
+            IntVector gc = FloatVector.fromMemorySegment(FLOATS, RAW, g + 8L * LANES, ORDER).reinterpretAsInts();
+            IntVector gd = FloatVector.fromMemorySegment(FLOATS, RAW, g + fourth, ORDER).reinterpretAsInts();
+            IntVector g0 = firstSplit.selectFrom(ga, gb);
+            IntVector g1 = firstSplit.selectFrom(gc, gd);
+            IntVector g2 = secondSplit.selectFrom(ga, gb);
+            IntVector g3 = secondSplit.selectFrom(gc, gd);
+            FloatVector sum = FloatVector.zero(FLOATS);
+            for (int s = 0; s < total; s += 2) {
+                IntVector a = IntVector.fromArray(INTS, at, s * LANES);
+                sum = sum.add(a.selectFrom(g0, g1).reinterpretAsFloats()
+                                .mul(FloatVector.fromArray(FLOATS, w, s * LANES)),
+                        a.compare(VectorOperators.GE, 0).cast(FLOATS));
+                IntVector b = IntVector.fromArray(INTS, at, (s + 1) * LANES);
+                sum = sum.add(b.selectFrom(g2, g3).reinterpretAsFloats()
+                                .mul(FloatVector.fromArray(FLOATS, w, (s + 1) * LANES)),
+                        b.compare(VectorOperators.GE, 0).cast(FLOATS));
+            }
+            long o = oAddr + 4L * r * oRowStride;
+            if (whole) {
+                sum.intoMemorySegment(RAW, o, ORDER);
+            } else {
+                sum.intoMemorySegment(RAW, o, ORDER, store);
+            }
+        }
+    }
+
+    /**
+     * The steps of {@link #shortByParity}'s schedule for the step table's lanes when step 0 takes the terms at
+     * positions of parity {@code first}: each lane takes a step per term, and one more before a term whose parity
+     * is not its step's.
+     */
+    static int parityStepCount(int[] index, int steps, int count, int first) {
+        int most = 0;
+        for (int lane = 0; lane < count; lane++) {
+            int s = 0;
+            for (int k = 0; k < steps && index[k * LANES + lane] >= 0; k++, s++) {
+                if (((index[k * LANES + lane] ^ (first + s)) & 1) != 0) {
+                    s++;
+                }
+            }
+            most = Math.max(most, s);
+        }
+        return most;
     }
 
     /** Groups of L inputs the windowed FLOAT form goes on without looking for similar runs after one fails. */

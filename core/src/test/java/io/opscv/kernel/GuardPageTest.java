@@ -67,8 +67,9 @@ class GuardPageTest {
             {4096, 8192, 0}, {1001, 3003, 0}, {1000, 2500, 0}, {1000, 2200, 0}, {1003, 3900, 0}, {999, 2100, 1},
             {1010, 2600, 0}, {1020, 2700, 0},
             // Rows of at most a vector's inputs, many per call: whole vectors of gradOut past a row's span (40 of 48
-            // positions, 33 of 48, 20 of 32) would reach past the last row.
-            {16, 40, 0}, {10, 33, 0}, {8, 20, 1}, {16, 64, 0}};
+            // positions, 33 of 48, 20 of 32) would reach past the last row; rows of one vector of gradOut, whose
+            // second vector is never read.
+            {16, 40, 0}, {10, 33, 0}, {8, 20, 1}, {16, 64, 0}, {4, 16, 0}, {8, 16, 0}};
         Random random = new Random(7);
         for (int[] axis : axes) {
             LinearTable table = LinearTable.of(axis[0], axis[1], axis[2] != 0, 0);
@@ -76,7 +77,8 @@ class GuardPageTest {
                 if (!vector.backwardInPlace(table, type)) {
                     continue;
                 }
-                for (int rows : new int[] {1, 3, 9, 10}) {
+                // The short rows' form takes rows four at a time, then one by one: 8 rows end with a four.
+                for (int rows : new int[] {1, 3, 8, 9, 10}) {
                     String where = axis[0] + " -> " + axis[1] + (axis[2] != 0 ? " ac " : " ") + type + " rows " + rows;
                     int lin = axis[0];
                     int lout = axis[1];
