@@ -29,8 +29,9 @@ import java.util.zip.CRC32;
  * {@code N,C,LIN,LOUT} with optional {@code ,ac} (alignCorners), {@code ,t} (a transposed gradOut) and
  * {@code ,fp16} or {@code ,bf16} (else FLOAT). A setting is {@code default} or {@code key=value} pairs over
  * the default, keys as the record's components
- * ({@code inPlaceRows}, {@code inPlaceRows16}, {@code inPlaceBlock}, {@code shortBlock}, {@code longRows},
- * {@code longBlock}, {@code askProvider}, {@code wideRows}, {@code wideBlock}, {@code sideBySideBlock}).
+ * ({@code inPlaceRows}, {@code inPlaceRows16}, {@code inPlaceBlock}, {@code shortBlock}, {@code shortFormBlock},
+ * {@code longRows}, {@code longBlock}, {@code askProvider}, {@code wideRows}, {@code wideBlock},
+ * {@code sideBySideBlock}).
  */
 public final class SettingsComparison {
     private SettingsComparison() {}
@@ -151,6 +152,7 @@ public final class SettingsComparison {
         int inPlaceRows16 = d.inPlaceRows16();
         int inPlaceBlock = d.inPlaceBlock();
         int shortBlock = d.shortBlock();
+        int shortFormBlock = d.shortFormBlock();
         int longRows = d.longRows();
         int longBlock = d.longBlock();
         boolean askProvider = d.askProvider();
@@ -168,6 +170,7 @@ public final class SettingsComparison {
                     case "inPlaceRows16" -> inPlaceRows16 = Integer.parseInt(kv[1]);
                     case "inPlaceBlock" -> inPlaceBlock = Integer.parseInt(kv[1]);
                     case "shortBlock" -> shortBlock = Integer.parseInt(kv[1]);
+                    case "shortFormBlock" -> shortFormBlock = Integer.parseInt(kv[1]);
                     case "longRows" -> longRows = Integer.parseInt(kv[1]);
                     case "longBlock" -> longBlock = Integer.parseInt(kv[1]);
                     case "askProvider" -> askProvider = Boolean.parseBoolean(kv[1]);
@@ -178,7 +181,7 @@ public final class SettingsComparison {
                 }
             }
         }
-        return new Linear1dBackwardKernel.Settings(inPlaceRows, inPlaceRows16, inPlaceBlock, shortBlock, longRows,
-                longBlock, askProvider, wideRows, wideBlock, sideBySideBlock);
+        return new Linear1dBackwardKernel.Settings(inPlaceRows, inPlaceRows16, inPlaceBlock, shortBlock, shortFormBlock,
+                longRows, longBlock, askProvider, wideRows, wideBlock, sideBySideBlock);
     }
 }

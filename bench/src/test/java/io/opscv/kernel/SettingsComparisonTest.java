@@ -22,6 +22,8 @@ class SettingsComparisonTest {
         assertFalse(s.askProvider());
         assertEquals(Linear1dBackwardKernel.Settings.DEFAULT.sideBySideBlock(), s.sideBySideBlock());
         assertEquals(2048, SettingsComparison.settings("shortBlock=2048").shortBlock());
+        assertEquals(4096, SettingsComparison.settings("shortFormBlock=4096").shortFormBlock());
+        assertThrows(IllegalArgumentException.class, () -> SettingsComparison.settings("shortFormBlock=0"));
         assertThrows(IllegalArgumentException.class, () -> SettingsComparison.settings("rows=2"));
         assertThrows(IllegalArgumentException.class, () -> SettingsComparison.settings("longRows=0"));
     }
@@ -47,7 +49,8 @@ class SettingsComparisonTest {
                 SettingsComparison.settings("longRows=3,longBlock=8192,askProvider=false"),
                 SettingsComparison.settings("inPlaceRows=2,inPlaceBlock=1024,sideBySideBlock=512"),
                 SettingsComparison.settings("wideRows=5,wideBlock=700"),
-                SettingsComparison.settings("shortBlock=1024")};
+                SettingsComparison.settings("shortBlock=1024"),
+                SettingsComparison.settings("shortFormBlock=512")};
         for (String shape : new String[] {"64,8,4200,8400", "2,6,4500,8000", "4,10,2100,7000", "8,64,2100,4200,ac,t",
             "64,64,16,64", "32,64,300,500,bf16"}) {
             ByteArrayOutputStream log = new ByteArrayOutputStream();

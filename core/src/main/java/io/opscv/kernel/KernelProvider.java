@@ -116,6 +116,15 @@ public interface KernelProvider {
     }
 
     /**
+     * Whether {@link #linearBackwardInPlace} takes whole rows of this table and dtype (rows of few inputs)
+     * through a form whose set-up is made once per call and whose per-row cost is small, so that the driver
+     * should give it many rows per call ({@code Linear1dBackwardKernel.SHORT_FORM_BLOCK}).
+     */
+    default boolean shortRowsForm(LinearTable table, DataType type) {
+        return false;
+    }
+
+    /**
      * The backward for inputs {@code i0 <= i < i1} of {@code rows} rows whose elements are
      * contiguous in both tensors, read from and written to device memory directly, with no buffer
      * in between: in row r, gradOut position {@code j} is element

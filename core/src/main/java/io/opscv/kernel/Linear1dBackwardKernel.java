@@ -78,6 +78,17 @@ public final class Linear1dBackwardKernel {
      */
     static final int SHORT_BLOCK = 16384;
     /**
+     * Inputs' worth of rows per in-place call and task where the provider takes whole rows through its short-rows
+     * form ({@link KernelProvider#shortRowsForm}: FLOAT rows of at most a vector's inputs): that form's step table
+     * is made once per call and a row costs a few nanoseconds, so more rows per call pay. On the Zen 5 host,
+     * one process alternating {@link #SHORT_BLOCK}, 32768 and 65536 (`SettingsComparison`, op ms, 2026-12-01,
+     * fifth session): short rows (4096, 64, 16 → 64) 1.644, 1.471, 1.453 and 1.523, 1.409, 1.353; (16384, 64,
+     * 16 → 64) 7.31, 6.66, 6.38; (4096, 64, 16 → 32) 0.924, 0.870, 0.847; (4096, 64, 16 → 48) 1.253, 1.137,
+     * 1.081. Rows that other forms take lost with 65536 ((1024, 64, 512 → 1024) 13.0, 14.3, 15.8; (4096,
+     * 16, 100 → 370) 5.38, 5.40, 5.78) and keep SHORT_BLOCK.
+     */
+    static final int SHORT_FORM_BLOCK = 65536;
+    /**
      * FLOAT rows per in-place call where neither {@link #LONG_ROWS} nor {@link #WIDE_ROWS} applies
      * (irregular ratios, few or short rows): 6 read and 6 write streams per thread measured best on
      * the Zen 4 host, 5-9 % faster than 4 on up2x, up2x_ac, down4x and up3.7x (5 in between, 7
@@ -156,6 +167,7 @@ public final class Linear1dBackwardKernel {
      * @param inPlaceBlock    inputs per in-place call ({@link #IN_PLACE_BLOCK})
      * @param shortBlock      inputs' worth of rows shorter than inPlaceBlock per in-place call and task
      *                        ({@link #SHORT_BLOCK})
+     * @param shortFormBlock  the same for rows the provider's short-rows form takes ({@link #SHORT_FORM_BLOCK})
      * @param longRows        rows per call of many long rows ({@link #LONG_ROWS})
      * @param longBlock       inputs per such call, at most ({@link #LONG_BLOCK})
      * @param askProvider     long rows only where {@link KernelProvider#fewRowsPerCall} says so (else at every
@@ -165,15 +177,15 @@ public final class Linear1dBackwardKernel {
      * @param sideBySideBlock inputs per task of the in-place side-by-side form, at most
      *                        ({@link #SIDE_BY_SIDE_IN_PLACE_BLOCK})
      */
-    record Settings(int inPlaceRows, int inPlaceRows16, int inPlaceBlock, int shortBlock, int longRows, int longBlock,
-                    boolean askProvider, int wideRows, int wideBlock, int sideBySideBlock) {
+    record Settings(int inPlaceRows, int inPlaceRows16, int inPlaceBlock, int shortBlock, int shortFormBlock,
+                    int longRows, int longBlock, boolean askProvider, int wideRows, int wideBlock, int sideBySideBlock) {
         /** The settings every call of the library uses. */
         static final Settings DEFAULT = new Settings(IN_PLACE_ROWS, IN_PLACE_ROWS_16, IN_PLACE_BLOCK, SHORT_BLOCK,
-                LONG_ROWS, LONG_BLOCK, true, WIDE_ROWS, WIDE_BLOCK, SIDE_BY_SIDE_IN_PLACE_BLOCK);
+                SHORT_FORM_BLOCK, LONG_ROWS, LONG_BLOCK, true, WIDE_ROWS, WIDE_BLOCK, SIDE_BY_SIDE_IN_PLACE_BLOCK);
 
         Settings {
-            if (inPlaceRows < 1 || inPlaceRows16 < 1 || inPlaceBlock < 1 || shortBlock < 1 || longRows < 1
-                    || longBlock < 1 || wideRows < 1 || wideBlock < 1 || sideBySideBlock < 1) {
+            if (inPlaceRows < 1 || inPlaceRows16 < 1 || inPlaceBlock < 1 || shortBlock < 1 || shortFormBlock < 1
+                    || longRows < 1 || longBlock < 1 || wideRows < 1 || wideBlock < 1 || sideBySideBlock < 1) {
                 throw new IllegalArgumentException("settings must be positive: " + this);
             }
         }
@@ -302,7 +314,8 @@ public final class Linear1dBackwardKernel {
             // to 2, where the provider's loop takes every row per group (fewRowsPerCall says no), inPlaceBlock's.
             boolean shortRows = inPlace && lin < settings.inPlaceBlock() && (!settings.askProvider()
                     || (long) table.lout() > 2L * lin || provider.fewRowsPerCall(table.full(), gradOut.dataType()));
-            this.inPlaceBlock = shortRows ? settings.shortBlock() : settings.inPlaceBlock();
+            this.inPlaceBlock = !shortRows ? settings.inPlaceBlock()
+                    : provider.shortRowsForm(table, gradOut.dataType()) ? settings.shortFormBlock() : settings.shortBlock();
             int vector = provider.rowsPerVector();
             this.sideBySide = !inPlace && vector > 1 && rows >= vector && c >= vector && gRowStride == 1 && gs[2] > 1;
             this.sideBySideInPlace = sideBySide && provider.sideBySideInPlace() && os[2] == 1

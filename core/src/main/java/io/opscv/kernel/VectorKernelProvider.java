@@ -329,6 +329,15 @@ final class VectorKernelProvider implements KernelProvider {
         return type == DataType.FLOAT && (t.lout() <= t.lin() || mostlySimilar(t));
     }
 
+    /**
+     * FLOAT rows of at most L inputs at ratios up to 4: {@link #backwardInPlaceShort} (its step table is made once
+     * per call, when its terms fit).
+     */
+    @Override
+    public boolean shortRowsForm(LinearTable t, DataType type) {
+        return type == DataType.FLOAT && t.lin() <= LANES && t.lout() <= 4L * t.lin();
+    }
+
     /** Whether at least 9 in 10 of the table's whole groups of L inputs repeat the previous group's tap pattern. */
     private static boolean mostlySimilar(LinearTable t) {
         final int[] bounds = t.bounds;
