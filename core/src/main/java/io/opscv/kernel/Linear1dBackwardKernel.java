@@ -120,16 +120,19 @@ public final class Linear1dBackwardKernel {
     static final int LONG_BLOCK = 32768;
     /**
      * FLOAT rows per in-place call of the wide form (ratios between 2 and 4) on many rows of at least
-     * {@link #WIDE_BLOCK} inputs: its set-up per group of inputs is the heaviest, and spreading it over
-     * more rows pays more than few streams do. up3.7x on the Zen 5 host (`SettingsComparison`, one
-     * process per line, op ms): 6 rows of 4096 inputs 8.2–8.6; 8 rows 7.3–7.6; 12 rows 6.9; 16 rows
-     * of 4096, 2048 or 1024 inputs 6.8, 6.8–7.7, 7.6; 24 rows of 1024 6.4, 7.2, 7.6 (each the best or
-     * within 1 % of it in its run); 32 rows of 1024 or 512 7.5. The same settings for every in-place
-     * call made irregular ratios and short rows 10–20 % slower.
+     * {@link #WIDE_BLOCK} inputs: its set-up per group of inputs is the heaviest (since 2026-12-01, fifth
+     * session, a table of steps per group: VectorKernelProvider.wideByParity), and spreading it over more rows
+     * pays more than few streams do. On the Zen 5 host (`SettingsComparison`, one process, op ms), with
+     * that form: up3.7x 24 rows of 1024 inputs (the old setting) 6.04, 48 of 512 4.73, 64 of 512 4.19–4.38,
+     * 96 of 512 4.04, 128 of 256 4.10, 64 of 1024 4.25; (8, 128, 7000 → 21000) 5.07 → 4.10 with 64 of 512,
+     * (32, 64, 4000 → 10000) 6.73 → 5.44, (64, 64, 2000 → 7000, alignCorners) 7.27 → 5.86. (Before that form,
+     * with the old per-group set-up: 6 rows of 4096 inputs 8.2–8.6 ms; 8 rows 7.3–7.6; 12 rows 6.9; 16 rows of
+     * 4096, 2048 or 1024 inputs 6.8, 6.8–7.7, 7.6; 24 rows of 1024 6.4, 7.2, 7.6; the same settings for every
+     * in-place call made irregular ratios and short rows 10–20 % slower.)
      */
-    static final int WIDE_ROWS = 24;
+    static final int WIDE_ROWS = 64;
     /** Inputs per in-place call of {@link #WIDE_ROWS} rows. */
-    static final int WIDE_BLOCK = 1024;
+    static final int WIDE_BLOCK = 512;
     /** Floats after the last row of the gradOut buffer (two 512-bit vectors). */
     private static final int G_PADDING = 32;
     /** Tasks per thread to aim for, so that a slow thread does not hold up the others. */

@@ -33,7 +33,10 @@ import jdk.incubator.vector.VectorSpecies;
  *       memory in place, 4 rows at a time.</li>
  *   <li><b>wide windowed</b> (FLOAT in place, 2·Lin &lt; Lout ≤ 4·Lin): as the windowed form, with
  *       each tap's terms of a group within four vectors of products, picked by two permutes and a
- *       blend per step; a group of fewer than L inputs is masked, so short rows take it too.</li>
+ *       blend per step; a group of fewer than L inputs is masked, so short rows take it too. Groups
+ *       whose terms lie within four vectors of gradOut (ratios up to about 3.75) take a table of steps
+ *       per group and call instead, each row's vectors split into even and odd positions, one permute
+ *       per term, four rows at a time.</li>
  *   <li><b>short rows</b> (FLOAT in place, 8 or more rows of at most L inputs per call, ratios up to 4):
  *       a table of steps made once per call; per row, each step selects every lane's next term from the
  *       row's vectors (split first into even and odd positions when they are three or four), then one
@@ -615,8 +618,7 @@ final class VectorKernelProvider implements KernelProvider {
         final VectorMask<Float> store = FLOATS.indexInRange(0, count);
         final boolean whole = count == LANES;
         if (vectors > 2) {
-            shortByParity(index, weight, steps, count, rows, gAddr, gRowStride, oAddr, oRowStride, vectors > 3, store,
-                    whole);
+            shortByParity(index, weight, steps, count, rows, gAddr, gRowStride, oAddr, oRowStride, vectors > 3);
             return true;
         }
         int r = 0;
@@ -682,11 +684,16 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
 
-    /** Per thread: {@link #shortByParity}'s steps (pair positions, -1 for none) and their weights. */
-    private static final ThreadLocal<int[]> PARITY_INDEX =
-            ThreadLocal.withInitial(() -> new int[2 * SHORT_MAX_STEPS * LANES]);
-    private static final ThreadLocal<float[]> PARITY_WEIGHT =
-            ThreadLocal.withInitial(() -> new float[2 * SHORT_MAX_STEPS * LANES]);
+    /** The most steps of {@link #wideByParity}: terms within 4L positions, a lane's start delayed by one. */
+    private static final int WIDE_MAX_STEPS = 4 * LANES + 2;
+    /**
+     * Per thread: the steps of {@link #shortByParity} and {@link #wideByParity} (pair positions, -1 for none) and
+     * their weights ({@link #parityRows}).
+     */
+    private static final ThreadLocal<int[]> PARITY_INDEX = ThreadLocal.withInitial(
+            () -> new int[Math.max(2 * SHORT_MAX_STEPS, WIDE_MAX_STEPS) * LANES]);
+    private static final ThreadLocal<float[]> PARITY_WEIGHT = ThreadLocal.withInitial(
+            () -> new float[Math.max(2 * SHORT_MAX_STEPS, WIDE_MAX_STEPS) * LANES]);
 
     /**
      * {@link #backwardInPlaceShort}'s rows whose terms span three or four vectors, from its step table ({@code
@@ -703,8 +710,7 @@ final class VectorKernelProvider implements KernelProvider {
      * 6.0, 16 → 40 5.6 → 4.9, 13 → 39 alignCorners 9.0 → 7.9.
      */
     private static void shortByParity(int[] index, float[] weight, int steps, int count, int rows, long gAddr,
-                                      long gRowStride, long oAddr, long oRowStride, boolean four,
-                                      VectorMask<Float> store, boolean whole) {
+                                      long gRowStride, long oAddr, long oRowStride, boolean four) {
         int evenFirst = parityStepCount(index, steps, count, 0);
         int oddFirst = parityStepCount(index, steps, count, 1);
         final int first = oddFirst < evenFirst ? 1 : 0;
@@ -724,11 +730,34 @@ final class VectorKernelProvider implements KernelProvider {
                 w[s * LANES + lane] = weight[k * LANES + lane];
             }
         }
+        parityRows(at, w, total, first, rows, gAddr, 4L * gRowStride, four ? 12L * LANES : 8L * LANES, oAddr,
+                4L * oRowStride, count);
+    }
+
+    /**
+     * The rows of {@link #shortByParity} and {@link #wideByParity}, from their steps ({@code at}: lane l's index in
+     * step s's pair at {@code s * L + l}, -1 where the lane has no term; {@code w} the weights): each row's
+     * vectors from {@code gAddr + r * gs} (the fourth at {@code fourth} bytes, the third's again for rows of three)
+     * split into even and odd positions, even-numbered steps reading the pair of parity {@code first}, the sums of
+     * the first {@code count} lanes stored at {@code oAddr + r * os}. Four rows at a time (each step's positions,
+     * masks and weights serve four chains of sums), then one by one. A method of its own: with the step tables'
+     * set-up in the same method, C1 ran out of registers ("out of virtual registers in LIR generator") and the
+     * form ran in the interpreter until C2 got to it.
+     */
+    private static void parityRows(int[] at, float[] w, int total, int first, int rows, long gAddr, long gs,
+                                   long fourth, long oAddr, long os, int count) {
+        int r = parityFours(at, w, total, first, rows, gAddr, gs, fourth, oAddr, os, count);
+        parityOnes(at, w, total, first, r, rows, gAddr, gs, fourth, oAddr, os, count);
+    }
+
+    /** {@link #parityRows}' rows four at a time; returns the first row left. */
+    private static int parityFours(int[] at, float[] w, int total, int first, int rows, long gAddr, long gs,
+                                   long fourth, long oAddr, long os, int count) {
         // Steps 0, 2, 4... read the pair of the first parity: lane t of a pair is position 2t (+1 if odd).
-        final IntVector firstSplit = first == 0 ? EVEN : ODD;
-        final IntVector secondSplit = first == 0 ? ODD : EVEN;
-        final long fourth = four ? 12L * LANES : 8L * LANES;
-        final long gs = 4L * gRowStride;
+        final IntVector firstSplit = EVEN.add(first);
+        final IntVector secondSplit = ODD.sub(first);
+        final boolean whole = count == LANES;
+        final VectorMask<Float> store = FLOATS.indexInRange(0, count);
         int r = 0;
         for (; r + 3 < rows; r += 4) {
             // Four rows at a time: each step's positions, masks and weights serve four chains of sums.
@@ -788,8 +817,7 @@ final class VectorKernelProvider implements KernelProvider {
                 s3 = s3.add(b.selectFrom(i2, i3).reinterpretAsFloats().mul(u), has2);
                 s4 = s4.add(b.selectFrom(j2, j3).reinterpretAsFloats().mul(u), has2);
             }
-            long o = oAddr + 4L * r * oRowStride;
-            long os = 4L * oRowStride;
+            long o = oAddr + r * os;
             if (whole) {
                 s1.intoMemorySegment(RAW, o, ORDER);
                 s2.intoMemorySegment(RAW, o + os, ORDER);
@@ -802,6 +830,16 @@ final class VectorKernelProvider implements KernelProvider {
                 s4.intoMemorySegment(RAW, o + 3 * os, ORDER, store);
             }
         }
+        return r;
+    }
+
+    /** {@link #parityRows}' rows from {@code r} on, one by one. */
+    private static void parityOnes(int[] at, float[] w, int total, int first, int r, int rows, long gAddr, long gs,
+                                   long fourth, long oAddr, long os, int count) {
+        final IntVector firstSplit = EVEN.add(first);
+        final IntVector secondSplit = ODD.sub(first);
+        final boolean whole = count == LANES;
+        final VectorMask<Float> store = FLOATS.indexInRange(0, count);
         for (; r < rows; r++) {
             long g = gAddr + r * gs;
             IntVector ga = FloatVector.fromMemorySegment(FLOATS, RAW, g, ORDER).reinterpretAsInts();
@@ -823,7 +861,7 @@ final class VectorKernelProvider implements KernelProvider {
                                 .mul(FloatVector.fromArray(FLOATS, w, (s + 1) * LANES)),
                         b.compare(VectorOperators.GE, 0).cast(FLOATS));
             }
-            long o = oAddr + 4L * r * oRowStride;
+            long o = oAddr + r * os;
             if (whole) {
                 sum.intoMemorySegment(RAW, o, ORDER);
             } else {
@@ -1084,7 +1122,10 @@ final class VectorKernelProvider implements KernelProvider {
      * step k picks every lane's k-th term from the first pair or the second with two two-source
      * permutes and a blend on the index. A group of fewer than L inputs is masked; the row's last
      * input is summed in its group (or by {@link #lastInput} when its outputs reach past the group's
-     * right window); groups that do not fit the windows go through {@link #bufferedInputs}.
+     * right window); groups that do not fit the windows go through {@link #bufferedInputs}. A group whose
+     * terms all lie within 4L positions and that does not hold the last input (every group at ratios up
+     * to about 3.75 at 512 bits: 16 inputs' terms span about 17 times the ratio) goes through
+     * {@link #wideByParity} instead: one permute per term and row, rows four at a time.
      */
     private static void backwardInPlaceWide(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut, long gFirst,
                                             long gRowStride, MemorySegment out, long oFirst, long oRowStride) {
@@ -1115,6 +1156,13 @@ final class VectorKernelProvider implements KernelProvider {
                 if (--count == 0) {
                     break;
                 }
+            }
+            if (!withLast && bounds[i + count + 1] - rightBase <= window && lastRow + rightBase + window <= gEnd
+                    && rightBase + window <= w0.length) {
+                // Every term within four vectors from the first right-tap position (ratios up to about 3.75).
+                wideByParity(bounds, w0, w1, i, count, rows, gAddr + (gFirst - jLo + rightBase) * 4, 4 * gRowStride,
+                        oAddr + (oFirst + i - i0) * 4, 4 * oRowStride);
+                continue;
             }
             if (bounds[i + count] - rightBase > window || bounds[i + count + 1] - leftBase > window
                     || lastRow + Math.max(rightBase, leftBase) + window > gEnd
@@ -1202,6 +1250,71 @@ final class VectorKernelProvider implements KernelProvider {
                 lastInput(t, gradOut, gFirst + r * gRowStride - jLo, out, oFirst + r * oRowStride + last - i0);
             }
         }
+    }
+
+
+    /**
+     * One group of {@link #backwardInPlaceWide} (FLOAT, in place) whose terms lie within four vectors from the
+     * group's first right-tap position {@code base} and that does not hold the row's last input. Lane l's terms are
+     * the consecutive positions {@code bounds[i + l]} to {@code bounds[i + l + 2] - 1} (right-tap ones, then left-tap
+     * ones), so their parities alternate. Each row's four vectors are split once into their even and their odd
+     * positions (four two-source permutes), steps alternate between the two, and a lane whose first position is
+     * odd starts a step late: step s then takes every lane's next term with one permute (index {@code (first
+     * position - base) / 2 + s / 2} in the step's pair), a multiply by the step's weights and a masked add. The
+     * weights and lanes of each step are made once per group, for all the call's rows, which go four at a time
+     * (four chains of dependent adds), then one by one. Each lane's terms come in the reference's order, with the
+     * same products: the old form's sums, bit for bit, with one permute per term instead of two and a blend.
+     */
+    private static void wideByParity(int[] bounds, float[] w0, float[] w1, int i, int count, int rows, long g,
+                                     long gRowBytes, long o, long oRowBytes) {
+        final int base = bounds[i];
+        final boolean whole = count == LANES;
+        final VectorMask<Integer> inputs = INTS.indexInRange(0, count);
+        IntVector from = whole ? IntVector.fromArray(INTS, bounds, i) : IntVector.fromArray(INTS, bounds, i, inputs);
+        IntVector leftFrom = whole ? IntVector.fromArray(INTS, bounds, i + 1)
+                : IntVector.fromArray(INTS, bounds, i + 1, inputs);
+        IntVector to = whole ? IntVector.fromArray(INTS, bounds, i + 2)
+                : IntVector.fromArray(INTS, bounds, i + 2, inputs);
+        // Lanes past count load no bounds: no terms (their end is their start).
+        IntVector relative = from.sub(base);
+        IntVector start = relative.and(1);
+        IntVector pair = relative.lanewise(VectorOperators.ASHR, 1);
+        IntVector rightEnd = start.add(leftFrom.sub(from));
+        IntVector end = start.add(to.sub(from));
+        final int steps = (end.reduceLanes(VectorOperators.MAX) + 1) & ~1;
+        IntVector w1a = FloatVector.fromArray(FLOATS, w1, base).reinterpretAsInts();
+        IntVector w1b = FloatVector.fromArray(FLOATS, w1, base + LANES).reinterpretAsInts();
+        IntVector w1c = FloatVector.fromArray(FLOATS, w1, base + 2 * LANES).reinterpretAsInts();
+        IntVector w1d = FloatVector.fromArray(FLOATS, w1, base + 3 * LANES).reinterpretAsInts();
+        IntVector w0a = FloatVector.fromArray(FLOATS, w0, base).reinterpretAsInts();
+        IntVector w0b = FloatVector.fromArray(FLOATS, w0, base + LANES).reinterpretAsInts();
+        IntVector w0c = FloatVector.fromArray(FLOATS, w0, base + 2 * LANES).reinterpretAsInts();
+        IntVector w0d = FloatVector.fromArray(FLOATS, w0, base + 3 * LANES).reinterpretAsInts();
+        // The split weights: lane t of a pair is position 2t (EVEN) or 2t + 1 (ODD) from base.
+        IntVector w1Even0 = EVEN.selectFrom(w1a, w1b);
+        IntVector w1Even1 = EVEN.selectFrom(w1c, w1d);
+        IntVector w1Odd0 = ODD.selectFrom(w1a, w1b);
+        IntVector w1Odd1 = ODD.selectFrom(w1c, w1d);
+        IntVector w0Even0 = EVEN.selectFrom(w0a, w0b);
+        IntVector w0Even1 = EVEN.selectFrom(w0c, w0d);
+        IntVector w0Odd0 = ODD.selectFrom(w0a, w0b);
+        IntVector w0Odd1 = ODD.selectFrom(w0c, w0d);
+        final int[] active = PARITY_INDEX.get();
+        final float[] weight = PARITY_WEIGHT.get();
+        IntVector at = pair;
+        for (int s = 0; s < steps; s += 2, at = at.add(1)) {
+            // Step s takes even positions, step s + 1 odd ones, both at index `at` of their pair.
+            at.selectFrom(w0Even0, w0Even1).blend(at.selectFrom(w1Even0, w1Even1),
+                    rightEnd.compare(VectorOperators.GT, s)).reinterpretAsFloats().intoArray(weight, s * LANES);
+            at.blend(-1, start.compare(VectorOperators.GT, s).or(end.compare(VectorOperators.LE, s)))
+                    .intoArray(active, s * LANES);
+            at.selectFrom(w0Odd0, w0Odd1).blend(at.selectFrom(w1Odd0, w1Odd1),
+                    rightEnd.compare(VectorOperators.GT, s + 1)).reinterpretAsFloats()
+                    .intoArray(weight, (s + 1) * LANES);
+            at.blend(-1, start.compare(VectorOperators.GT, s + 1).or(end.compare(VectorOperators.LE, s + 1)))
+                    .intoArray(active, (s + 1) * LANES);
+        }
+        parityRows(active, weight, steps, 0, rows, g, gRowBytes, 12L * LANES, o, oRowBytes, count);
     }
 
     /**
