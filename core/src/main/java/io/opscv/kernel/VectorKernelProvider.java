@@ -762,37 +762,37 @@ final class VectorKernelProvider implements KernelProvider {
         for (; r + 3 < rows; r += 4) {
             // Four rows at a time: each step's positions, masks and weights serve four chains of sums.
             long g = gAddr + r * gs;
-            IntVector ga = FloatVector.fromMemorySegment(FLOATS, RAW, g, ORDER).reinterpretAsInts();
-            IntVector gb = FloatVector.fromMemorySegment(FLOATS, RAW, g + 4L * LANES, ORDER).reinterpretAsInts();
-            IntVector gc = FloatVector.fromMemorySegment(FLOATS, RAW, g + 8L * LANES, ORDER).reinterpretAsInts();
-            IntVector gd = FloatVector.fromMemorySegment(FLOATS, RAW, g + fourth, ORDER).reinterpretAsInts();
+            IntVector ga = IntVector.fromMemorySegment(INTS, RAW, g, ORDER);
+            IntVector gb = IntVector.fromMemorySegment(INTS, RAW, g + 4L * LANES, ORDER);
+            IntVector gc = IntVector.fromMemorySegment(INTS, RAW, g + 8L * LANES, ORDER);
+            IntVector gd = IntVector.fromMemorySegment(INTS, RAW, g + fourth, ORDER);
             IntVector g0 = firstSplit.selectFrom(ga, gb);
             IntVector g1 = firstSplit.selectFrom(gc, gd);
             IntVector g2 = secondSplit.selectFrom(ga, gb);
             IntVector g3 = secondSplit.selectFrom(gc, gd);
             g += gs;
-            ga = FloatVector.fromMemorySegment(FLOATS, RAW, g, ORDER).reinterpretAsInts();
-            gb = FloatVector.fromMemorySegment(FLOATS, RAW, g + 4L * LANES, ORDER).reinterpretAsInts();
-            gc = FloatVector.fromMemorySegment(FLOATS, RAW, g + 8L * LANES, ORDER).reinterpretAsInts();
-            gd = FloatVector.fromMemorySegment(FLOATS, RAW, g + fourth, ORDER).reinterpretAsInts();
+            ga = IntVector.fromMemorySegment(INTS, RAW, g, ORDER);
+            gb = IntVector.fromMemorySegment(INTS, RAW, g + 4L * LANES, ORDER);
+            gc = IntVector.fromMemorySegment(INTS, RAW, g + 8L * LANES, ORDER);
+            gd = IntVector.fromMemorySegment(INTS, RAW, g + fourth, ORDER);
             IntVector h0 = firstSplit.selectFrom(ga, gb);
             IntVector h1 = firstSplit.selectFrom(gc, gd);
             IntVector h2 = secondSplit.selectFrom(ga, gb);
             IntVector h3 = secondSplit.selectFrom(gc, gd);
             g += gs;
-            ga = FloatVector.fromMemorySegment(FLOATS, RAW, g, ORDER).reinterpretAsInts();
-            gb = FloatVector.fromMemorySegment(FLOATS, RAW, g + 4L * LANES, ORDER).reinterpretAsInts();
-            gc = FloatVector.fromMemorySegment(FLOATS, RAW, g + 8L * LANES, ORDER).reinterpretAsInts();
-            gd = FloatVector.fromMemorySegment(FLOATS, RAW, g + fourth, ORDER).reinterpretAsInts();
+            ga = IntVector.fromMemorySegment(INTS, RAW, g, ORDER);
+            gb = IntVector.fromMemorySegment(INTS, RAW, g + 4L * LANES, ORDER);
+            gc = IntVector.fromMemorySegment(INTS, RAW, g + 8L * LANES, ORDER);
+            gd = IntVector.fromMemorySegment(INTS, RAW, g + fourth, ORDER);
             IntVector i0 = firstSplit.selectFrom(ga, gb);
             IntVector i1 = firstSplit.selectFrom(gc, gd);
             IntVector i2 = secondSplit.selectFrom(ga, gb);
             IntVector i3 = secondSplit.selectFrom(gc, gd);
             g += gs;
-            ga = FloatVector.fromMemorySegment(FLOATS, RAW, g, ORDER).reinterpretAsInts();
-            gb = FloatVector.fromMemorySegment(FLOATS, RAW, g + 4L * LANES, ORDER).reinterpretAsInts();
-            gc = FloatVector.fromMemorySegment(FLOATS, RAW, g + 8L * LANES, ORDER).reinterpretAsInts();
-            gd = FloatVector.fromMemorySegment(FLOATS, RAW, g + fourth, ORDER).reinterpretAsInts();
+            ga = IntVector.fromMemorySegment(INTS, RAW, g, ORDER);
+            gb = IntVector.fromMemorySegment(INTS, RAW, g + 4L * LANES, ORDER);
+            gc = IntVector.fromMemorySegment(INTS, RAW, g + 8L * LANES, ORDER);
+            gd = IntVector.fromMemorySegment(INTS, RAW, g + fourth, ORDER);
             IntVector j0 = firstSplit.selectFrom(ga, gb);
             IntVector j1 = firstSplit.selectFrom(gc, gd);
             IntVector j2 = secondSplit.selectFrom(ga, gb);
@@ -842,14 +842,15 @@ final class VectorKernelProvider implements KernelProvider {
         final VectorMask<Float> store = FLOATS.indexInRange(0, count);
         for (; r < rows; r++) {
             long g = gAddr + r * gs;
-            IntVector ga = FloatVector.fromMemorySegment(FLOATS, RAW, g, ORDER).reinterpretAsInts();
-            IntVector gb = FloatVector.fromMemorySegment(FLOATS, RAW, g + 4L * LANES, ORDER).reinterpretAsInts();
-            IntVector gc = FloatVector.fromMemorySegment(FLOATS, RAW, g + 8L * LANES, ORDER).reinterpretAsInts();
-            IntVector gd = FloatVector.fromMemorySegment(FLOATS, RAW, g + fourth, ORDER).reinterpretAsInts();
+            IntVector ga = IntVector.fromMemorySegment(INTS, RAW, g, ORDER);
+            IntVector gb = IntVector.fromMemorySegment(INTS, RAW, g + 4L * LANES, ORDER);
+            IntVector gc = IntVector.fromMemorySegment(INTS, RAW, g + 8L * LANES, ORDER);
+            IntVector gd = IntVector.fromMemorySegment(INTS, RAW, g + fourth, ORDER);
             IntVector g0 = firstSplit.selectFrom(ga, gb);
             IntVector g1 = firstSplit.selectFrom(gc, gd);
             IntVector g2 = secondSplit.selectFrom(ga, gb);
             IntVector g3 = secondSplit.selectFrom(gc, gd);
+            long o = oAddr + r * os;
             FloatVector sum = FloatVector.zero(FLOATS);
             for (int s = 0; s < total; s += 2) {
                 IntVector a = IntVector.fromArray(INTS, at, s * LANES);
@@ -861,7 +862,6 @@ final class VectorKernelProvider implements KernelProvider {
                                 .mul(FloatVector.fromArray(FLOATS, w, (s + 1) * LANES)),
                         b.compare(VectorOperators.GE, 0).cast(FLOATS));
             }
-            long o = oAddr + r * os;
             if (whole) {
                 sum.intoMemorySegment(RAW, o, ORDER);
             } else {
@@ -1141,8 +1141,16 @@ final class VectorKernelProvider implements KernelProvider {
         final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
         final IntVector lanes = IntVector.zero(INTS).addIndex(1);
         boolean lastAlone = false;
-        for (int i = i0; i < i1; i += LANES) {
+        int next;
+        for (int i = i0; i < i1; i = next) {
             int count = Math.min(LANES, i1 - i);
+            if (count > LANES / 2 && (bounds[i + count] - bounds[i] > window
+                    || bounds[i + count + 1] - bounds[i + 1] > window)) {
+                // A tap's terms reach past four vectors (input 0's clamped outputs at 4x, ratios just below 4 at
+                // narrow widths): half a group, which fits, rather than the buffered form.
+                count = LANES / 2;
+            }
+            next = i + count;
             int rightBase = bounds[i];
             int leftBase = bounds[i + 1];
             // The last input, in the group that holds it: both taps of its left-tap outputs land on it, so each
@@ -1157,20 +1165,30 @@ final class VectorKernelProvider implements KernelProvider {
                     break;
                 }
             }
-            if (!withLast && bounds[i + count + 1] - rightBase <= window && lastRow + rightBase + window <= gEnd
-                    && rightBase + window <= w0.length) {
-                // Every term within four vectors from the first right-tap position (ratios up to about 3.75).
-                wideByParity(bounds, w0, w1, i, count, rows, gAddr + (gFirst - jLo + rightBase) * 4, 4 * gRowStride,
-                        oAddr + (oFirst + i - i0) * 4, 4 * oRowStride);
-                continue;
-            }
-            if (bounds[i + count] - rightBase > window || bounds[i + count + 1] - leftBase > window
-                    || lastRow + Math.max(rightBase, leftBase) + window > gEnd
-                    || Math.max(rightBase, leftBase) + window > w0.length) {
-                for (int r = 0; r < rows; r++) {
-                    bufferedInputs(t, i, i + count, gradOut, gFirst + r * gRowStride - jLo, out,
-                            oFirst + r * oRowStride + i - i0, DataType.FLOAT);
+            int spanEnd = bounds[i + count + 1];
+            if (!withLast && spanEnd - rightBase <= window) {
+                // Every term within four vectors (ratios up to about 3.75): the window from the first right-tap
+                // position, or earlier where that would read past gradOut's end (a call's last row), but not
+                // before the block's first position. It still holds the span: the last row's span ends within
+                // gradOut, and every span within the weights.
+                long base = Math.min(rightBase, Math.min(gEnd - lastRow, w0.length) - window);
+                if (base >= jLo) {
+                    wideByParity(bounds, w0, w1, i, count, (int) base, rows, gAddr + (gFirst - jLo) * 4,
+                            4 * gRowStride, oAddr + (oFirst + i - i0) * 4, 4 * oRowStride);
+                    continue;
                 }
+            }
+            // The windows of the rows this form takes, all or all but the last (whose windows would reach past
+            // gradOut's end); the others go through the buffered form.
+            int vectorRows = bounds[i + count] - rightBase > window || bounds[i + count + 1] - leftBase > window
+                    || Math.max(rightBase, leftBase) + window > w0.length ? 0
+                    : lastRow + Math.max(rightBase, leftBase) + window <= gEnd ? rows
+                    : lastRow - gRowStride + Math.max(rightBase, leftBase) + window <= gEnd ? rows - 1 : 0;
+            for (int r = vectorRows; r < rows; r++) {
+                bufferedInputs(t, i, i + count, gradOut, gFirst + r * gRowStride - jLo, out,
+                        oFirst + r * oRowStride + i - i0, DataType.FLOAT);
+            }
+            if (vectorRows == 0) {
                 continue;
             }
             // A group of fewer than L inputs (a short row, a row's tail): its other lanes load no bounds, so
@@ -1201,7 +1219,7 @@ final class VectorKernelProvider implements KernelProvider {
             FloatVector w0b = FloatVector.fromArray(FLOATS, w0, leftBase + LANES);
             FloatVector w0c = FloatVector.fromArray(FLOATS, w0, leftBase + 2 * LANES);
             FloatVector w0d = FloatVector.fromArray(FLOATS, w0, leftBase + 3 * LANES);
-            for (int r = 0; r < rows; r++) {
+            for (int r = 0; r < vectorRows; r++) {
                 long right = gAddr + (gFirst + r * gRowStride - jLo + rightBase) * 4;
                 long left = gAddr + (gFirst + r * gRowStride - jLo + leftBase) * 4;
                 IntVector p1a = FloatVector.fromMemorySegment(FLOATS, RAW, right, ORDER).mul(w1a).reinterpretAsInts();
@@ -1254,20 +1272,37 @@ final class VectorKernelProvider implements KernelProvider {
 
 
     /**
-     * One group of {@link #backwardInPlaceWide} (FLOAT, in place) whose terms lie within four vectors from the
-     * group's first right-tap position {@code base} and that does not hold the row's last input. Lane l's terms are
-     * the consecutive positions {@code bounds[i + l]} to {@code bounds[i + l + 2] - 1} (right-tap ones, then left-tap
-     * ones), so their parities alternate. Each row's four vectors are split once into their even and their odd
-     * positions (four two-source permutes), steps alternate between the two, and a lane whose first position is
-     * odd starts a step late: step s then takes every lane's next term with one permute (index {@code (first
-     * position - base) / 2 + s / 2} in the step's pair), a multiply by the step's weights and a masked add. The
-     * weights and lanes of each step are made once per group, for all the call's rows, which go four at a time
-     * (four chains of dependent adds), then one by one. Each lane's terms come in the reference's order, with the
-     * same products: the old form's sums, bit for bit, with one permute per term instead of two and a blend.
+     * One group of {@link #backwardInPlaceWide} (FLOAT, in place) that does not hold the row's last input and whose
+     * terms all lie within four vectors of gradOut from position {@code base} (ratios up to about 3.75 at 512 bits).
+     * Lane l's terms are the consecutive positions {@code bounds[i + l]} to {@code bounds[i + l + 2] - 1} (right-tap
+     * ones, then left-tap ones), so their parities alternate. Each row's four vectors from base are split once into
+     * their even and their odd positions (four two-source permutes), steps alternate between the two, and a lane
+     * whose first position has the other parity starts a step late: a step then takes every lane's next term with
+     * one permute, a multiply by the step's weights and a masked add ({@link #parityTable}, {@link #parityRows}: the
+     * step table is made once per group for all the call's rows, which go four at a time). Each lane's terms come in
+     * the reference's order, with the same products: the old form's sums, bit for bit, with one permute per term
+     * instead of two and a blend. {@code g} is the address of row 0's gradOut position 0 (of the table), {@code o}
+     * of row 0's sum of input i. (Exactly 4x, where a group's terms span 4L + 4 positions, was tried as two passes,
+     * the right-tap terms, then the left-tap ones going on from sums stored in out: slower than the old form, on
+     * (32, 64, 4096 → 16384) 10.7 against 6.3 ms in one process.)
      */
-    private static void wideByParity(int[] bounds, float[] w0, float[] w1, int i, int count, int rows, long g,
-                                     long gRowBytes, long o, long oRowBytes) {
-        final int base = bounds[i];
+    private static void wideByParity(int[] bounds, float[] w0, float[] w1, int i, int count, int base, int rows,
+                                     long g, long gRowBytes, long o, long oRowBytes) {
+        final int[] active = PARITY_INDEX.get();
+        final float[] weight = PARITY_WEIGHT.get();
+        int steps = parityTable(active, weight, bounds, i, count, base, w0, w1);
+        parityRows(active, weight, steps, 0, rows, g + 4L * base, gRowBytes, 12L * LANES, o, oRowBytes, count);
+    }
+
+    /**
+     * {@link #wideByParity}'s steps for lane l's terms at the positions {@code bounds[i + l]} to {@code bounds[i + l
+     * + 2] - 1} (right-tap ones weighted by w1, below {@code bounds[i + l + 1]}, left-tap ones by w0), read from four
+     * vectors at {@code base}: in {@code active}, step s's index of lane l in the step's pair of split vectors at
+     * {@code s * L + l} (-1 where the lane has no term), in {@code weight} its weight. Returns the number of steps,
+     * even (the rows' loop takes them in pairs: even positions, then odd).
+     */
+    private static int parityTable(int[] active, float[] weight, int[] bounds, int i, int count, int base, float[] w0,
+                                   float[] w1) {
         final boolean whole = count == LANES;
         final VectorMask<Integer> inputs = INTS.indexInRange(0, count);
         IntVector from = whole ? IntVector.fromArray(INTS, bounds, i) : IntVector.fromArray(INTS, bounds, i, inputs);
@@ -1299,8 +1334,6 @@ final class VectorKernelProvider implements KernelProvider {
         IntVector w0Even1 = EVEN.selectFrom(w0c, w0d);
         IntVector w0Odd0 = ODD.selectFrom(w0a, w0b);
         IntVector w0Odd1 = ODD.selectFrom(w0c, w0d);
-        final int[] active = PARITY_INDEX.get();
-        final float[] weight = PARITY_WEIGHT.get();
         IntVector at = pair;
         for (int s = 0; s < steps; s += 2, at = at.add(1)) {
             // Step s takes even positions, step s + 1 odd ones, both at index `at` of their pair.
@@ -1314,7 +1347,7 @@ final class VectorKernelProvider implements KernelProvider {
             at.blend(-1, start.compare(VectorOperators.GT, s + 1).or(end.compare(VectorOperators.LE, s + 1)))
                     .intoArray(active, (s + 1) * LANES);
         }
-        parityRows(active, weight, steps, 0, rows, g, gRowBytes, 12L * LANES, o, oRowBytes, count);
+        return steps;
     }
 
     /**

@@ -90,6 +90,8 @@ class KernelProviderEquivalenceTest {
                 // Ratios between 2 and 4 on rows of 256 inputs or more: the wide windowed form in place.
                 new KernelCase("wide_up3x", 1, 3, 300, 1000, false, 0, f, cont, false),
                 new KernelCase("wide_up4x_ac", 2, 1, 700, 2800, true, 0, f, cont, false),
+                // Exactly 4x: a group's terms span 4L + 4 positions, so each tap's go in a pass of their own.
+                new KernelCase("wide_up4x", 2, 5, 300, 1200, false, 0, f, cont, false),
                 new KernelCase("wide_scales", 1, 2, 517, 1500, false, 2.9, f, cont, false),
                 new KernelCase("wide_up2.5x_rows", 5, 4, 1000, 2500, false, 0, f, cont, false),
                 // Rows shorter than a vector: one masked group and the last input per row.
