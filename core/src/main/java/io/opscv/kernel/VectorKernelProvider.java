@@ -621,11 +621,12 @@ final class VectorKernelProvider implements KernelProvider {
             shortByParity(index, weight, steps, count, rows, gAddr, gRowStride, oAddr, oRowStride, vectors > 3);
             return true;
         }
+        // Four rows at a time (four chains of sums), then one by one; rows of one vector load it twice.
+        final long gs = 4L * gRowStride;
+        final long second = vectors > 1 ? 4L * LANES : 0;
         int r = 0;
         for (; r + 3 < rows; r += 4) {
-            long g = gAddr + 4L * r * gRowStride;
-            long gs = 4L * gRowStride;
-            long second = vectors > 1 ? 4L * LANES : 0;
+            long g = gAddr + r * gs;
             IntVector ga = FloatVector.fromMemorySegment(FLOATS, RAW, g, ORDER).reinterpretAsInts();
             IntVector gb = FloatVector.fromMemorySegment(FLOATS, RAW, g + second, ORDER).reinterpretAsInts();
             IntVector ha = FloatVector.fromMemorySegment(FLOATS, RAW, g + gs, ORDER).reinterpretAsInts();
@@ -683,7 +684,6 @@ final class VectorKernelProvider implements KernelProvider {
         return true;
     }
 
-
     /** The most steps of {@link #wideByParity}: terms within 4L positions, a lane's start delayed by one. */
     private static final int WIDE_MAX_STEPS = 4 * LANES + 2;
     /**
@@ -740,9 +740,10 @@ final class VectorKernelProvider implements KernelProvider {
      * vectors from {@code gAddr + r * gs} (the fourth at {@code fourth} bytes, the third's again for rows of three)
      * split into even and odd positions, even-numbered steps reading the pair of parity {@code first}, the sums of
      * the first {@code count} lanes stored at {@code oAddr + r * os}. Four rows at a time (each step's positions,
-     * masks and weights serve four chains of sums), then one by one. A method of its own: with the step tables'
-     * set-up in the same method, C1 ran out of registers ("out of virtual registers in LIR generator") and the
-     * form ran in the interpreter until C2 got to it.
+     * masks and weights serve four chains of sums), then one by one, each in a method of its own: with the step
+     * tables' set-up in the same method, or four more masked loads in the four-row loop, C1 gave up ("out of virtual
+     * registers in LIR generator"), and the method stayed at tier 2, where the Vector API runs its Java fallback,
+     * about 100 times slower, without ever reaching C2 ({@code CompilationTest} catches that).
      */
     private static void parityRows(int[] at, float[] w, int total, int first, int rows, long gAddr, long gs,
                                    long fourth, long oAddr, long os, int count) {
@@ -1269,7 +1270,6 @@ final class VectorKernelProvider implements KernelProvider {
             }
         }
     }
-
 
     /**
      * One group of {@link #backwardInPlaceWide} (FLOAT, in place) that does not hold the row's last input and whose
