@@ -32,6 +32,16 @@ class GuardPageTest {
 
     /** {@code bytes} of memory (rounded up to pages) that end where an unreadable page starts, freed with the arena. */
     private static MemorySegment beforeGuard(Arena arena, long bytes) throws Throwable {
+        return guarded(arena, bytes, true);
+    }
+
+    /** {@code bytes} of memory that start where an unreadable page ends, freed with the arena. */
+    private static MemorySegment afterGuard(Arena arena, long bytes) throws Throwable {
+        return guarded(arena, bytes, false);
+    }
+
+    /** {@code bytes} of memory next to an unreadable page: the page after them, or the one before. */
+    private static MemorySegment guarded(Arena arena, long bytes, boolean guardAfter) throws Throwable {
         MethodHandle mmap = function("mmap", FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS,
                 ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
                 ValueLayout.JAVA_LONG));
@@ -51,9 +61,9 @@ class GuardPageTest {
                 throw new AssertionError(e);
             }
         });
-        int protect = (int) mprotect.invokeExact(mapping.asSlice(pages * PAGE), PAGE, 0);
+        int protect = (int) mprotect.invokeExact(mapping.asSlice(guardAfter ? pages * PAGE : 0), PAGE, 0);
         assertEquals(0, protect, "mprotect failed");
-        return mapping.asSlice(pages * PAGE - bytes, bytes);
+        return guardAfter ? mapping.asSlice(pages * PAGE - bytes, bytes) : mapping.asSlice(PAGE, bytes);
     }
 
     @Test
@@ -160,6 +170,50 @@ class GuardPageTest {
                                 null);
                         assertArrayEquals(sums, out.toArray(ValueLayout.JAVA_FLOAT), where);
                     }
+                }
+            }
+        }
+    }
+
+    /**
+     * Every read stays after gradOut's start too: gradOut and out begin right after a page that may not be read.
+     * The wide form's step-table form moves its window back from a group's first position where the window would
+     * reach past gradOut's end, but never before the block's first position: without that bound, the first group
+     * of a row of more than L inputs and fewer than 4L outputs, in a call of one to three rows, reads before
+     * gradOut (at 512 bits: 20 → 50, 24 → 60, 17 → 40).
+     */
+    @Test
+    void noFormReadsBeforeTheStartOfItsTensors() throws Throwable {
+        assumeTrue(System.getProperty("os.name").startsWith("Linux"), "mmap/mprotect of Linux");
+        KernelProvider vector = KernelProviders.vector();
+        assumeTrue(vector != null, "no vector provider");
+        // {lin, lout, alignCorners}: rows of more than L inputs but fewer than 4L outputs at ratios 2 to 4 (the wide
+        // form's first group would move its window before gradOut), short rows (the wide form below 8 rows, the
+        // short-rows form from 8), long rows of the wide form, and the windowed form.
+        int[][] axes = {{20, 50, 0}, {24, 60, 0}, {17, 40, 1}, {10, 33, 0}, {16, 40, 0}, {5, 17, 0}, {16, 60, 1},
+            {1000, 3700, 0}, {300, 1000, 1}, {1000, 2000, 0}, {16, 64, 0}};
+        Random random = new Random(5);
+        for (int[] axis : axes) {
+            LinearTable table = LinearTable.of(axis[0], axis[1], axis[2] != 0, 0);
+            if (!vector.backwardInPlace(table, DataType.FLOAT)) {
+                continue;
+            }
+            int lin = axis[0];
+            int lout = axis[1];
+            for (int rows : new int[] {1, 2, 3, 9}) {
+                String where = lin + " -> " + lout + (axis[2] != 0 ? " ac" : "") + " rows " + rows;
+                try (Arena arena = Arena.ofShared(); PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope())) {
+                    MemorySegment gradOut = afterGuard(arena, 4L * rows * lout);
+                    MemorySegment out = afterGuard(arena, 4L * rows * lin);
+                    float[] g = new float[rows * lout];
+                    for (int k = 0; k < g.length; k++) {
+                        g[k] = random.nextFloat() - 0.5f;
+                    }
+                    MemorySegment.copy(g, 0, gradOut, ValueLayout.JAVA_FLOAT, 0, g.length);
+                    vector.linearBackwardInPlace(table, 0, lin, rows, gradOut, 0, lout, out, 0, lin, DataType.FLOAT);
+                    float[] sums = new float[rows * lin];
+                    KernelProviders.scalar().linearBackward(table, 0, lin, rows, g, 0, lout, sums, 0, lin, null);
+                    assertArrayEquals(sums, out.toArray(ValueLayout.JAVA_FLOAT), where);
                 }
             }
         }
