@@ -35,11 +35,6 @@ class GuardPageTest {
         return guarded(arena, bytes, true);
     }
 
-    /** {@code bytes} of memory that start where an unreadable page ends, freed with the arena. */
-    private static MemorySegment afterGuard(Arena arena, long bytes) throws Throwable {
-        return guarded(arena, bytes, false);
-    }
-
     /** {@code bytes} of memory next to an unreadable page: the page after them, or the one before. */
     private static MemorySegment guarded(Arena arena, long bytes, boolean guardAfter) throws Throwable {
         MethodHandle mmap = function("mmap", FunctionDescriptor.of(ValueLayout.ADDRESS, ValueLayout.ADDRESS,
@@ -66,6 +61,34 @@ class GuardPageTest {
         return guardAfter ? mapping.asSlice(pages * PAGE - bytes, bytes) : mapping.asSlice(PAGE, bytes);
     }
 
+    /**
+     * {@code rows} whole rows of random gradOut through the vector provider's in-place form, in gradOut and out
+     * that end where an unreadable page starts ({@code guardAfter}) or start where one ends, against the scalar
+     * provider, byte for byte in the tensors' dtype.
+     */
+    private static void assertWholeRows(KernelProvider vector, LinearTable table, DataType type, int rows,
+                                        boolean guardAfter, Random random, String where) throws Throwable {
+        int lin = table.lin();
+        int lout = table.lout();
+        int size = type.byteSize();
+        try (Arena arena = Arena.ofShared(); PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope())) {
+            MemorySegment gradOut = guarded(arena, (long) rows * lout * size, guardAfter);
+            MemorySegment out = guarded(arena, (long) rows * lin * size, guardAfter);
+            float[] g = new float[rows * lout];
+            for (int k = 0; k < g.length; k++) {
+                g[k] = random.nextFloat() - 0.5f;
+            }
+            ElementCodec.encode(g, 0, g.length, gradOut, type, 0, 1);
+            ElementCodec.decode(gradOut, type, 0, 1, g.length, g, 0);
+            vector.linearBackwardInPlace(table, 0, lin, rows, gradOut, 0, lout, out, 0, lin, type);
+            float[] sums = new float[rows * lin];
+            KernelProviders.scalar().linearBackward(table, 0, lin, rows, g, 0, lout, sums, 0, lin, null);
+            MemorySegment expected = arena.allocate((long) rows * lin * size);
+            ElementCodec.encode(sums, 0, sums.length, expected, type, 0, 1);
+            assertArrayEquals(expected.toArray(ValueLayout.JAVA_BYTE), out.toArray(ValueLayout.JAVA_BYTE), where);
+        }
+    }
+
     @Test
     void noFormReadsOrWritesPastTheEndOfItsTensors() throws Throwable {
         assumeTrue(System.getProperty("os.name").startsWith("Linux"), "mmap/mprotect of Linux");
@@ -90,26 +113,7 @@ class GuardPageTest {
                 // The short rows' form takes rows four at a time, then one by one: 8 rows end with a four.
                 for (int rows : new int[] {1, 3, 8, 9, 10}) {
                     String where = axis[0] + " -> " + axis[1] + (axis[2] != 0 ? " ac " : " ") + type + " rows " + rows;
-                    int lin = axis[0];
-                    int lout = axis[1];
-                    int size = type.byteSize();
-                    try (Arena arena = Arena.ofShared(); PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope())) {
-                        MemorySegment gradOut = beforeGuard(arena, (long) rows * lout * size);
-                        MemorySegment out = beforeGuard(arena, (long) rows * lin * size);
-                        float[] g = new float[rows * lout];
-                        for (int k = 0; k < g.length; k++) {
-                            g[k] = random.nextFloat() - 0.5f;
-                        }
-                        ElementCodec.encode(g, 0, g.length, gradOut, type, 0, 1);
-                        ElementCodec.decode(gradOut, type, 0, 1, g.length, g, 0);
-                        vector.linearBackwardInPlace(table, 0, lin, rows, gradOut, 0, lout, out, 0, lin, type);
-                        float[] sums = new float[rows * lin];
-                        KernelProviders.scalar().linearBackward(table, 0, lin, rows, g, 0, lout, sums, 0, lin, null);
-                        MemorySegment expected = arena.allocate((long) rows * lin * size);
-                        ElementCodec.encode(sums, 0, sums.length, expected, type, 0, 1);
-                        assertArrayEquals(expected.toArray(ValueLayout.JAVA_BYTE), out.toArray(ValueLayout.JAVA_BYTE),
-                                where);
-                    }
+                    assertWholeRows(vector, table, type, rows, true, random, where);
                 }
             }
         }
@@ -198,23 +202,9 @@ class GuardPageTest {
             if (!vector.backwardInPlace(table, DataType.FLOAT)) {
                 continue;
             }
-            int lin = axis[0];
-            int lout = axis[1];
             for (int rows : new int[] {1, 2, 3, 9}) {
-                String where = lin + " -> " + lout + (axis[2] != 0 ? " ac" : "") + " rows " + rows;
-                try (Arena arena = Arena.ofShared(); PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope())) {
-                    MemorySegment gradOut = afterGuard(arena, 4L * rows * lout);
-                    MemorySegment out = afterGuard(arena, 4L * rows * lin);
-                    float[] g = new float[rows * lout];
-                    for (int k = 0; k < g.length; k++) {
-                        g[k] = random.nextFloat() - 0.5f;
-                    }
-                    MemorySegment.copy(g, 0, gradOut, ValueLayout.JAVA_FLOAT, 0, g.length);
-                    vector.linearBackwardInPlace(table, 0, lin, rows, gradOut, 0, lout, out, 0, lin, DataType.FLOAT);
-                    float[] sums = new float[rows * lin];
-                    KernelProviders.scalar().linearBackward(table, 0, lin, rows, g, 0, lout, sums, 0, lin, null);
-                    assertArrayEquals(sums, out.toArray(ValueLayout.JAVA_FLOAT), where);
-                }
+                String where = axis[0] + " -> " + axis[1] + (axis[2] != 0 ? " ac" : "") + " rows " + rows;
+                assertWholeRows(vector, table, DataType.FLOAT, rows, false, random, where);
             }
         }
     }
