@@ -943,10 +943,11 @@ final class VectorKernelProvider implements KernelProvider {
     /**
      * Groups {@code i} to {@code end} of the windowed FLOAT form, a run of similar groups ({@link #similarRunEnd})
      * with at most two terms per tap: group i's indices and masks, each group's own weights, then the four
-     * unrolled steps for two rows at a time, groups inner, as in {@link #periodicPairsInPlace}. A method of its
+     * unrolled steps on four streams at a time, groups inner, as in {@link #periodicPairsInPlace}. A method of its
      * own, so that the periodic loop keeps its weights out of the loop (loading them per group in that loop made
-     * up2x, which never takes this path, 10–25 % slower in `bin/bench-ab`); its vectors stay inside it. With the
-     * rows in pairs, calls of more rows (Linear1dBackwardKernel.LONG_ROWS) no longer make more streams.
+     * up2x, which never takes this path, 10–25 % slower in `bin/bench-ab`); its vectors stay inside it. Four streams
+     * instead of two (one pair of rows), in one process alternating the two (`SettingsComparison`, op ms): up2x
+     * alignCorners 9.56 → 7.64 and 9.27 → 7.30; (6, 64, 16384 → 32768, alignCorners) 1.75 → 1.32.
      */
     private static void similarRunInPlace(LinearTable t, int i, int end, int i0, int rows, long gAddr, long gFirst,
                                           long gRowStride, int jLo, long oAddr, long oFirst, long oRowStride) {
@@ -970,48 +971,71 @@ final class VectorKernelProvider implements KernelProvider {
         final long oRowBytes = 4 * oRowStride;
         final long g0 = gAddr + (gFirst - jLo) * 4;
         final long o0 = oAddr + (oFirst - i0) * 4;
-        // Two rows at a time, groups inner (a row left over goes as a pair with itself): each pair's four streams,
-        // whatever the rows per call.
-        for (int r = 0; r < rows; r += 2) {
+        // Four streams per pass, as in periodicPairsInPlace: two pairs of rows, or the run's two halves of a pair
+        // (group k of the first half beside group k + kNext).
+        final int groups = (end - i) / LANES;
+        for (int r = 0; r < rows; ) {
+            int second = Math.min(r + 1, rows - 1);
             long ga = g0 + r * gRowBytes;
-            long gb = g0 + Math.min(r + 1, rows - 1) * gRowBytes;
+            long gb = g0 + second * gRowBytes;
             long oa = o0 + r * oRowBytes;
-            long ob = o0 + Math.min(r + 1, rows - 1) * oRowBytes;
-            for (int k = i; k < end; k += LANES) {
-                long right = 4L * bounds[k];
-                long left = 4L * bounds[k + 1];
-                FloatVector w1a = FloatVector.fromArray(FLOATS, w1, bounds[k]);
-                FloatVector w1b = FloatVector.fromArray(FLOATS, w1, bounds[k] + LANES);
-                FloatVector w0a = FloatVector.fromArray(FLOATS, w0, bounds[k + 1]);
-                FloatVector w0b = FloatVector.fromArray(FLOATS, w0, bounds[k + 1] + LANES);
-                IntVector p1a = FloatVector.fromMemorySegment(FLOATS, RAW, ga + right, ORDER).mul(w1a)
-                        .reinterpretAsInts();
-                IntVector p1b = FloatVector.fromMemorySegment(FLOATS, RAW, ga + right + 4 * LANES, ORDER).mul(w1b)
-                        .reinterpretAsInts();
-                IntVector p0a = FloatVector.fromMemorySegment(FLOATS, RAW, ga + left, ORDER).mul(w0a)
-                        .reinterpretAsInts();
-                IntVector p0b = FloatVector.fromMemorySegment(FLOATS, RAW, ga + left + 4 * LANES, ORDER).mul(w0b)
-                        .reinterpretAsInts();
-                IntVector q1a = FloatVector.fromMemorySegment(FLOATS, RAW, gb + right, ORDER).mul(w1a)
-                        .reinterpretAsInts();
-                IntVector q1b = FloatVector.fromMemorySegment(FLOATS, RAW, gb + right + 4 * LANES, ORDER).mul(w1b)
-                        .reinterpretAsInts();
-                IntVector q0a = FloatVector.fromMemorySegment(FLOATS, RAW, gb + left, ORDER).mul(w0a)
-                        .reinterpretAsInts();
-                IntVector q0b = FloatVector.fromMemorySegment(FLOATS, RAW, gb + left + 4 * LANES, ORDER).mul(w0b)
-                        .reinterpretAsInts();
-                FloatVector.zero(FLOATS)
-                        .add(right0.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight0)
-                        .add(right1.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight1)
-                        .add(left0.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft0)
-                        .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft1)
-                        .intoMemorySegment(RAW, oa + 4L * k, ORDER);
-                FloatVector.zero(FLOATS)
-                        .add(right0.selectFrom(q1a, q1b).reinterpretAsFloats(), hasRight0)
-                        .add(right1.selectFrom(q1a, q1b).reinterpretAsFloats(), hasRight1)
-                        .add(left0.selectFrom(q0a, q0b).reinterpretAsFloats(), hasLeft0)
-                        .add(left1.selectFrom(q0a, q0b).reinterpretAsFloats(), hasLeft1)
-                        .intoMemorySegment(RAW, ob + 4L * k, ORDER);
+            long ob = o0 + second * oRowBytes;
+            int count;
+            int kNext;
+            long gNext;
+            long oNext;
+            if (rows - r >= 4) {
+                count = groups;
+                kNext = 0;
+                gNext = 2 * gRowBytes;
+                oNext = 2 * oRowBytes;
+                r += 4;
+            } else {
+                count = (groups + 1) / 2;
+                kNext = (groups / 2) * LANES;
+                gNext = 0;
+                oNext = 0;
+                r += 2;
+            }
+            for (int k = i; k < i + count * LANES; k += LANES) {
+                for (int s = 0; s < 2; s++) {
+                    int kk = k + s * kNext;
+                    long right = 4L * bounds[kk] + s * gNext;
+                    long left = 4L * bounds[kk + 1] + s * gNext;
+                    long at = 4L * kk + s * oNext;
+                    FloatVector w1a = FloatVector.fromArray(FLOATS, w1, bounds[kk]);
+                    FloatVector w1b = FloatVector.fromArray(FLOATS, w1, bounds[kk] + LANES);
+                    FloatVector w0a = FloatVector.fromArray(FLOATS, w0, bounds[kk + 1]);
+                    FloatVector w0b = FloatVector.fromArray(FLOATS, w0, bounds[kk + 1] + LANES);
+                    IntVector p1a = FloatVector.fromMemorySegment(FLOATS, RAW, ga + right, ORDER).mul(w1a)
+                            .reinterpretAsInts();
+                    IntVector p1b = FloatVector.fromMemorySegment(FLOATS, RAW, ga + right + 4 * LANES, ORDER).mul(w1b)
+                            .reinterpretAsInts();
+                    IntVector p0a = FloatVector.fromMemorySegment(FLOATS, RAW, ga + left, ORDER).mul(w0a)
+                            .reinterpretAsInts();
+                    IntVector p0b = FloatVector.fromMemorySegment(FLOATS, RAW, ga + left + 4 * LANES, ORDER).mul(w0b)
+                            .reinterpretAsInts();
+                    IntVector q1a = FloatVector.fromMemorySegment(FLOATS, RAW, gb + right, ORDER).mul(w1a)
+                            .reinterpretAsInts();
+                    IntVector q1b = FloatVector.fromMemorySegment(FLOATS, RAW, gb + right + 4 * LANES, ORDER).mul(w1b)
+                            .reinterpretAsInts();
+                    IntVector q0a = FloatVector.fromMemorySegment(FLOATS, RAW, gb + left, ORDER).mul(w0a)
+                            .reinterpretAsInts();
+                    IntVector q0b = FloatVector.fromMemorySegment(FLOATS, RAW, gb + left + 4 * LANES, ORDER).mul(w0b)
+                            .reinterpretAsInts();
+                    FloatVector.zero(FLOATS)
+                            .add(right0.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight0)
+                            .add(right1.selectFrom(p1a, p1b).reinterpretAsFloats(), hasRight1)
+                            .add(left0.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft0)
+                            .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats(), hasLeft1)
+                            .intoMemorySegment(RAW, oa + at, ORDER);
+                    FloatVector.zero(FLOATS)
+                            .add(right0.selectFrom(q1a, q1b).reinterpretAsFloats(), hasRight0)
+                            .add(right1.selectFrom(q1a, q1b).reinterpretAsFloats(), hasRight1)
+                            .add(left0.selectFrom(q0a, q0b).reinterpretAsFloats(), hasLeft0)
+                            .add(left1.selectFrom(q0a, q0b).reinterpretAsFloats(), hasLeft1)
+                            .intoMemorySegment(RAW, ob + at, ORDER);
+                }
             }
         }
     }
@@ -1019,10 +1043,14 @@ final class VectorKernelProvider implements KernelProvider {
     /**
      * Groups {@code i} to {@code end} of the windowed FLOAT form, a periodic run ({@link #regularRunEnd}) where every
      * lane has two terms per tap (2x upsampling): group i's indices and weights for every group, each row's windows
-     * moving by the run's fixed shift, two rows at a time with their own address streams (no per-row multiply, no
+     * moving by the run's fixed shift, four rows at a time with their own address streams (no per-row multiply, no
      * table reads inside the loop), and unmasked adds (every step has a term in every lane). Measured in cache
      * ({@code InPlaceBlockBenchmark}, 2 rows × 4096 inputs of up2x): 2.71 → 1.78 µs per call; the whole up2x call,
-     * {@code bin/bench-ab} against the loop of the two-step form, ratio medians of 5 rounds: 1.39 → 1.21.
+     * {@code bin/bench-ab} against the loop of the two-step form, ratio medians of 5 rounds: 1.39 → 1.21. Four
+     * streams instead of two (2026-12-01, sixth session; one process alternating the two, `SettingsComparison`, op
+     * ms): up2x 6.53 → 6.45, 6.41 → 6.20, 6.54 → 6.32; the long row (two rows, so the run's two halves side by side)
+     * 0.198 → 0.173, 0.209 → 0.186. One row at a time was slower (up2x 6.51 → 7.38), and a loop of four pairs was
+     * not unrolled (16.8 ms).
      */
     private static void periodicPairsInPlace(LinearTable t, int i, int end, int i0, int rows, long gAddr, long gFirst,
                                              long gRowStride, int jLo, long oAddr, long oFirst, long oRowStride) {
@@ -1046,39 +1074,61 @@ final class VectorKernelProvider implements KernelProvider {
         final long oRowBytes = 4 * oRowStride;
         final long right = gAddr + (gFirst - jLo + rb) * 4;
         final long o = oAddr + (oFirst + i - i0) * 4;
-        // A row left over goes as a pair with itself (the same sums stored twice).
-        for (int r = 0; r < rows; r += 2) {
+        // Four streams per pass: two pairs of rows, or where fewer than four rows are left, a pair (a row left over
+        // as a pair with itself, the same sums stored twice) and the run's two halves side by side (a middle group
+        // of an odd count summed by both halves, the same sums stored twice).
+        for (int r = 0; r < rows; ) {
             int second = Math.min(r + 1, rows - 1);
             long a = right + r * gRowBytes;
             long b = right + second * gRowBytes;
             long oa = o + r * oRowBytes;
             long ob = o + second * oRowBytes;
-            for (int k = 0; k < groups; k++, a += shift, b += shift, oa += 4 * LANES, ob += 4 * LANES) {
-                IntVector p1a = FloatVector.fromMemorySegment(FLOATS, RAW, a, ORDER).mul(w1a).reinterpretAsInts();
-                IntVector p1b = FloatVector.fromMemorySegment(FLOATS, RAW, a + 4 * LANES, ORDER).mul(w1b)
-                        .reinterpretAsInts();
-                IntVector p0a = FloatVector.fromMemorySegment(FLOATS, RAW, a + leftOffset, ORDER).mul(w0a)
-                        .reinterpretAsInts();
-                IntVector p0b = FloatVector.fromMemorySegment(FLOATS, RAW, a + leftOffset + 4 * LANES, ORDER)
-                        .mul(w0b).reinterpretAsInts();
-                IntVector q1a = FloatVector.fromMemorySegment(FLOATS, RAW, b, ORDER).mul(w1a).reinterpretAsInts();
-                IntVector q1b = FloatVector.fromMemorySegment(FLOATS, RAW, b + 4 * LANES, ORDER).mul(w1b)
-                        .reinterpretAsInts();
-                IntVector q0a = FloatVector.fromMemorySegment(FLOATS, RAW, b + leftOffset, ORDER).mul(w0a)
-                        .reinterpretAsInts();
-                IntVector q0b = FloatVector.fromMemorySegment(FLOATS, RAW, b + leftOffset + 4 * LANES, ORDER)
-                        .mul(w0b).reinterpretAsInts();
-                // From +0f as the other forms (the first term's -0f becomes +0f), in the same order.
-                FloatVector.zero(FLOATS).add(right0.selectFrom(p1a, p1b).reinterpretAsFloats())
-                        .add(right1.selectFrom(p1a, p1b).reinterpretAsFloats())
-                        .add(left0.selectFrom(p0a, p0b).reinterpretAsFloats())
-                        .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats())
-                        .intoMemorySegment(RAW, oa, ORDER);
-                FloatVector.zero(FLOATS).add(right0.selectFrom(q1a, q1b).reinterpretAsFloats())
-                        .add(right1.selectFrom(q1a, q1b).reinterpretAsFloats())
-                        .add(left0.selectFrom(q0a, q0b).reinterpretAsFloats())
-                        .add(left1.selectFrom(q0a, q0b).reinterpretAsFloats())
-                        .intoMemorySegment(RAW, ob, ORDER);
+            int count;
+            long gNext;
+            long oNext;
+            if (rows - r >= 4) {
+                count = groups;
+                gNext = 2 * gRowBytes;
+                oNext = 2 * oRowBytes;
+                r += 4;
+            } else {
+                count = (groups + 1) / 2;
+                gNext = (groups / 2) * shift;
+                oNext = (groups / 2) * 4L * LANES;
+                r += 2;
+            }
+            for (int k = 0; k < count; k++, a += shift, b += shift, oa += 4 * LANES, ob += 4 * LANES) {
+                // The two pairs through one copy of the code (a loop of two, which the JIT unrolls: written out
+                // twice, the method would be twice as large; a loop of four pairs, eight rows, ran 2.5x slower).
+                for (int s = 0; s < 2; s++) {
+                    long x = a + s * gNext;
+                    long y = b + s * gNext;
+                    IntVector p1a = FloatVector.fromMemorySegment(FLOATS, RAW, x, ORDER).mul(w1a).reinterpretAsInts();
+                    IntVector p1b = FloatVector.fromMemorySegment(FLOATS, RAW, x + 4 * LANES, ORDER).mul(w1b)
+                            .reinterpretAsInts();
+                    IntVector p0a = FloatVector.fromMemorySegment(FLOATS, RAW, x + leftOffset, ORDER).mul(w0a)
+                            .reinterpretAsInts();
+                    IntVector p0b = FloatVector.fromMemorySegment(FLOATS, RAW, x + leftOffset + 4 * LANES, ORDER)
+                            .mul(w0b).reinterpretAsInts();
+                    IntVector q1a = FloatVector.fromMemorySegment(FLOATS, RAW, y, ORDER).mul(w1a).reinterpretAsInts();
+                    IntVector q1b = FloatVector.fromMemorySegment(FLOATS, RAW, y + 4 * LANES, ORDER).mul(w1b)
+                            .reinterpretAsInts();
+                    IntVector q0a = FloatVector.fromMemorySegment(FLOATS, RAW, y + leftOffset, ORDER).mul(w0a)
+                            .reinterpretAsInts();
+                    IntVector q0b = FloatVector.fromMemorySegment(FLOATS, RAW, y + leftOffset + 4 * LANES, ORDER)
+                            .mul(w0b).reinterpretAsInts();
+                    // From +0f as the other forms (the first term's -0f becomes +0f), in the same order.
+                    FloatVector.zero(FLOATS).add(right0.selectFrom(p1a, p1b).reinterpretAsFloats())
+                            .add(right1.selectFrom(p1a, p1b).reinterpretAsFloats())
+                            .add(left0.selectFrom(p0a, p0b).reinterpretAsFloats())
+                            .add(left1.selectFrom(p0a, p0b).reinterpretAsFloats())
+                            .intoMemorySegment(RAW, oa + s * oNext, ORDER);
+                    FloatVector.zero(FLOATS).add(right0.selectFrom(q1a, q1b).reinterpretAsFloats())
+                            .add(right1.selectFrom(q1a, q1b).reinterpretAsFloats())
+                            .add(left0.selectFrom(q0a, q0b).reinterpretAsFloats())
+                            .add(left1.selectFrom(q0a, q0b).reinterpretAsFloats())
+                            .intoMemorySegment(RAW, ob + s * oNext, ORDER);
+                }
             }
         }
     }
