@@ -1670,21 +1670,28 @@ final class VectorKernelProvider implements KernelProvider {
         }
     }
 
+    /** Lane l holds l + 1: with selectFrom(v, w), v's lanes from 1 and then w's lane 0 (a window one lane on). */
+    private static final IntVector NEXT_LANE = IntVector.zero(INTS).addIndex(1).add(1);
+
     /**
-     * A periodic run of the FP16 paired form (2x upsampling), two rows at a time on address streams as in
-     * {@link #periodicPairsInPlace} (a row left over goes as a pair with itself). Infinities and NaNs are found per
-     * pair as in the paired loop of {@link #backwardInPlaceHalf}: the right windows tile the run, the last left
-     * window's last int is tested after the loop, and a pair with one has its groups that hold one redone through
-     * the buffered form. In cache ({@code InPlaceBlockBenchmark}, 2 rows × 4096 inputs): 3.19 → 2.02 µs per call;
-     * {@code bin/bench-ab}, ratio medians of 5 rounds: 2.45 → 1.89 (with the rows' code written out twice).
+     * Groups {@code i} to {@code end} of a periodic run of the FP16 paired form (2x upsampling; the caller leaves the
+     * run's last group out, because each group here reads the first int of the next one), one row at a time. A
+     * group's left window is its right window one int on (two halfs), so each group's ints are loaded and widened
+     * once: the left window's halfs are the widened vectors of this group and the next (carried to the next group)
+     * one lane on, a two-source permute each, instead of a second load and five more shifts and masks. The halfs
+     * are widened, weighted, summed and rounded as in {@link #backwardInPlaceHalf}; infinities and NaNs are found
+     * per row over all the ints read (the next group's first int included), and a row with one has its groups that
+     * hold one redone through the buffered form. In one process against the form before (two rows at a time, each
+     * group's two windows loaded and widened), op ms: FP16 up2x 5.70 → 4.52, 5.56 → 4.71; (8, 64, 4096 → 8192) 0.331
+     * → 0.289. A masked load of the next ints at the run's end, instead of leaving that group out, made the whole
+     * form 2.7× slower.
      */
-    private static void halfPairsInPlace(LinearTable t, int i, int end, int i0, int rows, MemorySegment gradOut,
-                                         long gFirst, long gRowStride, int jLo, MemorySegment out, long oFirst,
-                                         long oRowStride) {
+    private static void halfRowsInPlace(LinearTable t, int i, int end, int i0, int rows, MemorySegment gradOut,
+                                        long gFirst, long gRowStride, int jLo, MemorySegment out, long oFirst,
+                                        long oRowStride) {
         final int[] bounds = t.bounds;
         final int rb = bounds[i];
         final int lb = bounds[i + 1];
-        // The weights times 2^112, split into even and odd positions, as in backwardInPlaceHalf.
         IntVector w1a = FloatVector.fromArray(FLOATS, t.w1, rb).mul(0x1p112f).reinterpretAsInts();
         IntVector w1b = FloatVector.fromArray(FLOATS, t.w1, rb + LANES).mul(0x1p112f).reinterpretAsInts();
         IntVector w0a = FloatVector.fromArray(FLOATS, t.w0, lb).mul(0x1p112f).reinterpretAsInts();
@@ -1695,65 +1702,52 @@ final class VectorKernelProvider implements KernelProvider {
         FloatVector l1w = ODD.selectFrom(w0a, w0b).reinterpretAsFloats();
         final long shift = 2L * (bounds[i + LANES] - rb);
         final long leftOffset = 2L * (lb - rb);
+        // Two terms per tap in every lane: the left window one int on, the next group's one vector on.
+        assert leftOffset == 4 && shift == 4L * LANES : "not a paired run";
         final int groups = (end - i) / LANES;
         final long gRowBytes = 2 * gRowStride;
         final long oRowBytes = 2 * oRowStride;
         final long right = gradOut.address() + (gFirst - jLo + rb) * 2;
         final long o = out.address() + (oFirst + i - i0) * 2;
-        // The last int of the run's last left window, from a row's first right window.
-        final long tail = (groups - 1) * shift + leftOffset + 4L * LANES - 4;
-        for (int r = 0; r < rows; r += 2) {
-            int second = Math.min(r + 1, rows - 1);
+        for (int r = 0; r < rows; r++) {
             long a = right + r * gRowBytes;
-            long b = right + second * gRowBytes;
             long oa = o + r * oRowBytes;
-            long ob = o + second * oRowBytes;
-            IntVector special = IntVector.zero(INTS);
-            for (int k = 0; k < groups; k++, a += shift, b += shift, oa += 2 * LANES, ob += 2 * LANES) {
-                // The pair's two rows through one copy of the code (a loop of two): written out twice, the method
-                // grew past what the JIT compiles reliably (in about one process in eight its vectors were boxed:
-                // FP16 up2x 30 ms instead of 6, allocation samples all over the loop in JFR).
-                for (int s = 0; s < 2; s++) {
-                    long at = s == 0 ? a : b;
-                    IntVector x = IntVector.fromMemorySegment(INTS, RAW, at, ORDER);
-                    IntVector y = IntVector.fromMemorySegment(INTS, RAW, at + leftOffset, ORDER);
-                    // The accumulator as the argument of or(), never its receiver (see backwardInPlaceHalf). The
-                    // sums are rounded as there.
-                    special = x.and(0x7c007c00).add(0x04000400).or(special);
-                    IntVector bits = FloatVector.zero(FLOATS)
-                            .add(x.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3)
-                                    .and(0x8fffe000).reinterpretAsFloats().mul(r0w))
-                            .add(x.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000).reinterpretAsFloats().mul(r1w))
-                            .add(y.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3)
-                                    .and(0x8fffe000).reinterpretAsFloats().mul(l0w))
-                            .add(y.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000).reinterpretAsFloats().mul(l1w))
-                            .reinterpretAsInts();
-                    IntVector magnitude = bits.and(0x7fffffff);
-                    FloatVector magic = magnitude.and(0x7f800000).max(0x38800000).add(13 << 23)
-                            .reinterpretAsFloats();
-                    magnitude.min(0x47800000).reinterpretAsFloats().add(magic).sub(magic).mul(0x1p-112f)
-                            .reinterpretAsInts().lanewise(VectorOperators.LSHR, 13)
-                            .or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
-                            .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
-                            .intoMemorySegment(RAW, s == 0 ? oa : ob, ORDER);
-                }
+            IntVector x = IntVector.fromMemorySegment(INTS, RAW, a, ORDER);
+            IntVector special = x.and(0x7c007c00).add(0x04000400);
+            IntVector lo = x.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector hi = x.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            for (int k = 0; k < groups; k++, a += shift, oa += 2 * LANES) {
+                IntVector nx = IntVector.fromMemorySegment(INTS, RAW, a + shift, ORDER);
+                special = nx.and(0x7c007c00).add(0x04000400).or(special);
+                IntVector nlo = nx.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3)
+                        .and(0x8fffe000);
+                IntVector nhi = nx.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                IntVector bits = FloatVector.zero(FLOATS)
+                        .add(lo.reinterpretAsFloats().mul(r0w))
+                        .add(hi.reinterpretAsFloats().mul(r1w))
+                        .add(NEXT_LANE.selectFrom(lo, nlo).reinterpretAsFloats().mul(l0w))
+                        .add(NEXT_LANE.selectFrom(hi, nhi).reinterpretAsFloats().mul(l1w))
+                        .reinterpretAsInts();
+                IntVector magnitude = bits.and(0x7fffffff);
+                FloatVector magic = magnitude.and(0x7f800000).max(0x38800000).add(13 << 23).reinterpretAsFloats();
+                magnitude.min(0x47800000).reinterpretAsFloats().add(magic).sub(magic).mul(0x1p-112f)
+                        .reinterpretAsInts().lanewise(VectorOperators.LSHR, 13)
+                        .or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
+                        .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                        .intoMemorySegment(RAW, oa, ORDER);
+                lo = nlo;
+                hi = nhi;
             }
-            int lastA = RAW.get(ValueLayout.JAVA_INT_UNALIGNED, right + r * gRowBytes + tail);
-            int lastB = RAW.get(ValueLayout.JAVA_INT_UNALIGNED, right + second * gRowBytes + tail);
-            special = IntVector.broadcast(INTS, ((lastA & 0x7c007c00) + 0x04000400) | ((lastB & 0x7c007c00) + 0x04000400))
-                    .or(special);
             if (IntVector.broadcast(INTS, 0x80008000).and(special).compare(VectorOperators.NE, 0).anyTrue()) {
                 for (int k = 0; k < groups; k++) {
                     int g = i + k * LANES;
-                    for (int row = r; row <= second; row++) {
-                        long at = right + row * gRowBytes + k * shift;
-                        IntVector x = IntVector.fromMemorySegment(INTS, RAW, at, ORDER);
-                        IntVector y = IntVector.fromMemorySegment(INTS, RAW, at + leftOffset, ORDER);
-                        if (x.and(0x7c007c00).add(0x04000400).or(y.and(0x7c007c00).add(0x04000400))
-                                .and(0x80008000).compare(VectorOperators.NE, 0).anyTrue()) {
-                            bufferedInputs(t, g, g + LANES, gradOut, gFirst + row * gRowStride - jLo, out,
-                                    oFirst + row * oRowStride + g - i0, DataType.FLOAT16);
-                        }
+                    long at = right + r * gRowBytes + k * shift;
+                    IntVector x0 = IntVector.fromMemorySegment(INTS, RAW, at, ORDER);
+                    IntVector y0 = IntVector.fromMemorySegment(INTS, RAW, at + leftOffset, ORDER);
+                    if (x0.and(0x7c007c00).add(0x04000400).or(y0.and(0x7c007c00).add(0x04000400))
+                            .and(0x80008000).compare(VectorOperators.NE, 0).anyTrue()) {
+                        bufferedInputs(t, g, g + LANES, gradOut, gFirst + r * gRowStride - jLo, out,
+                                oFirst + r * oRowStride + g - i0, DataType.FLOAT16);
                     }
                 }
             }
@@ -1830,9 +1824,11 @@ final class VectorKernelProvider implements KernelProvider {
                 FloatVector l1w = ODD.selectFrom(w0a.reinterpretAsInts(), w0b.reinterpretAsInts())
                         .reinterpretAsFloats();
                 if (runEnd > i + LANES) {
-                    halfPairsInPlace(t, i, runEnd, i0, rows, gradOut, gFirst, gRowStride, jLo, out, oFirst,
+                    // All but the run's last group, each of which reads the next one's first int; the last group
+                    // goes round the loop again, on its own (a run of one).
+                    halfRowsInPlace(t, i, runEnd - LANES, i0, rows, gradOut, gFirst, gRowStride, jLo, out, oFirst,
                             oRowStride);
-                    i = runEnd;
+                    i = runEnd - LANES;
                     continue;
                 }
                 // Infinities and NaNs (exponent 31) are found for the whole run at once: adding 1 to a half's exponent
