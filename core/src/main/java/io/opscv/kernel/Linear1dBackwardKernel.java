@@ -105,9 +105,10 @@ public final class Linear1dBackwardKernel {
      * {@link #IN_PLACE_BLOCK} inputs, for tables the provider sums best a few rows at a time
      * ({@link KernelProvider#fewRowsPerCall}: periodic, almost periodic or downsampling; irregular
      * ratios need a set-up per group and keep {@link #IN_PLACE_ROWS}), each as long as a
-     * {@link #LONG_BLOCK}. The vector provider's loops for these tables take the rows in pairs (BF16, FP16)
-     * or four at a time (FLOAT: four read and four write streams per thread, a pair's two halves side by
-     * side where fewer than four rows are left), so more rows per call only spread each call's set-up
+     * {@link #LONG_BLOCK}. The vector provider's loops for these tables take the rows in pairs (BF16), one
+     * at a time (FP16, whose arithmetic bounds it) or four at a time (FLOAT: four read and four write streams
+     * per thread, a pair's two halves side by side where fewer than four rows are left), so more rows per
+     * call only spread each call's set-up
      * (the search for runs of similar groups above all), except where a loop takes every row per group
      * (irregular downsampling, and down4x's one-vector groups: 8 rows made both 30–200 % slower). On the
      * Zen 5 host, one process alternating 2, 4 and 8 rows per call (`SettingsComparison`, op ms): up2x
@@ -116,7 +117,8 @@ public final class Linear1dBackwardKernel {
      * alignCorners) 12.44, 11.04, 14.2; (32, 64, 16384 → 24576) 12.71, 11.77, 11.66. (Before the loops
      * took rows in pairs, 2 rows per call were best: docs/PERFORMANCE.md.) With FLOAT rows four at a time
      * (2026-12-01, sixth session), 4, 8, and 4 of 16384 inputs: up2x 6.43, 6.39, 6.62; up2x alignCorners 7.93,
-     * 7.94, 8.42; down4x 5.80, 21.4, 6.89.
+     * 7.94, 8.42; down4x 5.80, 21.4, 6.89. With FP16 rows one at a time, 4, 8, 2, and 4 of 16384 inputs:
+     * FP16 4.33, 4.29, 4.83, 4.66.
      */
     static final int LONG_ROWS = 4;
     /** Inputs per in-place call of {@link #LONG_ROWS} rows, at most (fewer when threads would lack tasks). */

@@ -1692,6 +1692,7 @@ final class VectorKernelProvider implements KernelProvider {
         final int[] bounds = t.bounds;
         final int rb = bounds[i];
         final int lb = bounds[i + 1];
+        // The weights times 2^112, split into even and odd positions, as in backwardInPlaceHalf.
         IntVector w1a = FloatVector.fromArray(FLOATS, t.w1, rb).mul(0x1p112f).reinterpretAsInts();
         IntVector w1b = FloatVector.fromArray(FLOATS, t.w1, rb + LANES).mul(0x1p112f).reinterpretAsInts();
         IntVector w0a = FloatVector.fromArray(FLOATS, t.w0, lb).mul(0x1p112f).reinterpretAsInts();
@@ -1718,6 +1719,8 @@ final class VectorKernelProvider implements KernelProvider {
             IntVector hi = x.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
             for (int k = 0; k < groups; k++, a += shift, oa += 2 * LANES) {
                 IntVector nx = IntVector.fromMemorySegment(INTS, RAW, a + shift, ORDER);
+                // The accumulator as the argument of or(), never its receiver (see backwardInPlaceHalf). The sums
+                // are rounded as there.
                 special = nx.and(0x7c007c00).add(0x04000400).or(special);
                 IntVector nlo = nx.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3)
                         .and(0x8fffe000);
