@@ -420,6 +420,13 @@ public final class Linear1dBackwardKernel {
             int jLo = jBase + t.gatherFrom(li0);
             int span = t.gatherTo(li1) - t.gatherFrom(li0);
             int n = (int) Math.min(rowsPerTask, rows - firstRow);
+            if (span == 0) {
+                // No output's taps reach these inputs (the last ones, when an explicit scales makes the sources end
+                // before lin): their sums are +0. Their gradOut position would be lout, one past each row, which
+                // the forms must not be handed.
+                zero(firstRow, n, i0, count);
+                return;
+            }
             if (inPlace) {
                 // Runs of evenly spaced rows: all of them, or those of one n.
                 for (int r = 0; r < n; ) {
@@ -476,6 +483,21 @@ public final class Linear1dBackwardKernel {
             }
             provider.linearBackward(t, li0, li1, n, s.g, 0, span, s.acc, 0, count, s.work);
             encode(firstRow, n, i0, count, s);
+        }
+
+        /** Writes +0 into rows {@code [firstRow, firstRow + n)}, inputs {@code [i0, i0 + count)}, of out. */
+        private void zero(long firstRow, int n, int i0, int count) {
+            long size = out.dataType().byteSize();
+            for (int r = 0; r < n; r++) {
+                long first = outRow(firstRow + r) + i0 * os[2];
+                if (os[2] == 1) {
+                    out.segment().asSlice(first * size, count * size).fill((byte) 0);
+                } else {
+                    for (int k = 0; k < count; k++) {
+                        out.segment().asSlice((first + k * os[2]) * size, size).fill((byte) 0);
+                    }
+                }
+            }
         }
 
         /** Writes the sums of rows {@code [firstRow, firstRow + n)}, inputs from {@code i0}, into out. */
