@@ -335,7 +335,14 @@ public final class LinearTable {
      * unclamped.)
      */
     private boolean translates(WindowArrays held, int a, int b, int ja, int weights) {
-        if (held.axis != this || periodOutputs == 0 || b - a != held.b - held.a) {
+        if (held.axis == null || !sameAxis(held.axis) || b - a != held.b - held.a) {
+            return false;
+        }
+        if (a == held.a) {
+            // The same inputs of an axis with the same taps and weights: the same window, clamped or not.
+            return true;
+        }
+        if (periodOutputs == 0) {
             return false;
         }
         long shift = (long) a - held.a;
@@ -343,6 +350,29 @@ public final class LinearTable {
             return false;
         }
         return unclamped(held.ja, weights) && unclamped(ja, weights);
+    }
+
+    /**
+     * Whether {@code other}, an axis's table as this one, has this one's taps and weights: the same inputs, outputs,
+     * source step and shift. Tables are made per call (phase 1), so a window a thread built in an earlier call on an
+     * equal axis is as good as one built on this one ({@link #window}).
+     */
+    private boolean sameAxis(LinearTable other) {
+        return other == this || other.lin == lin && other.lout == lout && other.identity == identity
+                && Double.doubleToLongBits(other.scale) == Double.doubleToLongBits(scale)
+                && Double.doubleToLongBits(other.half) == Double.doubleToLongBits(half);
+    }
+
+    /**
+     * Whether {@link #window}{@code (a, b, reuse, provider)} would take {@code reuse}'s arrays as they are: they hold
+     * the same window of an equal axis, or one a whole number of periods away, with no fill.
+     */
+    boolean windowHeld(int a, int b, LinearTable reuse) {
+        if (reuse == null || reuse.arrays == null || reuse.arrays.axis == null || a < 0 || b > lin || a >= b) {
+            return false;
+        }
+        int ja = gatherFrom(a);
+        return translates(reuse.arrays, a, b, ja, gatherTo(b) - ja + WEIGHT_PADDING);
     }
 
     /** Whether outputs {@code [j, j + count)} all lie in {@code [unclampedFrom, unclampedTo)}. */
