@@ -35,9 +35,9 @@ import io.opscv.runtime.PinnedScopes;
  * <p>The coordinate table may come deferred ({@link LinearTable#deferred}, as the cpu plan makes
  * it): when every block of inputs is summed by a single task (all the rows fit one task, as in a
  * long-row call), each task builds its block's window of the table ({@link LinearTable#window}), or
- * on a periodic table translates the window its thread built before, and hands the provider that
- * window, with indices relative to it; otherwise the whole table is built once, before the tasks
- * start.
+ * takes one its thread kept from an earlier task or call on an equal axis (the same window, or on a
+ * periodic table one translated by whole periods), and hands the provider that window, with indices
+ * relative to it; otherwise the whole table is built once, before the tasks start.
  *
  * <p>Every output element belongs to exactly one task and is summed by one thread in an order that
  * does not depend on the cut (the gather form needs no atomics), so results are bit-identical for
