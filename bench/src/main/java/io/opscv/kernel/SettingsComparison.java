@@ -38,14 +38,7 @@ public final class SettingsComparison {
 
     public static void main(String[] args) {
         List<String> specs = new ArrayList<>();
-        int rounds = 11;
-        for (int a = 1; a < args.length; a++) {
-            if (args[a].equals("--rounds")) {
-                rounds = Integer.parseInt(args[++a]);
-            } else {
-                specs.add(args[a]);
-            }
-        }
+        int rounds = withRounds(args, 1, 11, specs);
         if (args.length < 2 || specs.isEmpty() || rounds < 1) {
             System.err.println("usage: SettingsComparison CASE SETTING [SETTING ...] [--rounds N]");
             System.exit(2);
@@ -62,6 +55,21 @@ public final class SettingsComparison {
             System.out.printf(Locale.ROOT, "%s\t%.3f (%.3f-%.3f)\t%.2f%n", name, median(m), m[0], m[m.length - 1],
                     median(m) / median(medians[settings.length]));
         }
+    }
+
+    /**
+     * The arguments from {@code from} on: {@code --rounds N}'s N (else {@code rounds}) returned, the others added to
+     * {@code rest} (this tool's and {@link TrafficCost}'s command lines).
+     */
+    static int withRounds(String[] args, int from, int rounds, List<String> rest) {
+        for (int a = from; a < args.length; a++) {
+            if (args[a].equals("--rounds")) {
+                rounds = Integer.parseInt(args[++a]);
+            } else {
+                rest.add(args[a]);
+            }
+        }
+        return rounds;
     }
 
     /**

@@ -39,21 +39,14 @@ public final class TrafficCost {
     private static final MemorySegment RAW = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     private static final long TASK_BYTES = 65536;
-    /** Where each thread leaves a lane of its sum, so that the reads are not optimised away. */
-    private static final int[] sink = new int[16 * 64];
+    /** Where each task leaves a lane of its sum, so that the reads are not optimised away. */
+    private static volatile int sink;
 
     private TrafficCost() {}
 
     public static void main(String[] args) {
         List<String> cases = new ArrayList<>();
-        int rounds = 5;
-        for (int a = 0; a < args.length; a++) {
-            if (args[a].equals("--rounds")) {
-                rounds = Integer.parseInt(args[++a]);
-            } else {
-                cases.add(args[a]);
-            }
-        }
+        int rounds = SettingsComparison.withRounds(args, 0, 5, cases);
         if (cases.isEmpty() || rounds < 1) {
             System.err.println("usage: TrafficCost CASE [CASE ...] [--rounds N]");
             System.exit(2);
@@ -156,7 +149,7 @@ public final class TrafficCost {
                 sum.intoMemorySegment(RAW, at + 2L * VECTOR, ORDER);
                 sum.intoMemorySegment(RAW, at + 3L * VECTOR, ORDER);
             }
-            sink[slot * 16] = sum.lane(0);
+            sink = sum.lane(0);
         });
     }
 
