@@ -30,7 +30,7 @@ import java.util.zip.CRC32;
  * {@code ,fp16} or {@code ,bf16} (else FLOAT). A setting is {@code default} or {@code key=value} pairs over
  * the default, keys as the record's components
  * ({@code inPlaceRows}, {@code inPlaceRows16}, {@code inPlaceBlock}, {@code shortBlock}, {@code shortFormBlock},
- * {@code longRows}, {@code longBlock}, {@code askProvider}, {@code wideRows}, {@code wideBlock},
+ * {@code longRows}, {@code longBlock}, {@code askProvider}, {@code wideRows}, {@code wideBlock}, {@code wideParts},
  * {@code sideBySideBlock}).
  */
 public final class SettingsComparison {
@@ -166,6 +166,7 @@ public final class SettingsComparison {
         boolean askProvider = d.askProvider();
         int wideRows = d.wideRows();
         int wideBlock = d.wideBlock();
+        int wideParts = d.wideParts();
         int sideBySideBlock = d.sideBySideBlock();
         if (!spec.equals("default")) {
             for (String pair : spec.split(",")) {
@@ -184,12 +185,13 @@ public final class SettingsComparison {
                     case "askProvider" -> askProvider = Boolean.parseBoolean(kv[1]);
                     case "wideRows" -> wideRows = Integer.parseInt(kv[1]);
                     case "wideBlock" -> wideBlock = Integer.parseInt(kv[1]);
+                    case "wideParts" -> wideParts = Integer.parseInt(kv[1]);
                     case "sideBySideBlock" -> sideBySideBlock = Integer.parseInt(kv[1]);
                     default -> throw new IllegalArgumentException("no setting " + kv[0]);
                 }
             }
         }
         return new Linear1dBackwardKernel.Settings(inPlaceRows, inPlaceRows16, inPlaceBlock, shortBlock, shortFormBlock,
-                longRows, longBlock, askProvider, wideRows, wideBlock, sideBySideBlock);
+                longRows, longBlock, askProvider, wideRows, wideBlock, wideParts, sideBySideBlock);
     }
 }

@@ -124,20 +124,27 @@ public final class Linear1dBackwardKernel {
     /** Inputs per in-place call of {@link #LONG_ROWS} rows, at most (fewer when threads would lack tasks). */
     static final int LONG_BLOCK = 32768;
     /**
-     * FLOAT rows per in-place call of the wide form (ratios between 2 and 4) on many rows of at least
-     * {@link #WIDE_BLOCK} inputs: its set-up per group of inputs is the heaviest (since 2026-12-01, fifth
-     * session, a table of steps per group: VectorKernelProvider.wideByParity), and spreading it over more rows
-     * pays more than few streams do. On the Zen 5 host (`SettingsComparison`, one process, op ms), with
-     * that form: up3.7x 24 rows of 1024 inputs (the old setting) 6.04, 48 of 512 4.73, 64 of 512 4.19–4.38,
-     * 96 of 512 4.04, 128 of 256 4.10, 64 of 1024 4.25; (8, 128, 7000 → 21000) 5.07 → 4.10 with 64 of 512,
-     * (32, 64, 4000 → 10000) 6.73 → 5.44, (64, 64, 2000 → 7000, alignCorners) 7.27 → 5.86. (Before that form,
-     * with the old per-group set-up: 6 rows of 4096 inputs 8.2–8.6 ms; 8 rows 7.3–7.6; 12 rows 6.9; 16 rows of
-     * 4096, 2048 or 1024 inputs 6.8, 6.8–7.7, 7.6; 24 rows of 1024 6.4, 7.2, 7.6; the same settings for every
-     * in-place call made irregular ratios and short rows 10–20 % slower.)
+     * FLOAT rows per in-place call of the wide form (ratios above 2) on many rows of at least {@link #WIDE_BLOCK}
+     * inputs, each a {@link #WIDE_PARTS}-th of the row. Until 2026-12-01 (seventh session) the form made a table of
+     * steps per group of inputs in every call, and spreading it over 64 rows of 512 inputs paid most. Since then the
+     * provider keeps the steps with the table (VectorKernelProvider.WideSteps), and a call takes its rows four at a
+     * time across each run of groups. On the Zen 5 host (`SettingsComparison`, one process, ratio to the copy),
+     * 64 rows of 512 inputs, then 4, 8 and 16 rows of half a row: up3.7x 2.19, 1.89, 1.95, 1.98; (8, 128, 7000 →
+     * 21000) 1.82, 1.71, 1.70, 1.67; (32, 64, 4000 → 10000) 1.77, 1.94, 1.94, 1.76; (64, 64, 2000 → 7000,
+     * alignCorners) 1.84, 2.09, 1.98, 1.90; (64, 128, 1000 → 3700) 2.26, 2.71, 2.41, 2.26; (16, 32, 16000 →
+     * 40000) 2.19, 1.91, 1.92, 1.86. (The same process, the old form with its old setting against the new one:
+     * up3.7x 2.58 → 2.16.)
      */
-    static final int WIDE_ROWS = 64;
-    /** Inputs per in-place call of {@link #WIDE_ROWS} rows. */
+    static final int WIDE_ROWS = 16;
+    /**
+     * Inputs per in-place call of {@link #WIDE_ROWS} rows, at least. A whole row per call was slower than half a
+     * row where the row is long (16 rows: up3.7x 2.87 against 2.05 with 4 rows; (32, 64, 4000 → 10000) 2.49
+     * against 2.12), and three or four parts per row slower still (up3.7x 2.19 and 2.26 with 4 rows), in the
+     * loops that only read and write the form's bytes too; why, the memory system does not show.
+     */
     static final int WIDE_BLOCK = 512;
+    /** Parts of a row per in-place call of the wide form (each at least {@link #WIDE_BLOCK} inputs). */
+    static final int WIDE_PARTS = 2;
     /** Floats after the last row of the gradOut buffer (two 512-bit vectors). */
     private static final int G_PADDING = 32;
     /** Tasks per thread to aim for, so that a slow thread does not hold up the others. */
@@ -180,20 +187,24 @@ public final class Linear1dBackwardKernel {
      * @param longBlock       inputs per such call, at most ({@link #LONG_BLOCK})
      * @param askProvider     long rows only where {@link KernelProvider#fewRowsPerCall} says so (else at every
      *                        ratio up to 2)
-     * @param wideRows        FLOAT rows per call of many long rows at ratios between 2 and 4 ({@link #WIDE_ROWS})
-     * @param wideBlock       inputs per such call ({@link #WIDE_BLOCK})
+     * @param wideRows        FLOAT rows per call of many long rows at ratios above 2 ({@link #WIDE_ROWS})
+     * @param wideBlock       inputs per such call, at least ({@link #WIDE_BLOCK})
+     * @param wideParts       parts of a row per such call ({@link #WIDE_PARTS})
      * @param sideBySideBlock inputs per task of the in-place side-by-side form, at most
      *                        ({@link #SIDE_BY_SIDE_IN_PLACE_BLOCK})
      */
     record Settings(int inPlaceRows, int inPlaceRows16, int inPlaceBlock, int shortBlock, int shortFormBlock,
-                    int longRows, int longBlock, boolean askProvider, int wideRows, int wideBlock, int sideBySideBlock) {
+                    int longRows, int longBlock, boolean askProvider, int wideRows, int wideBlock, int wideParts,
+                    int sideBySideBlock) {
         /** The settings every call of the library uses. */
         static final Settings DEFAULT = new Settings(IN_PLACE_ROWS, IN_PLACE_ROWS_16, IN_PLACE_BLOCK, SHORT_BLOCK,
-                SHORT_FORM_BLOCK, LONG_ROWS, LONG_BLOCK, true, WIDE_ROWS, WIDE_BLOCK, SIDE_BY_SIDE_IN_PLACE_BLOCK);
+                SHORT_FORM_BLOCK, LONG_ROWS, LONG_BLOCK, true, WIDE_ROWS, WIDE_BLOCK, WIDE_PARTS,
+                SIDE_BY_SIDE_IN_PLACE_BLOCK);
 
         Settings {
             if (inPlaceRows < 1 || inPlaceRows16 < 1 || inPlaceBlock < 1 || shortBlock < 1 || shortFormBlock < 1
-                    || longRows < 1 || longBlock < 1 || wideRows < 1 || wideBlock < 1 || sideBySideBlock < 1) {
+                    || longRows < 1 || longBlock < 1 || wideRows < 1 || wideBlock < 1 || wideParts < 1
+                    || sideBySideBlock < 1) {
                 throw new IllegalArgumentException("settings must be positive: " + this);
             }
         }
@@ -351,7 +362,8 @@ public final class Linear1dBackwardKernel {
                 rowUnit = longRows ? Math.max(settings.inPlaceRows(), inPlaceRows) : inPlaceRows;
                 blockTarget = longRows ? longestBlock(settings.longBlock(), settings.inPlaceBlock(),
                         (rows + rowUnit - 1) / rowUnit, lin, taskTarget)
-                        : wideRows ? settings.wideBlock() : inPlaceBlock;
+                        : wideRows ? longestBlock(wideBlock(lin, settings), settings.wideBlock(),
+                        (rows + rowUnit - 1) / rowUnit, lin, taskTarget) : inPlaceBlock;
             } else if (vector > 1 && rows >= vector) {
                 rowUnit = vector;
                 // Rows side by side (a transposed view): a task takes SIDE_BY_SIDE_ROWS of them, so that
@@ -387,6 +399,15 @@ public final class Linear1dBackwardKernel {
             this.maxSpan = span;
             this.windows = table.isDeferred() && rowsPerTask >= rows;
             this.table = windows ? table : table.full();
+        }
+
+        /**
+         * Inputs per call of the wide form: a {@code wideParts}-th of the row, rounded up to a multiple of 64 (the
+         * provider's groups start at multiples of its vector's lanes), and at least {@code wideBlock}.
+         */
+        private static int wideBlock(int lin, Settings settings) {
+            long part = ((long) lin + settings.wideParts() - 1) / settings.wideParts();
+            return (int) Math.max(settings.wideBlock(), Math.min(lin, (part + 63) / 64 * 64));
         }
 
         /**

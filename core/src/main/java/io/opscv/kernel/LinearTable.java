@@ -70,6 +70,11 @@ public final class LinearTable {
     private final int axisLout;
     /** A window's: its arrays, shared with the windows built from it as {@code reuse}; null otherwise. */
     private final WindowArrays arrays;
+    /**
+     * What a provider derives from this table's arrays and keeps with it ({@link #derived}); null until set. Only
+     * tables whose arrays never change keep it: not windows, whose arrays a later window may overwrite.
+     */
+    private Object derived;
 
     /**
      * The arrays of a chain of windows, each built with the previous one as {@code reuse}, and which window
@@ -217,6 +222,21 @@ public final class LinearTable {
         reserveHeap(lin, lout);
         return new LinearTable(lin, lout, lin == lout, scale(lin, lout, alignCorners, scales), alignCorners ? 0.0 : 0.5,
                 null, null, null, null, null, null, 0);
+    }
+
+    /**
+     * What a provider derived from this table, made by {@code make} on the first call (under the table's lock, so
+     * that every thread gets the same object); null for a window or a deferred table, whose arrays may change or
+     * do not exist.
+     */
+    synchronized <T> T derived(Class<T> type, java.util.function.Supplier<T> make) {
+        if (deferred || arrays != null) {
+            return null;
+        }
+        if (!type.isInstance(derived)) {
+            derived = make.get();
+        }
+        return type.cast(derived);
     }
 
     /** Whether this table is {@link #deferred}: its arrays do not exist, only {@link #full} or {@link #window} have them. */

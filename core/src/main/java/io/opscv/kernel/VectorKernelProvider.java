@@ -7,6 +7,8 @@ import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.DoubleVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
@@ -69,6 +71,9 @@ final class VectorKernelProvider implements KernelProvider {
     /** As many 16-bit lanes as {@link #FLOATS} has floats, for FP16/BF16 loads and stores. */
     private static final VectorSpecies<Short> HALFS = VectorSpecies.of(short.class,
             VectorShape.forBitSize(LANES * Short.SIZE));
+    /** At least as many byte lanes as {@link #FLOATS} has floats (64 bits at least), for {@link WideChunk}'s indices. */
+    private static final VectorSpecies<Byte> BYTES = VectorSpecies.of(byte.class,
+            VectorShape.forBitSize(Math.max(64, LANES * Byte.SIZE)));
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     /**
      * The whole address space: the in-place forms read and write {@linkplain PinnedScopes held} memory
@@ -1191,6 +1196,7 @@ final class VectorKernelProvider implements KernelProvider {
         final long gEnd = gradOut.byteSize() / 4;
         final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
         final IntVector lanes = IntVector.zero(INTS).addIndex(1);
+        final WideSteps steps = t.derived(WideSteps.class, () -> new WideSteps(t));
         boolean lastAlone = false;
         int next;
         for (int i = i0; i < i1; i = next) {
@@ -1224,6 +1230,27 @@ final class VectorKernelProvider implements KernelProvider {
                 // gradOut, and every span within the weights.
                 long base = Math.min(rightBase, Math.min(gEnd - lastRow, w0.length) - window);
                 if (base >= jLo) {
+                    WideChunk chunk = steps == null || count < LANES || i % LANES != 0 ? null
+                            : steps.chunk(t, i / LANES / WIDE_CHUNK);
+                    int k = i / LANES % WIDE_CHUNK;
+                    if (chunk != null && chunk.base[k] == base) {
+                        // This group and the chunk's next ones that are whole, in the call, and read from the
+                        // positions their steps were made for (which the call's last row holds; the bases grow with
+                        // the groups, so they stay at or after jLo).
+                        long limit = Math.min(gEnd - lastRow, w0.length) - window;
+                        int k1 = k + 1;
+                        int end = i + LANES;
+                        while (k1 < WIDE_CHUNK && end + LANES <= i1 && chunk.base[k1] == Math.min(bounds[end], limit)) {
+                            k1++;
+                            end += LANES;
+                        }
+                        long g = gAddr + (gFirst - jLo) * 4;
+                        long o = oAddr + (oFirst + i - i0) * 4;
+                        int r = wideFours(chunk, k, k1, rows, g, 4 * gRowStride, o, 4 * oRowStride);
+                        wideOnes(chunk, k, k1, r, rows, g, 4 * gRowStride, o, 4 * oRowStride);
+                        next = end;
+                        continue;
+                    }
                     wideByParity(bounds, w0, w1, i, count, (int) base, rows, gAddr + (gFirst - jLo) * 4,
                             4 * gRowStride, oAddr + (oFirst + i - i0) * 4, 4 * oRowStride);
                     continue;
@@ -1342,6 +1369,207 @@ final class VectorKernelProvider implements KernelProvider {
         final float[] weight = PARITY_WEIGHT.get();
         int steps = parityTable(active, weight, bounds, i, count, base, w0, w1);
         parityRows(active, weight, steps, 0, rows, g + 4L * base, gRowBytes, 12L * LANES, o, oRowBytes, count);
+    }
+
+    /** Groups of L inputs per chunk of {@link WideSteps}. */
+    static final int WIDE_CHUNK = 32;
+
+    /**
+     * {@link #wideByParity}'s step tables for the whole groups of L inputs of a table (those from a multiple of L),
+     * kept with the table ({@link LinearTable#derived}) and made a chunk of {@link #WIDE_CHUNK} groups at a time,
+     * by the first thread that needs it (another may make the same chunk meanwhile: the same values). A group's
+     * steps depend on the table only, not on the rows: with them made once, a call's rows need not share a group's
+     * set-up, and a call can take few long rows (few, long streams of gradOut and out per thread) rather than many
+     * short ones.
+     */
+    private static final class WideSteps {
+        final AtomicReferenceArray<WideChunk> chunks;
+
+        WideSteps(LinearTable t) {
+            chunks = new AtomicReferenceArray<>((t.lin() / LANES + WIDE_CHUNK - 1) / WIDE_CHUNK);
+        }
+
+        WideChunk chunk(LinearTable t, int c) {
+            WideChunk chunk = chunks.get(c);
+            if (chunk == null) {
+                chunk = new WideChunk(t, c);
+                chunks.set(c, chunk);
+            }
+            return chunk;
+        }
+    }
+
+    /**
+     * The steps of groups {@code c * WIDE_CHUNK} to {@code (c + 1) * WIDE_CHUNK - 1} of L inputs: group k's (of the
+     * chunk) in {@code at} and {@code w} from {@code start[k] * L} on, {@code start[k + 1] - start[k]} of them, read
+     * from four vectors of gradOut at position {@code base[k]}; -1 there for a group {@link #backwardInPlaceWide}
+     * does not sum with {@link #wideByParity} (a part group, the one with the last input, terms beyond four
+     * vectors), and for one past the table's last whole group.
+     */
+    private static final class WideChunk {
+        final byte[] at;
+        final float[] w;
+        final int[] start = new int[WIDE_CHUNK + 1];
+        final int[] base = new int[WIDE_CHUNK];
+
+        WideChunk(LinearTable t, int c) {
+            final int[] bounds = t.bounds;
+            final int window = 4 * LANES;
+            final int[] active = PARITY_INDEX.get();
+            final float[] weight = PARITY_WEIGHT.get();
+            int[] at = new int[0];
+            float[] w = new float[0];
+            int total = 0;
+            for (int k = 0; k < WIDE_CHUNK; k++) {
+                int i = (c * WIDE_CHUNK + k) * LANES;
+                start[k] = total;
+                base[k] = -1;
+                // Whole groups without the last input (whose doubled terms the steps do not take), whose terms lie
+                // within four vectors.
+                if (i + LANES >= t.lin()) {
+                    continue;
+                }
+                int rightBase = bounds[i];
+                if (bounds[i + LANES + 1] - rightBase > window) {
+                    continue;
+                }
+                // As backwardInPlaceWide's window, but for the call's last row (not below 0: lout > 2 lin > 2L).
+                base[k] = Math.min(rightBase, t.w0.length - window);
+                int steps = parityTable(active, weight, bounds, i, LANES, base[k], t.w0, t.w1);
+                if ((total + steps) * LANES > at.length) {
+                    at = Arrays.copyOf(at, Math.max(2 * at.length, (total + steps) * LANES));
+                    w = Arrays.copyOf(w, at.length);
+                }
+                System.arraycopy(active, 0, at, total * LANES, steps * LANES);
+                System.arraycopy(weight, 0, w, total * LANES, steps * LANES);
+                total += steps;
+            }
+            start[WIDE_CHUNK] = total;
+            // Indices as bytes (-1 to 2L - 1), with room for a load of BYTES from the last step.
+            this.at = new byte[total * LANES + BYTES.length()];
+            for (int k = 0; k < total * LANES; k++) {
+                this.at[k] = (byte) at[k];
+            }
+            this.w = Arrays.copyOf(w, total * LANES);
+        }
+    }
+
+    /**
+     * Groups {@code k0} to {@code k1 - 1} of a chunk of {@link WideSteps} ({@link #parityFours}' loop for each), of
+     * rows four at a time, each quad going across the groups: four read and four write streams. {@code g} is the
+     * address of row 0's gradOut position 0 (of the table), {@code o} of row 0's sum of group k0's first input.
+     * Returns the first row left.
+     */
+    private static int wideFours(WideChunk chunk, int k0, int k1, int rows, long g, long gs, long o, long os) {
+        final byte[] at = chunk.at;
+        final float[] w = chunk.w;
+        final int[] start = chunk.start;
+        final int[] base = chunk.base;
+        int r = 0;
+        for (; r + 3 < rows; r += 4) {
+            long out = o + r * os;
+            for (int k = k0; k < k1; k++, out += 4L * LANES) {
+                long q = g + r * gs + 4L * base[k];
+                IntVector ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
+                IntVector gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
+                IntVector gc = IntVector.fromMemorySegment(INTS, RAW, q + 8L * LANES, ORDER);
+                IntVector gd = IntVector.fromMemorySegment(INTS, RAW, q + 12L * LANES, ORDER);
+                IntVector g0 = EVEN.selectFrom(ga, gb);
+                IntVector g1 = EVEN.selectFrom(gc, gd);
+                IntVector g2 = ODD.selectFrom(ga, gb);
+                IntVector g3 = ODD.selectFrom(gc, gd);
+                q += gs;
+                ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
+                gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
+                gc = IntVector.fromMemorySegment(INTS, RAW, q + 8L * LANES, ORDER);
+                gd = IntVector.fromMemorySegment(INTS, RAW, q + 12L * LANES, ORDER);
+                IntVector h0 = EVEN.selectFrom(ga, gb);
+                IntVector h1 = EVEN.selectFrom(gc, gd);
+                IntVector h2 = ODD.selectFrom(ga, gb);
+                IntVector h3 = ODD.selectFrom(gc, gd);
+                q += gs;
+                ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
+                gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
+                gc = IntVector.fromMemorySegment(INTS, RAW, q + 8L * LANES, ORDER);
+                gd = IntVector.fromMemorySegment(INTS, RAW, q + 12L * LANES, ORDER);
+                IntVector i0 = EVEN.selectFrom(ga, gb);
+                IntVector i1 = EVEN.selectFrom(gc, gd);
+                IntVector i2 = ODD.selectFrom(ga, gb);
+                IntVector i3 = ODD.selectFrom(gc, gd);
+                q += gs;
+                ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
+                gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
+                gc = IntVector.fromMemorySegment(INTS, RAW, q + 8L * LANES, ORDER);
+                gd = IntVector.fromMemorySegment(INTS, RAW, q + 12L * LANES, ORDER);
+                IntVector j0 = EVEN.selectFrom(ga, gb);
+                IntVector j1 = EVEN.selectFrom(gc, gd);
+                IntVector j2 = ODD.selectFrom(ga, gb);
+                IntVector j3 = ODD.selectFrom(gc, gd);
+                FloatVector s1 = FloatVector.zero(FLOATS);
+                FloatVector s2 = s1;
+                FloatVector s3 = s1;
+                FloatVector s4 = s1;
+                for (int s = start[k] * LANES, end = start[k + 1] * LANES; s < end; s += 2 * LANES) {
+                    IntVector a = indices(at, s);
+                    VectorMask<Float> has = a.compare(VectorOperators.GE, 0).cast(FLOATS);
+                    FloatVector v = FloatVector.fromArray(FLOATS, w, s);
+                    s1 = s1.add(a.selectFrom(g0, g1).reinterpretAsFloats().mul(v), has);
+                    s2 = s2.add(a.selectFrom(h0, h1).reinterpretAsFloats().mul(v), has);
+                    s3 = s3.add(a.selectFrom(i0, i1).reinterpretAsFloats().mul(v), has);
+                    s4 = s4.add(a.selectFrom(j0, j1).reinterpretAsFloats().mul(v), has);
+                    IntVector b = indices(at, s + LANES);
+                    VectorMask<Float> has2 = b.compare(VectorOperators.GE, 0).cast(FLOATS);
+                    FloatVector u = FloatVector.fromArray(FLOATS, w, s + LANES);
+                    s1 = s1.add(b.selectFrom(g2, g3).reinterpretAsFloats().mul(u), has2);
+                    s2 = s2.add(b.selectFrom(h2, h3).reinterpretAsFloats().mul(u), has2);
+                    s3 = s3.add(b.selectFrom(i2, i3).reinterpretAsFloats().mul(u), has2);
+                    s4 = s4.add(b.selectFrom(j2, j3).reinterpretAsFloats().mul(u), has2);
+                }
+                s1.intoMemorySegment(RAW, out, ORDER);
+                s2.intoMemorySegment(RAW, out + os, ORDER);
+                s3.intoMemorySegment(RAW, out + 2 * os, ORDER);
+                s4.intoMemorySegment(RAW, out + 3 * os, ORDER);
+            }
+        }
+        return r;
+    }
+
+    /** {@link #wideFours}' rows from {@code r} on, one by one. */
+    private static void wideOnes(WideChunk chunk, int k0, int k1, int r, int rows, long g, long gs, long o, long os) {
+        final byte[] at = chunk.at;
+        final float[] w = chunk.w;
+        final int[] start = chunk.start;
+        final int[] base = chunk.base;
+        for (; r < rows; r++) {
+            long out = o + r * os;
+            for (int k = k0; k < k1; k++, out += 4L * LANES) {
+                long q = g + r * gs + 4L * base[k];
+                IntVector ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
+                IntVector gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
+                IntVector gc = IntVector.fromMemorySegment(INTS, RAW, q + 8L * LANES, ORDER);
+                IntVector gd = IntVector.fromMemorySegment(INTS, RAW, q + 12L * LANES, ORDER);
+                IntVector g0 = EVEN.selectFrom(ga, gb);
+                IntVector g1 = EVEN.selectFrom(gc, gd);
+                IntVector g2 = ODD.selectFrom(ga, gb);
+                IntVector g3 = ODD.selectFrom(gc, gd);
+                FloatVector sum = FloatVector.zero(FLOATS);
+                for (int s = start[k] * LANES, end = start[k + 1] * LANES; s < end; s += 2 * LANES) {
+                    IntVector a = indices(at, s);
+                    sum = sum.add(a.selectFrom(g0, g1).reinterpretAsFloats().mul(FloatVector.fromArray(FLOATS, w, s)),
+                            a.compare(VectorOperators.GE, 0).cast(FLOATS));
+                    IntVector b = indices(at, s + LANES);
+                    sum = sum.add(b.selectFrom(g2, g3).reinterpretAsFloats()
+                                    .mul(FloatVector.fromArray(FLOATS, w, s + LANES)),
+                            b.compare(VectorOperators.GE, 0).cast(FLOATS));
+                }
+                sum.intoMemorySegment(RAW, out, ORDER);
+            }
+        }
+    }
+
+    /** L indices of {@link WideChunk#at} from {@code k}, as ints. */
+    private static IntVector indices(byte[] at, int k) {
+        return (IntVector) ByteVector.fromArray(BYTES, at, k).convertShape(VectorOperators.B2I, INTS, 0);
     }
 
     /**

@@ -125,7 +125,8 @@ class GuardPageTest {
      * far as the block's span ({@code gatherTo(i1)}); each ends at a guard page. A run of groups carried past
      * i1 (a run of similar groups that the search let through the block's end) writes into the next row's
      * outputs, which the comparison catches, or faults at the last row; so does a run whose windows would read
-     * past the last row's positions.
+     * past the last row's positions, and a run of the wide form's groups whose kept steps read from positions the
+     * call's last row does not hold.
      */
     @Test
     void noFormReadsOrWritesPastTheEndOfItsBlock() throws Throwable {
@@ -139,7 +140,11 @@ class GuardPageTest {
             {1000, 1999, 1, 128, 512}, {1000, 2000, 0, 256, 512}, {4000, 1000, 0, 1024, 2048},
             {1000, 2000, 1, 0, 1000}, {4096, 8192, 1, 2048, 4096}, {1000, 2001, 1, 512, 1000}, {999, 1990, 1, 0, 999},
             // Ratios between 1 and 2: a group's terms span fewer positions than the two vectors its windows load.
-            {1000, 1499, 1, 0, 1000}, {1000, 1499, 1, 200, 600}, {997, 1500, 1, 0, 997}};
+            {1000, 1499, 1, 0, 1000}, {1000, 1499, 1, 200, 600}, {997, 1500, 1, 0, 997},
+            // Ratios between 2 and 4 (the wide form's steps kept with the table, in runs of groups from a multiple of
+            // the lanes): blocks that end inside a group, at the row's end, or with a group just short of 4x.
+            {1200, 4440, 0, 512, 1000}, {1200, 4440, 0, 0, 700}, {1100, 3850, 1, 512, 1100}, {1200, 3000, 0, 256, 1200},
+            {1000, 3990, 0, 496, 1000}};
         Random random = new Random(11);
         for (int[] b : blocks) {
             LinearTable table = LinearTable.of(b[0], b[1], b[2] != 0, 0);
@@ -151,7 +156,7 @@ class GuardPageTest {
             int i1 = b[4];
             int count = i1 - i0;
             int span = table.gatherTo(i1) - table.gatherFrom(i0);
-            for (int rows : new int[] {1, 2, 5}) {
+            for (int rows : new int[] {1, 2, 5, 8}) {
                 // gradOut holds whole rows, or the last row's positions only as far as the block's span.
                 for (boolean wholeRows : new boolean[] {true, false}) {
                     String where = b[0] + " -> " + lout + (b[2] != 0 ? " ac" : "") + " inputs [" + i0 + ", " + i1

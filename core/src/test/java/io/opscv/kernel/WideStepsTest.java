@@ -1,0 +1,131 @@
+package io.opscv.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.opscv.runtime.DataType;
+import io.opscv.runtime.PinnedScopes;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The wide form's steps kept with the table (the vector provider's {@code WideSteps}), called directly at ratios
+ * from 2.5 to 4: blocks from a multiple of the vector's lanes (the kept steps, runs of groups across chunks of 32
+ * groups, cut by the block's end) and from elsewhere (steps made per group), 1 to 11 rows (four at a time and the
+ * rest one by one), row strides wider than the rows, gradOut ending at the last row's span (its last groups then
+ * read from lower positions, with steps of their own) or with room after it, calls on one table from several
+ * threads at once, NaN, infinities and -0 in gradOut, and infinities at each row's last positions. Bit for bit
+ * against the scalar provider, NaNs made canonical; out between rows untouched.
+ */
+class WideStepsTest {
+    /** {lin, lout, alignCorners, scales x 10}: 3.7x, 2.5x, 3.5x alignCorners, 4x, explicit scales, just under 4x. */
+    private static final int[][] AXES = {{1200, 4440, 0, 0}, {1200, 3000, 0, 0}, {1100, 3850, 1, 0},
+        {1030, 4120, 0, 0}, {700, 2590, 0, 37}, {1000, 3990, 0, 0}};
+
+    @Test
+    void keptStepsMatchTheScalarProvider() {
+        KernelProvider vector = KernelProviders.vector();
+        assumeTrue(vector != null, "no vector provider");
+        Random random = new Random(29);
+        for (int[] axis : AXES) {
+            LinearTable table = LinearTable.of(axis[0], axis[1], axis[2] != 0, axis[3] / 10.0);
+            for (int[] block : blocks(axis[0])) {
+                for (int rows : new int[] {1, 3, 4, 5, 8, 11}) {
+                    check(vector, table, axis, block[0], block[1], rows, random.nextLong(), rows % 2 == 0, false);
+                }
+                // Infinities at each row's last positions: the last input's doubled terms (0 · ∞ = NaN where its
+                // clamped outputs' right weight is 0), which the kept steps must not take.
+                check(vector, table, axis, block[0], block[1], 4, random.nextLong(), true, true);
+            }
+        }
+    }
+
+    @Test
+    void threadsSharingATableGetTheSameSums() throws Exception {
+        KernelProvider vector = KernelProviders.vector();
+        assumeTrue(vector != null, "no vector provider");
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            for (int[] axis : AXES) {
+                // A new table: the threads make its chunks of steps between them.
+                LinearTable table = LinearTable.of(axis[0], axis[1], axis[2] != 0, axis[3] / 10.0);
+                List<Future<?>> calls = new ArrayList<>();
+                for (int thread = 0; thread < 4; thread++) {
+                    long seed = 1000L * thread + axis[0];
+                    calls.add(pool.submit(() -> {
+                        for (int[] block : blocks(axis[0])) {
+                            check(vector, table, axis, block[0], block[1], 6, seed + block[0], false, false);
+                        }
+                    }));
+                }
+                for (Future<?> call : calls) {
+                    call.get();
+                }
+            }
+        } finally {
+            pool.shutdown();
+        }
+    }
+
+    /** Blocks of a row of {@code lin} inputs: whole, from multiples of 16 and 512, from elsewhere, to the end. */
+    private static int[][] blocks(int lin) {
+        int tail = (lin - 300) / 16 * 16;
+        return new int[][] {{0, lin}, {512, lin}, {0, 560}, {16, 700}, {8, 600}, {tail, lin}, {tail + 5, lin - 1},
+            {32, 48}};
+    }
+
+    private static void check(KernelProvider vector, LinearTable table, int[] axis, int i0, int i1, int rows, long seed,
+                              boolean room, boolean infiniteEnds) {
+        Random random = new Random(seed);
+        int count = i1 - i0;
+        int jLo = table.gatherFrom(i0);
+        int span = table.gatherTo(i1) - jLo;
+        int gRowStride = span + random.nextInt(3) * 17;
+        int oRowStride = count + random.nextInt(3) * 5;
+        int gFloats = (rows - 1) * gRowStride + span;
+        int oFloats = (rows - 1) * oRowStride + count;
+        float[] g = new float[gFloats];
+        for (int k = 0; k < gFloats; k++) {
+            int pick = random.nextInt(200);
+            g[k] = pick == 0 ? Float.NaN : pick == 1 ? Float.POSITIVE_INFINITY
+                    : pick == 2 ? Float.NEGATIVE_INFINITY : pick == 3 ? -0f : (float) random.nextGaussian();
+        }
+        for (int r = 0; r < rows && infiniteEnds; r++) {
+            for (int k = Math.max(0, span - 4); k < span; k++) {
+                g[r * gRowStride + k] = Float.POSITIVE_INFINITY;
+            }
+        }
+        float[] expected = new float[oFloats];
+        KernelProviders.scalar().linearBackward(table, i0, i1, rows, g, 0, gRowStride, expected, 0, oRowStride, null);
+        String where = axis[0] + " -> " + axis[1] + (axis[2] != 0 ? " ac" : "") + " scales " + axis[3] / 10.0 + " ["
+                + i0 + ", " + i1 + ") rows " + rows + (room ? " with room" : "")
+                + (infiniteEnds ? " infinities at the ends" : "");
+        try (Arena arena = Arena.ofShared(); PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope())) {
+            MemorySegment gradOut = arena.allocate(4L * (gFloats + (room ? 64 : 0)), 64);
+            MemorySegment.copy(g, 0, gradOut, ValueLayout.JAVA_FLOAT, 0, gFloats);
+            MemorySegment out = arena.allocate(4L * oFloats, 64);
+            out.fill((byte) 0x55);
+            vector.linearBackwardInPlace(table, i0, i1, rows, gradOut, 0, gRowStride, out, 0, oRowStride,
+                    DataType.FLOAT);
+            for (int r = 0; r < rows; r++) {
+                for (int q = 0; q < count; q++) {
+                    int e = r * oRowStride + q;
+                    assertEquals(KernelCase.canonical(Float.floatToRawIntBits(expected[e]), DataType.FLOAT),
+                            KernelCase.canonical(Float.floatToRawIntBits(out.getAtIndex(ValueLayout.JAVA_FLOAT, e)),
+                                    DataType.FLOAT), where + ": row " + r + ", input " + (i0 + q));
+                }
+                for (int q = count; q < oRowStride && r < rows - 1; q++) {
+                    assertEquals(0x55555555, out.getAtIndex(ValueLayout.JAVA_INT, r * oRowStride + q), where);
+                }
+            }
+        }
+    }
+}
