@@ -337,9 +337,13 @@ public final class Linear1dBackwardKernel {
             boolean longRows = inPlace && rows > settings.inPlaceRows() && lin >= settings.inPlaceBlock()
                     && (long) table.lout() <= 2L * lin
                     && (!settings.askProvider() || provider.fewRowsPerCall(table.full(), gradOut.dataType()));
-            // Many long FLOAT rows at ratios between 2 and 4 (the wide form): many rows per call (WIDE_ROWS).
+            // Many long FLOAT rows at ratios above 2, or between 1 and 2 where the provider's loops would need a
+            // set-up per group (not few rows per call): the wide form's calls (WIDE_ROWS rows of WIDE_PARTS-th of
+            // a row).
             boolean wideRows = inPlace && !longRows && gradOut.dataType() == DataType.FLOAT
-                    && rows > settings.inPlaceRows() && lin >= settings.wideBlock() && (long) table.lout() > 2L * lin;
+                    && rows > settings.inPlaceRows() && lin >= settings.wideBlock() && ((long) table.lout() > 2L * lin
+                    || (table.lout() > lin && settings.askProvider()
+                    && !provider.fewRowsPerCall(table.full(), DataType.FLOAT)));
             this.inPlaceRows = longRows ? settings.longRows() : wideRows ? settings.wideRows()
                     : gradOut.dataType() == DataType.FLOAT ? settings.inPlaceRows() : settings.inPlaceRows16();
             // Rows shorter than inPlaceBlock: shortBlock inputs' worth of them per call, but at irregular ratios up

@@ -324,7 +324,11 @@ final class VectorKernelProvider implements KernelProvider {
      * one set-up), and FLOAT tables whose groups mostly repeat the tap pattern of the group before
      * ({@link #similarRunEnd}). Irregular ratios keep many rows per call: their groups each need a
      * set-up, and with 2 rows per call (32, 64, 16384 ← 19661) took 27–30 ms against 23.5–24 with 6
-     * (one thread: 32–35 against 26–27; Zen 5 host, one process alternating the two).
+     * (one thread: 32–35 against 26–27; Zen 5 host, one process alternating the two). Since 2026-12-01
+     * (seventh session) irregular FLOAT upsampling takes the wide form with its steps kept with the table
+     * ({@link #irregularUpsampling}), in the driver's wide calls: in one process against the windowed form with
+     * 6 rows of 4096 inputs, (32, 64, 16384 ← 19661) 2.95 → 2.47 of the copy, (32, 64, 16384 ← 30000) 2.72 →
+     * 2.03, (16, 32, 10000 ← 13001, alignCorners) 1.43 → 1.28.
      */
     @Override
     public boolean fewRowsPerCall(LinearTable t, DataType type) {
@@ -360,6 +364,21 @@ final class VectorKernelProvider implements KernelProvider {
         return groups > 0 && 10L * similar >= 9L * groups;
     }
 
+    /**
+     * A FLOAT table at a ratio between 1 and 2 (the windowed forms' range) that repeats no pattern: neither periodic
+     * with a whole number of periods per L inputs nor {@linkplain #mostlySimilar mostly similar}. Its groups each
+     * need a set-up in the windowed forms, made in every call; the wide form ({@link #backwardInPlaceWide}) keeps
+     * its steps with the table instead ({@link WideSteps}), and the driver then takes its rows as the wide form's
+     * ({@link #fewRowsPerCall} is false for it). Windows (which keep no steps) stay with the windowed forms.
+     */
+    private static boolean irregularUpsampling(LinearTable t) {
+        if (t.lout() <= t.lin() || (t.periodInputs() > 0 && LANES % t.periodInputs() == 0)) {
+            return false;
+        }
+        WideSteps steps = t.derived(WideSteps.class, () -> new WideSteps(t));
+        return steps != null && steps.irregular;
+    }
+
     /** Ratios between 2 and 4: the wide windowed form ({@link #backwardInPlaceWide}). */
     private static boolean wide(LinearTable t) {
         return WINDOWED && (long) t.axisLout() > 2L * t.axisLin() && (long) t.axisLout() <= 4L * t.axisLin();
@@ -381,7 +400,7 @@ final class VectorKernelProvider implements KernelProvider {
                 && backwardInPlaceShort(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride)) {
             return;
         }
-        if (!windowed(t)) {
+        if (!windowed(t) || irregularUpsampling(t)) {
             backwardInPlaceWide(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride);
             return;
         }
@@ -1384,9 +1403,12 @@ final class VectorKernelProvider implements KernelProvider {
      */
     private static final class WideSteps {
         final AtomicReferenceArray<WideChunk> chunks;
+        /** The table is at a ratio of at most 2 and {@link #irregularUpsampling}. */
+        final boolean irregular;
 
         WideSteps(LinearTable t) {
             chunks = new AtomicReferenceArray<>((t.lin() / LANES + WIDE_CHUNK - 1) / WIDE_CHUNK);
+            irregular = (long) t.lout() <= 2L * t.lin() && !mostlySimilar(t);
         }
 
         WideChunk chunk(LinearTable t, int c) {

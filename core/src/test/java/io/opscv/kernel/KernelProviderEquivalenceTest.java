@@ -146,10 +146,13 @@ class KernelProviderEquivalenceTest {
         all.add(new KernelCase("long_rows_irregular", 2, 6, 4500, 8000, false, 0, f, plain, false));
         all.add(new KernelCase("long_rows_down_irregular", 2, 6, 5000, 3501, true, 0, f, plain, false));
         all.add(new KernelCase("long_rows_similar_bf16", 2, 6, 4100, 8190, true, 0, DataType.BF16, plain, false));
-        // Many long rows of the wide form (Linear1dBackwardKernel.WIDE_ROWS): tasks of 64 and 38 rows (rows four
-        // at a time, then two one by one), blocks of 512 inputs and a tail of 52 (one call of all a task's rows).
+        // Many long rows of the wide form (Linear1dBackwardKernel.WIDE_ROWS, WIDE_PARTS): tasks of 16 rows and one
+        // of 6 (rows four at a time, then two one by one), blocks of half a row (1088 and 1012 inputs); and ratios
+        // between 1 and 2 that repeat no pattern, which the vector provider sums with the wide form's kept steps.
         all.add(new KernelCase("wide_rows_3.3x", 2, 51, 2100, 7000, false, 0, f, plain, true));
         all.add(new KernelCase("wide_rows_2.5x_ac", 2, 51, 2100, 5250, true, 0, f, plain, false));
+        all.add(new KernelCase("wide_rows_1.2x", 2, 51, 2100, 2521, false, 0, f, plain, true));
+        all.add(new KernelCase("wide_rows_1.3x_ac", 2, 51, 2100, 2731, true, 0, f, plain, false));
         return all.stream();
     }
 

@@ -18,17 +18,21 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The wide form's steps kept with the table (the vector provider's {@code WideSteps}), called directly at ratios
- * from 2.5 to 4: blocks from a multiple of the vector's lanes (the kept steps, runs of groups across chunks of 32
- * groups, cut by the block's end) and from elsewhere (steps made per group), 1 to 11 rows (four at a time and the
- * rest one by one), row strides wider than the rows, gradOut ending at the last row's span (its last groups then
- * read from lower positions, with steps of their own) or with room after it, calls on one table from several
- * threads at once, NaN, infinities and -0 in gradOut, and infinities at each row's last positions. Bit for bit
- * against the scalar provider, NaNs made canonical; out between rows untouched.
+ * from 2.5 to 4 and at irregular ones between 1 and 2: blocks from a multiple of the vector's lanes (the kept steps,
+ * runs of groups across chunks of 32 groups, cut by the block's end) and from elsewhere (steps made per group), 1 to
+ * 11 rows (four at a time and the rest one by one), row strides wider than the rows, gradOut ending at the last
+ * row's span (its last groups then read from lower positions, with steps of their own) or with room after it, calls
+ * on one table from several threads at once, NaN, infinities and -0 in gradOut, and infinities at each row's last
+ * positions. Bit for bit against the scalar provider, NaNs made canonical; out between rows untouched.
  */
 class WideStepsTest {
-    /** {lin, lout, alignCorners, scales x 10}: 3.7x, 2.5x, 3.5x alignCorners, 4x, explicit scales, just under 4x. */
+    /**
+     * {lin, lout, alignCorners, scales x 10}: 3.7x, 2.5x, 3.5x alignCorners, 4x, explicit scales, just under 4x, and
+     * ratios between 1 and 2 that repeat no pattern (the vector provider takes the wide form for them too).
+     */
     private static final int[][] AXES = {{1200, 4440, 0, 0}, {1200, 3000, 0, 0}, {1100, 3850, 1, 0},
-        {1030, 4120, 0, 0}, {700, 2590, 0, 37}, {1000, 3990, 0, 0}};
+        {1030, 4120, 0, 0}, {700, 2590, 0, 37}, {1000, 3990, 0, 0}, {1200, 1441, 0, 0}, {1100, 2013, 0, 0},
+        {1000, 1301, 1, 0}};
 
     @Test
     void keptStepsMatchTheScalarProvider() {
