@@ -340,8 +340,8 @@ public final class Linear1dBackwardKernel {
             // Many long FLOAT rows at ratios above 2, or between 1 and 2 where the provider's loops would need a
             // set-up per group (not few rows per call): the wide form's calls (WIDE_ROWS rows of WIDE_PARTS-th of
             // a row).
-            boolean wideRows = inPlace && !longRows && gradOut.dataType() == DataType.FLOAT
-                    && rows > settings.inPlaceRows() && lin >= settings.wideBlock() && ((long) table.lout() > 2L * lin
+            boolean wideRows = inPlace && !longRows && rows > settings.inPlaceRows() && lin >= settings.wideBlock()
+                    && gradOut.dataType() != DataType.FLOAT16 && ((long) table.lout() > 2L * lin
                     || (table.lout() > lin && settings.askProvider()
                     && !provider.fewRowsPerCall(table.full(), DataType.FLOAT)));
             this.inPlaceRows = longRows ? settings.longRows() : wideRows ? settings.wideRows()

@@ -291,8 +291,11 @@ final class VectorKernelProvider implements KernelProvider {
      */
     @Override
     public boolean backwardInPlace(LinearTable table, DataType type) {
+        // BF16 at ratios between 2 and 4 only on rows with whole groups (the others would all go through the
+        // buffered form, one row at a time).
         return (type == DataType.FLOAT && (windowed(table) || wide(table)))
-                || ((type == DataType.BF16 || type == DataType.FLOAT16) && windowed(table));
+                || (type == DataType.BF16 && (windowed(table) || (wide(table) && table.lin() > 2 * LANES)))
+                || (type == DataType.FLOAT16 && windowed(table));
     }
 
     /**
@@ -389,7 +392,11 @@ final class VectorKernelProvider implements KernelProvider {
                                       long gRowStride, MemorySegment out, long oFirst, long oRowStride, DataType type) {
         checkRawAccess(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride, type);
         if (type == DataType.BF16) {
-            backwardInPlaceBf16(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride);
+            if (windowed(t) && !irregularUpsampling(t)) {
+                backwardInPlaceBf16(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride);
+            } else {
+                backwardInPlaceWideBf16(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride);
+            }
             return;
         }
         if (type == DataType.FLOAT16) {
@@ -1452,12 +1459,13 @@ final class VectorKernelProvider implements KernelProvider {
                     continue;
                 }
                 int rightBase = bounds[i];
-                if (bounds[i + LANES + 1] - rightBase > window) {
+                // As backwardInPlaceWide's window, but for the call's last row; none below 0 (fewer than 2L outputs).
+                int b = Math.min(rightBase, t.w0.length - window);
+                if (bounds[i + LANES + 1] - rightBase > window || b < 0) {
                     continue;
                 }
-                // As backwardInPlaceWide's window, but for the call's last row (not below 0: lout > 2 lin > 2L).
-                base[k] = Math.min(rightBase, t.w0.length - window);
-                int steps = parityTable(active, weight, bounds, i, LANES, base[k], t.w0, t.w1);
+                base[k] = b;
+                int steps = parityTable(active, weight, bounds, i, LANES, b, t.w0, t.w1);
                 if ((total + steps) * LANES > at.length) {
                     at = Arrays.copyOf(at, Math.max(2 * at.length, (total + steps) * LANES));
                     w = Arrays.copyOf(w, at.length);
@@ -1532,14 +1540,16 @@ final class VectorKernelProvider implements KernelProvider {
                 FloatVector s3 = s1;
                 FloatVector s4 = s1;
                 for (int s = start[k] * LANES, end = start[k + 1] * LANES; s < end; s += 2 * LANES) {
-                    IntVector a = indices(at, s);
+                    IntVector a = (IntVector) ByteVector.fromArray(BYTES, at, s)
+                            .convertShape(VectorOperators.B2I, INTS, 0);
                     VectorMask<Float> has = a.compare(VectorOperators.GE, 0).cast(FLOATS);
                     FloatVector v = FloatVector.fromArray(FLOATS, w, s);
                     s1 = s1.add(a.selectFrom(g0, g1).reinterpretAsFloats().mul(v), has);
                     s2 = s2.add(a.selectFrom(h0, h1).reinterpretAsFloats().mul(v), has);
                     s3 = s3.add(a.selectFrom(i0, i1).reinterpretAsFloats().mul(v), has);
                     s4 = s4.add(a.selectFrom(j0, j1).reinterpretAsFloats().mul(v), has);
-                    IntVector b = indices(at, s + LANES);
+                    IntVector b = (IntVector) ByteVector.fromArray(BYTES, at, s + LANES)
+                            .convertShape(VectorOperators.B2I, INTS, 0);
                     VectorMask<Float> has2 = b.compare(VectorOperators.GE, 0).cast(FLOATS);
                     FloatVector u = FloatVector.fromArray(FLOATS, w, s + LANES);
                     s1 = s1.add(b.selectFrom(g2, g3).reinterpretAsFloats().mul(u), has2);
@@ -1576,10 +1586,12 @@ final class VectorKernelProvider implements KernelProvider {
                 IntVector g3 = ODD.selectFrom(gc, gd);
                 FloatVector sum = FloatVector.zero(FLOATS);
                 for (int s = start[k] * LANES, end = start[k + 1] * LANES; s < end; s += 2 * LANES) {
-                    IntVector a = indices(at, s);
+                    IntVector a = (IntVector) ByteVector.fromArray(BYTES, at, s)
+                            .convertShape(VectorOperators.B2I, INTS, 0);
                     sum = sum.add(a.selectFrom(g0, g1).reinterpretAsFloats().mul(FloatVector.fromArray(FLOATS, w, s)),
                             a.compare(VectorOperators.GE, 0).cast(FLOATS));
-                    IntVector b = indices(at, s + LANES);
+                    IntVector b = (IntVector) ByteVector.fromArray(BYTES, at, s + LANES)
+                            .convertShape(VectorOperators.B2I, INTS, 0);
                     sum = sum.add(b.selectFrom(g2, g3).reinterpretAsFloats()
                                     .mul(FloatVector.fromArray(FLOATS, w, s + LANES)),
                             b.compare(VectorOperators.GE, 0).cast(FLOATS));
@@ -1589,9 +1601,171 @@ final class VectorKernelProvider implements KernelProvider {
         }
     }
 
-    /** L indices of {@link WideChunk#at} from {@code k}, as ints. */
-    private static IntVector indices(byte[] at, int k) {
-        return (IntVector) ByteVector.fromArray(BYTES, at, k).convertShape(VectorOperators.B2I, INTS, 0);
+    /**
+     * BF16 rows in place at ratios between 2 and 4: the FLOAT wide form's kept steps ({@link WideSteps}) on runs of
+     * whole groups from a multiple of L ({@link #wideFoursBf16}), the other inputs (a call's first and last groups
+     * where they are part groups, the group with the row's last input, groups whose four vectors would reach past
+     * the call's last row) through the buffered form.
+     */
+    private static void backwardInPlaceWideBf16(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut,
+                                                long gFirst, long gRowStride, MemorySegment out, long oFirst,
+                                                long oRowStride) {
+        final int[] bounds = t.bounds;
+        final int jLo = t.gatherFrom(i0);
+        final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
+        // The highest window base the call's last row (and the weights) allows, as in backwardInPlaceWide.
+        final long limit = Math.min(gradOut.byteSize() / 2 - lastRow, t.w0.length) - 4L * LANES;
+        final WideSteps steps = t.derived(WideSteps.class, () -> new WideSteps(t));
+        final long g = gradOut.address() + (gFirst - jLo) * 2;
+        for (int i = i0; i < i1; ) {
+            WideChunk chunk = steps == null || i % LANES != 0 || i + LANES > i1 ? null
+                    : steps.chunk(t, i / LANES / WIDE_CHUNK);
+            int k = i / LANES % WIDE_CHUNK;
+            if (chunk != null && chunk.base[k] >= jLo && chunk.base[k] == Math.min(bounds[i], limit)) {
+                // This group and the chunk's next ones that are whole, in the call, and read from the positions
+                // their steps were made for (the bases grow with the groups).
+                int k1 = k + 1;
+                int end = i + LANES;
+                while (k1 < WIDE_CHUNK && end + LANES <= i1 && chunk.base[k1] == Math.min(bounds[end], limit)) {
+                    k1++;
+                    end += LANES;
+                }
+                long o = out.address() + (oFirst + i - i0) * 2;
+                int r = wideFoursBf16(chunk, k, k1, rows, g, 2 * gRowStride, o, 2 * oRowStride);
+                wideOnesBf16(chunk, k, k1, r, rows, g, 2 * gRowStride, o, 2 * oRowStride);
+                i = end;
+                continue;
+            }
+            int next = Math.min(i1, (i / LANES + 1) * LANES);
+            for (int r = 0; r < rows; r++) {
+                bufferedInputs(t, i, next, gradOut, gFirst + r * gRowStride - jLo, out, oFirst + r * oRowStride + i - i0,
+                        DataType.BF16);
+            }
+            i = next;
+        }
+    }
+
+    /**
+     * {@link #wideFours} for BF16: a group's 4L halfs from its base, loaded as 2L ints, hold the even positions in
+     * their low halves and the odd ones in their high halves, so the split is a shift or a mask per vector (exact
+     * widening), no permute; the sums are rounded to nearest even as {@link #bf16PairsInPlace} does (a NaN sum here
+     * comes from a NaN in gradOut or from 0·∞ or ∞ - ∞, and has no low bits to carry into its high half).
+     */
+    private static int wideFoursBf16(WideChunk chunk, int k0, int k1, int rows, long g, long gs, long o, long os) {
+        final byte[] at = chunk.at;
+        final float[] w = chunk.w;
+        final int[] start = chunk.start;
+        final int[] base = chunk.base;
+        int r = 0;
+        for (; r + 3 < rows; r += 4) {
+            long out = o + r * os;
+            for (int k = k0; k < k1; k++, out += 2L * LANES) {
+                long q = g + r * gs + 2L * base[k];
+                IntVector ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
+                IntVector gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
+                IntVector g0 = ga.lanewise(VectorOperators.LSHL, 16);
+                IntVector g1 = gb.lanewise(VectorOperators.LSHL, 16);
+                IntVector g2 = ga.and(0xffff0000);
+                IntVector g3 = gb.and(0xffff0000);
+                q += gs;
+                ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
+                gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
+                IntVector h0 = ga.lanewise(VectorOperators.LSHL, 16);
+                IntVector h1 = gb.lanewise(VectorOperators.LSHL, 16);
+                IntVector h2 = ga.and(0xffff0000);
+                IntVector h3 = gb.and(0xffff0000);
+                q += gs;
+                ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
+                gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
+                IntVector i0 = ga.lanewise(VectorOperators.LSHL, 16);
+                IntVector i1 = gb.lanewise(VectorOperators.LSHL, 16);
+                IntVector i2 = ga.and(0xffff0000);
+                IntVector i3 = gb.and(0xffff0000);
+                q += gs;
+                ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
+                gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
+                IntVector j0 = ga.lanewise(VectorOperators.LSHL, 16);
+                IntVector j1 = gb.lanewise(VectorOperators.LSHL, 16);
+                IntVector j2 = ga.and(0xffff0000);
+                IntVector j3 = gb.and(0xffff0000);
+                FloatVector s1 = FloatVector.zero(FLOATS);
+                FloatVector s2 = s1;
+                FloatVector s3 = s1;
+                FloatVector s4 = s1;
+                for (int s = start[k] * LANES, end = start[k + 1] * LANES; s < end; s += 2 * LANES) {
+                    IntVector a = (IntVector) ByteVector.fromArray(BYTES, at, s)
+                            .convertShape(VectorOperators.B2I, INTS, 0);
+                    VectorMask<Float> has = a.compare(VectorOperators.GE, 0).cast(FLOATS);
+                    FloatVector v = FloatVector.fromArray(FLOATS, w, s);
+                    s1 = s1.add(a.selectFrom(g0, g1).reinterpretAsFloats().mul(v), has);
+                    s2 = s2.add(a.selectFrom(h0, h1).reinterpretAsFloats().mul(v), has);
+                    s3 = s3.add(a.selectFrom(i0, i1).reinterpretAsFloats().mul(v), has);
+                    s4 = s4.add(a.selectFrom(j0, j1).reinterpretAsFloats().mul(v), has);
+                    IntVector b = (IntVector) ByteVector.fromArray(BYTES, at, s + LANES)
+                            .convertShape(VectorOperators.B2I, INTS, 0);
+                    VectorMask<Float> has2 = b.compare(VectorOperators.GE, 0).cast(FLOATS);
+                    FloatVector u = FloatVector.fromArray(FLOATS, w, s + LANES);
+                    s1 = s1.add(b.selectFrom(g2, g3).reinterpretAsFloats().mul(u), has2);
+                    s2 = s2.add(b.selectFrom(h2, h3).reinterpretAsFloats().mul(u), has2);
+                    s3 = s3.add(b.selectFrom(i2, i3).reinterpretAsFloats().mul(u), has2);
+                    s4 = s4.add(b.selectFrom(j2, j3).reinterpretAsFloats().mul(u), has2);
+                }
+                IntVector b1 = s1.reinterpretAsInts();
+                b1.add(0x7fff).add(b1.lanewise(VectorOperators.LSHR, 16).and(1)).lanewise(VectorOperators.LSHR, 16)
+                        .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                        .intoMemorySegment(RAW, out, ORDER);
+                IntVector b2 = s2.reinterpretAsInts();
+                b2.add(0x7fff).add(b2.lanewise(VectorOperators.LSHR, 16).and(1)).lanewise(VectorOperators.LSHR, 16)
+                        .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                        .intoMemorySegment(RAW, out + os, ORDER);
+                IntVector b3 = s3.reinterpretAsInts();
+                b3.add(0x7fff).add(b3.lanewise(VectorOperators.LSHR, 16).and(1)).lanewise(VectorOperators.LSHR, 16)
+                        .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                        .intoMemorySegment(RAW, out + 2 * os, ORDER);
+                IntVector b4 = s4.reinterpretAsInts();
+                b4.add(0x7fff).add(b4.lanewise(VectorOperators.LSHR, 16).and(1)).lanewise(VectorOperators.LSHR, 16)
+                        .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                        .intoMemorySegment(RAW, out + 3 * os, ORDER);
+            }
+        }
+        return r;
+    }
+
+    /** {@link #wideFoursBf16}' rows from {@code r} on, one by one. */
+    private static void wideOnesBf16(WideChunk chunk, int k0, int k1, int r, int rows, long g, long gs, long o,
+                                     long os) {
+        final byte[] at = chunk.at;
+        final float[] w = chunk.w;
+        final int[] start = chunk.start;
+        final int[] base = chunk.base;
+        for (; r < rows; r++) {
+            long out = o + r * os;
+            for (int k = k0; k < k1; k++, out += 2L * LANES) {
+                long q = g + r * gs + 2L * base[k];
+                IntVector ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
+                IntVector gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
+                IntVector g0 = ga.lanewise(VectorOperators.LSHL, 16);
+                IntVector g1 = gb.lanewise(VectorOperators.LSHL, 16);
+                IntVector g2 = ga.and(0xffff0000);
+                IntVector g3 = gb.and(0xffff0000);
+                FloatVector sum = FloatVector.zero(FLOATS);
+                for (int s = start[k] * LANES, end = start[k + 1] * LANES; s < end; s += 2 * LANES) {
+                    IntVector a = (IntVector) ByteVector.fromArray(BYTES, at, s)
+                            .convertShape(VectorOperators.B2I, INTS, 0);
+                    sum = sum.add(a.selectFrom(g0, g1).reinterpretAsFloats().mul(FloatVector.fromArray(FLOATS, w, s)),
+                            a.compare(VectorOperators.GE, 0).cast(FLOATS));
+                    IntVector b = (IntVector) ByteVector.fromArray(BYTES, at, s + LANES)
+                            .convertShape(VectorOperators.B2I, INTS, 0);
+                    sum = sum.add(b.selectFrom(g2, g3).reinterpretAsFloats()
+                                    .mul(FloatVector.fromArray(FLOATS, w, s + LANES)),
+                            b.compare(VectorOperators.GE, 0).cast(FLOATS));
+                }
+                IntVector bits = sum.reinterpretAsInts();
+                bits.add(0x7fff).add(bits.lanewise(VectorOperators.LSHR, 16).and(1)).lanewise(VectorOperators.LSHR, 16)
+                        .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                        .intoMemorySegment(RAW, out, ORDER);
+            }
+        }
     }
 
     /**

@@ -30,7 +30,8 @@ class CompilationTest {
         {16, 64, 0, 64, 0}, {16, 32, 0, 64, 0}, {12, 48, 0, 64, 0}, // short rows: parity split, one or two vectors
         {1000, 3700, 0, 8, 0}, {256, 1024, 0, 8, 0}, {300, 1000, 1, 8, 0}, // wide: parity, half groups, old form
         {4096, 8192, 0, 4, 0}, {4096, 8190, 1, 4, 0}, {4096, 1024, 0, 4, 0}, {1000, 1499, 0, 6, 0}, // windowed
-        {4096, 8192, 0, 4, 1}, {4096, 8192, 0, 4, 2}, {1000, 1600, 1, 4, 1}, {1000, 1600, 1, 4, 2}}; // 16-bit
+        {4096, 8192, 0, 4, 1}, {4096, 8192, 0, 4, 2}, {1000, 1600, 1, 4, 1}, {1000, 1600, 1, 4, 2}, // 16-bit
+        {1000, 3700, 0, 8, 1}, {1000, 1499, 0, 6, 1}}; // BF16 through the wide form's kept steps
 
     /** The child JVM: each form's in-place call, over and over, for {@code args[0]} milliseconds. */
     public static void main(String[] args) {

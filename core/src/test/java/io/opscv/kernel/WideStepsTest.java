@@ -23,7 +23,8 @@ import org.junit.jupiter.api.Test;
  * 11 rows (four at a time and the rest one by one), row strides wider than the rows, gradOut ending at the last
  * row's span (its last groups then read from lower positions, with steps of their own) or with room after it, calls
  * on one table from several threads at once, NaN, infinities and -0 in gradOut, and infinities at each row's last
- * positions. Bit for bit against the scalar provider, NaNs made canonical; out between rows untouched.
+ * positions; FLOAT and BF16 (whose groups take the same steps from gradOut widened in registers). Bit for bit
+ * against the scalar provider, NaNs made canonical; out between rows untouched.
  */
 class WideStepsTest {
     /**
@@ -39,15 +40,18 @@ class WideStepsTest {
         KernelProvider vector = KernelProviders.vector();
         assumeTrue(vector != null, "no vector provider");
         Random random = new Random(29);
-        for (int[] axis : AXES) {
-            LinearTable table = LinearTable.of(axis[0], axis[1], axis[2] != 0, axis[3] / 10.0);
-            for (int[] block : blocks(axis[0])) {
-                for (int rows : new int[] {1, 3, 4, 5, 8, 11}) {
-                    check(vector, table, axis, block[0], block[1], rows, random.nextLong(), rows % 2 == 0, false);
+        for (DataType type : new DataType[] {DataType.FLOAT, DataType.BF16}) {
+            for (int[] axis : AXES) {
+                LinearTable table = LinearTable.of(axis[0], axis[1], axis[2] != 0, axis[3] / 10.0);
+                for (int[] block : blocks(axis[0])) {
+                    for (int rows : new int[] {1, 3, 4, 5, 8, 11}) {
+                        check(vector, table, type, axis, block[0], block[1], rows, random.nextLong(), rows % 2 == 0,
+                                false);
+                    }
+                    // Infinities at each row's last positions: the last input's doubled terms (0 · ∞ = NaN where
+                    // its clamped outputs' right weight is 0), which the kept steps must not take.
+                    check(vector, table, type, axis, block[0], block[1], 4, random.nextLong(), true, true);
                 }
-                // Infinities at each row's last positions: the last input's doubled terms (0 · ∞ = NaN where its
-                // clamped outputs' right weight is 0), which the kept steps must not take.
-                check(vector, table, axis, block[0], block[1], 4, random.nextLong(), true, true);
             }
         }
     }
@@ -64,9 +68,10 @@ class WideStepsTest {
                 List<Future<?>> calls = new ArrayList<>();
                 for (int thread = 0; thread < 4; thread++) {
                     long seed = 1000L * thread + axis[0];
+                    DataType type = thread % 2 == 0 ? DataType.FLOAT : DataType.BF16;
                     calls.add(pool.submit(() -> {
                         for (int[] block : blocks(axis[0])) {
-                            check(vector, table, axis, block[0], block[1], 6, seed + block[0], false, false);
+                            check(vector, table, type, axis, block[0], block[1], 6, seed + block[0], false, false);
                         }
                     }));
                 }
@@ -86,8 +91,8 @@ class WideStepsTest {
             {32, 48}};
     }
 
-    private static void check(KernelProvider vector, LinearTable table, int[] axis, int i0, int i1, int rows, long seed,
-                              boolean room, boolean infiniteEnds) {
+    private static void check(KernelProvider vector, LinearTable table, DataType type, int[] axis, int i0, int i1,
+                              int rows, long seed, boolean room, boolean infiniteEnds) {
         Random random = new Random(seed);
         int count = i1 - i0;
         int jLo = table.gatherFrom(i0);
@@ -96,6 +101,7 @@ class WideStepsTest {
         int oRowStride = count + random.nextInt(3) * 5;
         int gFloats = (rows - 1) * gRowStride + span;
         int oFloats = (rows - 1) * oRowStride + count;
+        int size = type.byteSize();
         float[] g = new float[gFloats];
         for (int k = 0; k < gFloats; k++) {
             int pick = random.nextInt(200);
@@ -107,29 +113,37 @@ class WideStepsTest {
                 g[r * gRowStride + k] = Float.POSITIVE_INFINITY;
             }
         }
-        float[] expected = new float[oFloats];
-        KernelProviders.scalar().linearBackward(table, i0, i1, rows, g, 0, gRowStride, expected, 0, oRowStride, null);
-        String where = axis[0] + " -> " + axis[1] + (axis[2] != 0 ? " ac" : "") + " scales " + axis[3] / 10.0 + " ["
-                + i0 + ", " + i1 + ") rows " + rows + (room ? " with room" : "")
+        String where = type + " " + axis[0] + " -> " + axis[1] + (axis[2] != 0 ? " ac" : "") + " scales "
+                + axis[3] / 10.0 + " [" + i0 + ", " + i1 + ") rows " + rows + (room ? " with room" : "")
                 + (infiniteEnds ? " infinities at the ends" : "");
         try (Arena arena = Arena.ofShared(); PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope())) {
-            MemorySegment gradOut = arena.allocate(4L * (gFloats + (room ? 64 : 0)), 64);
-            MemorySegment.copy(g, 0, gradOut, ValueLayout.JAVA_FLOAT, 0, gFloats);
-            MemorySegment out = arena.allocate(4L * oFloats, 64);
+            MemorySegment gradOut = arena.allocate((long) size * (gFloats + (room ? 64 : 0)), 64);
+            // The reference sums gradOut as the dtype holds it, and its sums are rounded to the dtype.
+            ElementCodec.encode(g, 0, gFloats, gradOut, type, 0, 1);
+            ElementCodec.decode(gradOut, type, 0, 1, gFloats, g, 0);
+            float[] sums = new float[oFloats];
+            KernelProviders.scalar().linearBackward(table, i0, i1, rows, g, 0, gRowStride, sums, 0, oRowStride, null);
+            MemorySegment expected = arena.allocate((long) size * oFloats, 64);
+            ElementCodec.encode(sums, 0, oFloats, expected, type, 0, 1);
+            MemorySegment out = arena.allocate((long) size * oFloats, 64);
             out.fill((byte) 0x55);
-            vector.linearBackwardInPlace(table, i0, i1, rows, gradOut, 0, gRowStride, out, 0, oRowStride,
-                    DataType.FLOAT);
+            vector.linearBackwardInPlace(table, i0, i1, rows, gradOut, 0, gRowStride, out, 0, oRowStride, type);
             for (int r = 0; r < rows; r++) {
                 for (int q = 0; q < count; q++) {
                     int e = r * oRowStride + q;
-                    assertEquals(KernelCase.canonical(Float.floatToRawIntBits(expected[e]), DataType.FLOAT),
-                            KernelCase.canonical(Float.floatToRawIntBits(out.getAtIndex(ValueLayout.JAVA_FLOAT, e)),
-                                    DataType.FLOAT), where + ": row " + r + ", input " + (i0 + q));
+                    assertEquals(KernelCase.canonical(bits(expected, type, e), type),
+                            KernelCase.canonical(bits(out, type, e), type), where + ": row " + r + ", input " + (i0 + q));
                 }
                 for (int q = count; q < oRowStride && r < rows - 1; q++) {
-                    assertEquals(0x55555555, out.getAtIndex(ValueLayout.JAVA_INT, r * oRowStride + q), where);
+                    assertEquals(type == DataType.FLOAT ? 0x55555555 : 0x5555, bits(out, type, r * oRowStride + q),
+                            where);
                 }
             }
         }
+    }
+
+    private static int bits(MemorySegment segment, DataType type, int element) {
+        return type == DataType.FLOAT ? segment.getAtIndex(ValueLayout.JAVA_INT, element)
+                : Short.toUnsignedInt(segment.getAtIndex(ValueLayout.JAVA_SHORT, element));
     }
 }
