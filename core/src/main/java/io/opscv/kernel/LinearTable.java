@@ -225,6 +225,14 @@ public final class LinearTable {
     }
 
     /**
+     * A deferred table of this one's axis (no arrays): a key for {@link #sameAxis} that holds no memory, for what a
+     * provider keeps across calls (every call has a table of its own; equal axes give equal tables).
+     */
+    LinearTable axisKey() {
+        return new LinearTable(lin, lout, identity, scale, half, null, null, null, null, null, null, 0);
+    }
+
+    /**
      * What a provider derived from this table, made by {@code make} on the first call (under the table's lock, so
      * that every thread gets the same object); null for a window or a deferred table, whose arrays may change or
      * do not exist.
@@ -377,7 +385,7 @@ public final class LinearTable {
      * source step and shift. Tables are made per call (phase 1), so a window a thread built in an earlier call on an
      * equal axis is as good as one built on this one ({@link #window}).
      */
-    private boolean sameAxis(LinearTable other) {
+    boolean sameAxis(LinearTable other) {
         return other == this || other.lin == lin && other.lout == lout && other.identity == identity
                 && Double.doubleToLongBits(other.scale) == Double.doubleToLongBits(scale)
                 && Double.doubleToLongBits(other.half) == Double.doubleToLongBits(half);

@@ -378,7 +378,7 @@ final class VectorKernelProvider implements KernelProvider {
         if (t.lout() <= t.lin() || (t.periodInputs() > 0 && LANES % t.periodInputs() == 0)) {
             return false;
         }
-        WideSteps steps = t.derived(WideSteps.class, () -> new WideSteps(t));
+        WideSteps steps = wideSteps(t);
         return steps != null && steps.irregular;
     }
 
@@ -1222,7 +1222,7 @@ final class VectorKernelProvider implements KernelProvider {
         final long gEnd = gradOut.byteSize() / 4;
         final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
         final IntVector lanes = IntVector.zero(INTS).addIndex(1);
-        final WideSteps steps = t.derived(WideSteps.class, () -> new WideSteps(t));
+        final WideSteps steps = wideSteps(t);
         boolean lastAlone = false;
         int next;
         for (int i = i0; i < i1; i = next) {
@@ -1399,6 +1399,36 @@ final class VectorKernelProvider implements KernelProvider {
 
     /** Groups of L inputs per chunk of {@link WideSteps}. */
     static final int WIDE_CHUNK = 32;
+    /** Inputs of the longest axis whose {@link WideSteps} are kept across calls (about 4 MiB of steps at 3.7x). */
+    static final int KEPT_STEPS_LIN = 1 << 16;
+    /** The {@link WideSteps} of the last axes of at most {@link #KEPT_STEPS_LIN} inputs, most recent first. */
+    private static final WideSteps[] KEPT_STEPS = new WideSteps[4];
+
+    /**
+     * The table's {@link WideSteps} (null for a window or a deferred table): made once per table, and kept across
+     * calls for the last few axes, since every call has a table of its own. Made anew in every call, the steps
+     * were made by the Vector API's Java fallback until C2 compiled {@link #parityTable}, which takes a few seconds
+     * at a few hundred groups per call: up3.7x's calls took 8.4–8.9 ms instead of 4.6–5.5 in about half of the
+     * `bin/opscv bench` processes, whose warm-up had ended by then.
+     */
+    private static WideSteps wideSteps(LinearTable t) {
+        return t.derived(WideSteps.class, () -> {
+            if (t.lin() > KEPT_STEPS_LIN) {
+                return new WideSteps(t);
+            }
+            synchronized (KEPT_STEPS) {
+                int k = 0;
+                while (k < KEPT_STEPS.length - 1 && (KEPT_STEPS[k] == null || !KEPT_STEPS[k].axis.sameAxis(t))) {
+                    k++;
+                }
+                WideSteps steps = KEPT_STEPS[k] != null && KEPT_STEPS[k].axis.sameAxis(t) ? KEPT_STEPS[k]
+                        : new WideSteps(t);
+                System.arraycopy(KEPT_STEPS, 0, KEPT_STEPS, 1, k);
+                KEPT_STEPS[0] = steps;
+                return steps;
+            }
+        });
+    }
 
     /**
      * {@link #wideByParity}'s step tables for the whole groups of L inputs of a table (those from a multiple of L),
@@ -1412,10 +1442,13 @@ final class VectorKernelProvider implements KernelProvider {
         final AtomicReferenceArray<WideChunk> chunks;
         /** The table is at a ratio of at most 2 and {@link #irregularUpsampling}. */
         final boolean irregular;
+        /** The axis the steps were made for ({@link LinearTable#axisKey}). */
+        final LinearTable axis;
 
         WideSteps(LinearTable t) {
             chunks = new AtomicReferenceArray<>((t.lin() / LANES + WIDE_CHUNK - 1) / WIDE_CHUNK);
             irregular = (long) t.lout() <= 2L * t.lin() && !mostlySimilar(t);
+            axis = t.axisKey();
         }
 
         WideChunk chunk(LinearTable t, int c) {
@@ -1615,7 +1648,7 @@ final class VectorKernelProvider implements KernelProvider {
         final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
         // The highest window base the call's last row (and the weights) allows, as in backwardInPlaceWide.
         final long limit = Math.min(gradOut.byteSize() / 2 - lastRow, t.w0.length) - 4L * LANES;
-        final WideSteps steps = t.derived(WideSteps.class, () -> new WideSteps(t));
+        final WideSteps steps = wideSteps(t);
         final long g = gradOut.address() + (gFirst - jLo) * 2;
         for (int i = i0; i < i1; ) {
             WideChunk chunk = steps == null || i % LANES != 0 || i + LANES > i1 ? null

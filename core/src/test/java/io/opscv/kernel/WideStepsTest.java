@@ -84,6 +84,27 @@ class WideStepsTest {
         }
     }
 
+    /**
+     * Steps are kept across calls for equal axes (every call has a table of its own): two axes with the same inputs,
+     * outputs and step but another shift (alignCorners against half-pixel with scales 3, both a step of 1/3) must
+     * not share them. New tables each time, the two axes in turn.
+     */
+    @Test
+    void keptStepsAreNotSharedAcrossShifts() {
+        KernelProvider vector = KernelProviders.vector();
+        assumeTrue(vector != null, "no vector provider");
+        int[][] axes = {{1201, 3601, 1, 0}, {1201, 3601, 0, 30}};
+        assertEquals(LinearTable.scale(1201, 3601, true, 0), LinearTable.scale(1201, 3601, false, 3.0));
+        Random random = new Random(3);
+        for (int round = 0; round < 4; round++) {
+            for (int[] axis : axes) {
+                LinearTable table = LinearTable.of(axis[0], axis[1], axis[2] != 0, axis[3] / 10.0);
+                check(vector, table, round % 2 == 0 ? DataType.FLOAT : DataType.BF16, axis, 0, axis[0], 5,
+                        random.nextLong(), false, false);
+            }
+        }
+    }
+
     /** Blocks of a row of {@code lin} inputs: whole, from multiples of 16 and 512, from elsewhere, to the end. */
     private static int[][] blocks(int lin) {
         int tail = (lin - 300) / 16 * 16;
