@@ -337,11 +337,11 @@ public final class Linear1dBackwardKernel {
             boolean longRows = inPlace && rows > settings.inPlaceRows() && lin >= settings.inPlaceBlock()
                     && (long) table.lout() <= 2L * lin
                     && (!settings.askProvider() || provider.fewRowsPerCall(table.full(), gradOut.dataType()));
-            // Many long FLOAT rows at ratios above 2, or between 1 and 2 where the provider's loops would need a
-            // set-up per group (not few rows per call): the wide form's calls (WIDE_ROWS rows of WIDE_PARTS-th of
-            // a row).
+            // Many long rows at ratios above 2, or between 1 and 2 where the provider's loops would need a set-up
+            // per group (not few rows per call): the wide form's calls (WIDE_ROWS rows of a WIDE_PARTS-th of a
+            // row), for every dtype (the vector provider's wide form takes BF16 and FP16 too).
             boolean wideRows = inPlace && !longRows && rows > settings.inPlaceRows() && lin >= settings.wideBlock()
-                    && gradOut.dataType() != DataType.FLOAT16 && ((long) table.lout() > 2L * lin
+                    && ((long) table.lout() > 2L * lin
                     || (table.lout() > lin && settings.askProvider()
                     && !provider.fewRowsPerCall(table.full(), DataType.FLOAT)));
             this.inPlaceRows = longRows ? settings.longRows() : wideRows ? settings.wideRows()

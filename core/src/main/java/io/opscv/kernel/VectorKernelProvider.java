@@ -291,11 +291,11 @@ final class VectorKernelProvider implements KernelProvider {
      */
     @Override
     public boolean backwardInPlace(LinearTable table, DataType type) {
-        // BF16 at ratios between 2 and 4 only on rows with whole groups (the others would all go through the
-        // buffered form, one row at a time).
+        // BF16 and FP16 at ratios between 2 and 4 only on rows with whole groups (the others would all go through
+        // the buffered form, one row at a time).
         return (type == DataType.FLOAT && (windowed(table) || wide(table)))
-                || (type == DataType.BF16 && (windowed(table) || (wide(table) && table.lin() > 2 * LANES)))
-                || (type == DataType.FLOAT16 && windowed(table));
+                || ((type == DataType.BF16 || type == DataType.FLOAT16)
+                && (windowed(table) || (wide(table) && table.lin() > 2 * LANES)));
     }
 
     /**
@@ -400,7 +400,11 @@ final class VectorKernelProvider implements KernelProvider {
             return;
         }
         if (type == DataType.FLOAT16) {
-            backwardInPlaceHalf(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride);
+            if (windowed(t) && !irregularUpsampling(t)) {
+                backwardInPlaceHalf(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride);
+            } else {
+                backwardInPlaceWideHalf(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride);
+            }
             return;
         }
         if (rows >= SHORT_MIN_ROWS && i1 - i0 <= LANES
@@ -1671,8 +1675,8 @@ final class VectorKernelProvider implements KernelProvider {
             }
             int next = Math.min(i1, (i / LANES + 1) * LANES);
             for (int r = 0; r < rows; r++) {
-                bufferedInputs(t, i, next, gradOut, gFirst + r * gRowStride - jLo, out, oFirst + r * oRowStride + i - i0,
-                        DataType.BF16);
+                bufferedInputs(t, i, next, gradOut, gFirst + r * gRowStride - jLo, out,
+                        oFirst + r * oRowStride + i - i0, DataType.BF16);
             }
             i = next;
         }
@@ -1797,6 +1801,216 @@ final class VectorKernelProvider implements KernelProvider {
                 bits.add(0x7fff).add(bits.lanewise(VectorOperators.LSHR, 16).and(1)).lanewise(VectorOperators.LSHR, 16)
                         .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
                         .intoMemorySegment(RAW, out, ORDER);
+            }
+        }
+    }
+
+    /**
+     * FP16 rows in place at ratios between 2 and 4, and irregular FP16 upsampling, as {@link #backwardInPlaceWideBf16}:
+     * gradOut widened exactly in registers as in {@link #halfRowsInPlace} (a group's 4L halfs as 2L ints, even
+     * positions in their low halves, odd in their high), the sums rounded to nearest even in registers. A row whose
+     * halfs in a run hold an infinity or a NaN, which the widening does not keep, has the run redone through the
+     * buffered form after the run (no call inside the loops, where vectors are live).
+     */
+    private static void backwardInPlaceWideHalf(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut,
+                                                long gFirst, long gRowStride, MemorySegment out, long oFirst,
+                                                long oRowStride) {
+        final int[] bounds = t.bounds;
+        final int jLo = t.gatherFrom(i0);
+        final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
+        final long limit = Math.min(gradOut.byteSize() / 2 - lastRow, t.w0.length) - 4L * LANES;
+        final WideSteps steps = wideSteps(t);
+        final long g = gradOut.address() + (gFirst - jLo) * 2;
+        // redo[0] rows whose run is redone, listed from redo[1].
+        final int[] redo = redoRows(rows + 1);
+        for (int i = i0; i < i1; ) {
+            WideChunk chunk = steps == null || i % LANES != 0 || i + LANES > i1 ? null
+                    : steps.chunk(t, i / LANES / WIDE_CHUNK);
+            int k = i / LANES % WIDE_CHUNK;
+            if (chunk != null && chunk.base[k] >= jLo && chunk.base[k] == Math.min(bounds[i], limit)) {
+                int k1 = k + 1;
+                int end = i + LANES;
+                while (k1 < WIDE_CHUNK && end + LANES <= i1 && chunk.base[k1] == Math.min(bounds[end], limit)) {
+                    k1++;
+                    end += LANES;
+                }
+                long o = out.address() + (oFirst + i - i0) * 2;
+                redo[0] = 0;
+                int r = wideFoursHalf(chunk, k, k1, rows, g, 2 * gRowStride, o, 2 * oRowStride, redo);
+                wideOnesHalf(chunk, k, k1, r, rows, g, 2 * gRowStride, o, 2 * oRowStride, redo);
+                for (int q = 1; q <= redo[0]; q++) {
+                    int row = redo[q];
+                    bufferedInputs(t, i, end, gradOut, gFirst + row * gRowStride - jLo, out,
+                            oFirst + row * oRowStride + i - i0, DataType.FLOAT16);
+                }
+                i = end;
+                continue;
+            }
+            int next = Math.min(i1, (i / LANES + 1) * LANES);
+            for (int r = 0; r < rows; r++) {
+                bufferedInputs(t, i, next, gradOut, gFirst + r * gRowStride - jLo, out,
+                        oFirst + r * oRowStride + i - i0, DataType.FLOAT16);
+            }
+            i = next;
+        }
+    }
+
+    /**
+     * {@link #wideFoursBf16} for FP16: each half widened to a float 2^-112 times its value (exact, subnormals
+     * included) and the weights taken 2^112 times theirs, so that the products are the halfs' times the weights;
+     * a quad of rows whose halfs hold an infinity or a NaN (exponent 31, which this widening does not keep) is
+     * listed in {@code redo} (count in redo[0]) for the caller. The sums are rounded as {@link #halfRowsInPlace}.
+     */
+    private static int wideFoursHalf(WideChunk chunk, int k0, int k1, int rows, long g, long gs, long o, long os,
+                                     int[] redo) {
+        final byte[] at = chunk.at;
+        final float[] w = chunk.w;
+        final int[] start = chunk.start;
+        final int[] base = chunk.base;
+        int r = 0;
+        for (; r + 3 < rows; r += 4) {
+            long out = o + r * os;
+            IntVector special = IntVector.zero(INTS);
+            for (int k = k0; k < k1; k++, out += 2L * LANES) {
+                long q = g + r * gs + 2L * base[k];
+                IntVector ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
+                IntVector gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
+                special = ga.and(0x7c007c00).add(0x04000400).or(gb.and(0x7c007c00).add(0x04000400)).or(special);
+                IntVector g0 = ga.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                IntVector g1 = gb.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                IntVector g2 = ga.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                IntVector g3 = gb.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                q += gs;
+                ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
+                gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
+                special = ga.and(0x7c007c00).add(0x04000400).or(gb.and(0x7c007c00).add(0x04000400)).or(special);
+                IntVector h0 = ga.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                IntVector h1 = gb.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                IntVector h2 = ga.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                IntVector h3 = gb.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                q += gs;
+                ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
+                gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
+                special = ga.and(0x7c007c00).add(0x04000400).or(gb.and(0x7c007c00).add(0x04000400)).or(special);
+                IntVector i0 = ga.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                IntVector i1 = gb.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                IntVector i2 = ga.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                IntVector i3 = gb.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                q += gs;
+                ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
+                gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
+                special = ga.and(0x7c007c00).add(0x04000400).or(gb.and(0x7c007c00).add(0x04000400)).or(special);
+                IntVector j0 = ga.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                IntVector j1 = gb.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                IntVector j2 = ga.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                IntVector j3 = gb.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                FloatVector s1 = FloatVector.zero(FLOATS);
+                FloatVector s2 = s1;
+                FloatVector s3 = s1;
+                FloatVector s4 = s1;
+                for (int s = start[k] * LANES, end = start[k + 1] * LANES; s < end; s += 2 * LANES) {
+                    IntVector a = (IntVector) ByteVector.fromArray(BYTES, at, s)
+                            .convertShape(VectorOperators.B2I, INTS, 0);
+                    VectorMask<Float> has = a.compare(VectorOperators.GE, 0).cast(FLOATS);
+                    FloatVector v = FloatVector.fromArray(FLOATS, w, s).mul(0x1p112f);
+                    s1 = s1.add(a.selectFrom(g0, g1).reinterpretAsFloats().mul(v), has);
+                    s2 = s2.add(a.selectFrom(h0, h1).reinterpretAsFloats().mul(v), has);
+                    s3 = s3.add(a.selectFrom(i0, i1).reinterpretAsFloats().mul(v), has);
+                    s4 = s4.add(a.selectFrom(j0, j1).reinterpretAsFloats().mul(v), has);
+                    IntVector b = (IntVector) ByteVector.fromArray(BYTES, at, s + LANES)
+                            .convertShape(VectorOperators.B2I, INTS, 0);
+                    VectorMask<Float> has2 = b.compare(VectorOperators.GE, 0).cast(FLOATS);
+                    FloatVector u = FloatVector.fromArray(FLOATS, w, s + LANES).mul(0x1p112f);
+                    s1 = s1.add(b.selectFrom(g2, g3).reinterpretAsFloats().mul(u), has2);
+                    s2 = s2.add(b.selectFrom(h2, h3).reinterpretAsFloats().mul(u), has2);
+                    s3 = s3.add(b.selectFrom(i2, i3).reinterpretAsFloats().mul(u), has2);
+                    s4 = s4.add(b.selectFrom(j2, j3).reinterpretAsFloats().mul(u), has2);
+                }
+                IntVector s1Bits = s1.reinterpretAsInts();
+                IntVector s1Magnitude = s1Bits.and(0x7fffffff);
+                FloatVector s1Magic = s1Magnitude.and(0x7f800000).max(0x38800000).add(13 << 23).reinterpretAsFloats();
+                s1Magnitude.min(0x47800000).reinterpretAsFloats().add(s1Magic).sub(s1Magic).mul(0x1p-112f)
+                        .reinterpretAsInts().lanewise(VectorOperators.LSHR, 13)
+                        .or(s1Bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
+                        .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                        .intoMemorySegment(RAW, out, ORDER);
+                IntVector s2Bits = s2.reinterpretAsInts();
+                IntVector s2Magnitude = s2Bits.and(0x7fffffff);
+                FloatVector s2Magic = s2Magnitude.and(0x7f800000).max(0x38800000).add(13 << 23).reinterpretAsFloats();
+                s2Magnitude.min(0x47800000).reinterpretAsFloats().add(s2Magic).sub(s2Magic).mul(0x1p-112f)
+                        .reinterpretAsInts().lanewise(VectorOperators.LSHR, 13)
+                        .or(s2Bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
+                        .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                        .intoMemorySegment(RAW, out + os, ORDER);
+                IntVector s3Bits = s3.reinterpretAsInts();
+                IntVector s3Magnitude = s3Bits.and(0x7fffffff);
+                FloatVector s3Magic = s3Magnitude.and(0x7f800000).max(0x38800000).add(13 << 23).reinterpretAsFloats();
+                s3Magnitude.min(0x47800000).reinterpretAsFloats().add(s3Magic).sub(s3Magic).mul(0x1p-112f)
+                        .reinterpretAsInts().lanewise(VectorOperators.LSHR, 13)
+                        .or(s3Bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
+                        .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                        .intoMemorySegment(RAW, out + 2 * os, ORDER);
+                IntVector s4Bits = s4.reinterpretAsInts();
+                IntVector s4Magnitude = s4Bits.and(0x7fffffff);
+                FloatVector s4Magic = s4Magnitude.and(0x7f800000).max(0x38800000).add(13 << 23).reinterpretAsFloats();
+                s4Magnitude.min(0x47800000).reinterpretAsFloats().add(s4Magic).sub(s4Magic).mul(0x1p-112f)
+                        .reinterpretAsInts().lanewise(VectorOperators.LSHR, 13)
+                        .or(s4Bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
+                        .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                        .intoMemorySegment(RAW, out + 3 * os, ORDER);
+            }
+            if (special.and(0x80008000).compare(VectorOperators.NE, 0).anyTrue()) {
+                for (int row = r; row < r + 4; row++) {
+                    redo[++redo[0]] = row;
+                }
+            }
+        }
+        return r;
+    }
+
+    /** {@link #wideFoursHalf}' rows from {@code r} on, one by one. */
+    private static void wideOnesHalf(WideChunk chunk, int k0, int k1, int r, int rows, long g, long gs, long o,
+                                     long os, int[] redo) {
+        final byte[] at = chunk.at;
+        final float[] w = chunk.w;
+        final int[] start = chunk.start;
+        final int[] base = chunk.base;
+        for (; r < rows; r++) {
+            long out = o + r * os;
+            IntVector special = IntVector.zero(INTS);
+            for (int k = k0; k < k1; k++, out += 2L * LANES) {
+                long q = g + r * gs + 2L * base[k];
+                IntVector ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
+                IntVector gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
+                special = ga.and(0x7c007c00).add(0x04000400).or(gb.and(0x7c007c00).add(0x04000400)).or(special);
+                IntVector g0 = ga.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                IntVector g1 = gb.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                IntVector g2 = ga.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                IntVector g3 = gb.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+                FloatVector sum = FloatVector.zero(FLOATS);
+                for (int s = start[k] * LANES, end = start[k + 1] * LANES; s < end; s += 2 * LANES) {
+                    IntVector a = (IntVector) ByteVector.fromArray(BYTES, at, s)
+                            .convertShape(VectorOperators.B2I, INTS, 0);
+                    sum = sum.add(a.selectFrom(g0, g1).reinterpretAsFloats()
+                                    .mul(FloatVector.fromArray(FLOATS, w, s).mul(0x1p112f)),
+                            a.compare(VectorOperators.GE, 0).cast(FLOATS));
+                    IntVector b = (IntVector) ByteVector.fromArray(BYTES, at, s + LANES)
+                            .convertShape(VectorOperators.B2I, INTS, 0);
+                    sum = sum.add(b.selectFrom(g2, g3).reinterpretAsFloats()
+                                    .mul(FloatVector.fromArray(FLOATS, w, s + LANES).mul(0x1p112f)),
+                            b.compare(VectorOperators.GE, 0).cast(FLOATS));
+                }
+                IntVector sumBits = sum.reinterpretAsInts();
+                IntVector sumMagnitude = sumBits.and(0x7fffffff);
+                FloatVector sumMagic = sumMagnitude.and(0x7f800000).max(0x38800000).add(13 << 23).reinterpretAsFloats();
+                sumMagnitude.min(0x47800000).reinterpretAsFloats().add(sumMagic).sub(sumMagic).mul(0x1p-112f)
+                        .reinterpretAsInts().lanewise(VectorOperators.LSHR, 13)
+                        .or(sumBits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
+                        .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                        .intoMemorySegment(RAW, out, ORDER);
+            }
+            if (special.and(0x80008000).compare(VectorOperators.NE, 0).anyTrue()) {
+                redo[++redo[0]] = r;
             }
         }
     }

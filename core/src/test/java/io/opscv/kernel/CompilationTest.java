@@ -31,7 +31,7 @@ class CompilationTest {
         {1000, 3700, 0, 8, 0}, {256, 1024, 0, 8, 0}, {300, 1000, 1, 8, 0}, // wide: parity, half groups, old form
         {4096, 8192, 0, 4, 0}, {4096, 8190, 1, 4, 0}, {4096, 1024, 0, 4, 0}, {1000, 1499, 0, 6, 0}, // windowed
         {4096, 8192, 0, 4, 1}, {4096, 8192, 0, 4, 2}, {1000, 1600, 1, 4, 1}, {1000, 1600, 1, 4, 2}, // 16-bit
-        {1000, 3700, 0, 8, 1}, {1000, 1499, 0, 6, 1}}; // BF16 through the wide form's kept steps
+        {1000, 3700, 0, 8, 1}, {1000, 1499, 0, 6, 1}, {1000, 3700, 0, 8, 2}, {1000, 1499, 0, 6, 2}}; // 16-bit, wide
 
     /** The child JVM: each form's in-place call, over and over, for {@code args[0]} milliseconds. */
     public static void main(String[] args) {

@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
  * 11 rows (four at a time and the rest one by one), row strides wider than the rows, gradOut ending at the last
  * row's span (its last groups then read from lower positions, with steps of their own) or with room after it, calls
  * on one table from several threads at once, NaN, infinities and -0 in gradOut, and infinities at each row's last
- * positions; FLOAT and BF16 (whose groups take the same steps from gradOut widened in registers). Bit for bit
- * against the scalar provider, NaNs made canonical; out between rows untouched.
+ * positions; FLOAT, BF16 and FP16 (whose groups take the same steps from gradOut widened in registers; FP16 rows
+ * with an infinity or a NaN are redone by the buffered form). Bit for bit against the scalar provider, NaNs made
+ * canonical; out between rows untouched.
  */
 class WideStepsTest {
     /**
@@ -40,7 +41,7 @@ class WideStepsTest {
         KernelProvider vector = KernelProviders.vector();
         assumeTrue(vector != null, "no vector provider");
         Random random = new Random(29);
-        for (DataType type : new DataType[] {DataType.FLOAT, DataType.BF16}) {
+        for (DataType type : new DataType[] {DataType.FLOAT, DataType.BF16, DataType.FLOAT16}) {
             for (int[] axis : AXES) {
                 LinearTable table = LinearTable.of(axis[0], axis[1], axis[2] != 0, axis[3] / 10.0);
                 for (int[] block : blocks(axis[0])) {
@@ -68,7 +69,7 @@ class WideStepsTest {
                 List<Future<?>> calls = new ArrayList<>();
                 for (int thread = 0; thread < 4; thread++) {
                     long seed = 1000L * thread + axis[0];
-                    DataType type = thread % 2 == 0 ? DataType.FLOAT : DataType.BF16;
+                    DataType type = new DataType[] {DataType.FLOAT, DataType.BF16, DataType.FLOAT16}[thread % 3];
                     calls.add(pool.submit(() -> {
                         for (int[] block : blocks(axis[0])) {
                             check(vector, table, type, axis, block[0], block[1], 6, seed + block[0], false, false);
@@ -99,8 +100,8 @@ class WideStepsTest {
         for (int round = 0; round < 4; round++) {
             for (int[] axis : axes) {
                 LinearTable table = LinearTable.of(axis[0], axis[1], axis[2] != 0, axis[3] / 10.0);
-                check(vector, table, round % 2 == 0 ? DataType.FLOAT : DataType.BF16, axis, 0, axis[0], 5,
-                        random.nextLong(), false, false);
+                DataType type = new DataType[] {DataType.FLOAT, DataType.BF16, DataType.FLOAT16}[round % 3];
+                check(vector, table, type, axis, 0, axis[0], 5, random.nextLong(), false, false);
             }
         }
     }
