@@ -395,7 +395,7 @@ final class VectorKernelProvider implements KernelProvider {
             if (windowed(t) && !irregularUpsampling(t)) {
                 backwardInPlaceBf16(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride);
             } else {
-                backwardInPlaceWideBf16(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride);
+                backwardInPlaceWide16(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride, type);
             }
             return;
         }
@@ -403,7 +403,7 @@ final class VectorKernelProvider implements KernelProvider {
             if (windowed(t) && !irregularUpsampling(t)) {
                 backwardInPlaceHalf(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride);
             } else {
-                backwardInPlaceWideHalf(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride);
+                backwardInPlaceWide16(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride, type);
             }
             return;
         }
@@ -1264,16 +1264,8 @@ final class VectorKernelProvider implements KernelProvider {
                             : steps.chunk(t, i / LANES / WIDE_CHUNK);
                     int k = i / LANES % WIDE_CHUNK;
                     if (chunk != null && chunk.base[k] == base) {
-                        // This group and the chunk's next ones that are whole, in the call, and read from the
-                        // positions their steps were made for (which the call's last row holds; the bases grow with
-                        // the groups, so they stay at or after jLo).
-                        long limit = Math.min(gEnd - lastRow, w0.length) - window;
-                        int k1 = k + 1;
-                        int end = i + LANES;
-                        while (k1 < WIDE_CHUNK && end + LANES <= i1 && chunk.base[k1] == Math.min(bounds[end], limit)) {
-                            k1++;
-                            end += LANES;
-                        }
+                        int end = wideRunEnd(bounds, chunk, i, i1, Math.min(gEnd - lastRow, w0.length) - window);
+                        int k1 = k + (end - i) / LANES;
                         long g = gAddr + (gFirst - jLo) * 4;
                         long o = oAddr + (oFirst + i - i0) * 4;
                         int r = wideFours(chunk, k, k1, rows, g, 4 * gRowStride, o, 4 * oRowStride);
@@ -1639,50 +1631,6 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     /**
-     * BF16 rows in place at ratios between 2 and 4: the FLOAT wide form's kept steps ({@link WideSteps}) on runs of
-     * whole groups from a multiple of L ({@link #wideFoursBf16}), the other inputs (a call's first and last groups
-     * where they are part groups, the group with the row's last input, groups whose four vectors would reach past
-     * the call's last row) through the buffered form.
-     */
-    private static void backwardInPlaceWideBf16(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut,
-                                                long gFirst, long gRowStride, MemorySegment out, long oFirst,
-                                                long oRowStride) {
-        final int[] bounds = t.bounds;
-        final int jLo = t.gatherFrom(i0);
-        final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
-        // The highest window base the call's last row (and the weights) allows, as in backwardInPlaceWide.
-        final long limit = Math.min(gradOut.byteSize() / 2 - lastRow, t.w0.length) - 4L * LANES;
-        final WideSteps steps = wideSteps(t);
-        final long g = gradOut.address() + (gFirst - jLo) * 2;
-        for (int i = i0; i < i1; ) {
-            WideChunk chunk = steps == null || i % LANES != 0 || i + LANES > i1 ? null
-                    : steps.chunk(t, i / LANES / WIDE_CHUNK);
-            int k = i / LANES % WIDE_CHUNK;
-            if (chunk != null && chunk.base[k] >= jLo && chunk.base[k] == Math.min(bounds[i], limit)) {
-                // This group and the chunk's next ones that are whole, in the call, and read from the positions
-                // their steps were made for (the bases grow with the groups).
-                int k1 = k + 1;
-                int end = i + LANES;
-                while (k1 < WIDE_CHUNK && end + LANES <= i1 && chunk.base[k1] == Math.min(bounds[end], limit)) {
-                    k1++;
-                    end += LANES;
-                }
-                long o = out.address() + (oFirst + i - i0) * 2;
-                int r = wideFoursBf16(chunk, k, k1, rows, g, 2 * gRowStride, o, 2 * oRowStride);
-                wideOnesBf16(chunk, k, k1, r, rows, g, 2 * gRowStride, o, 2 * oRowStride);
-                i = end;
-                continue;
-            }
-            int next = Math.min(i1, (i / LANES + 1) * LANES);
-            for (int r = 0; r < rows; r++) {
-                bufferedInputs(t, i, next, gradOut, gFirst + r * gRowStride - jLo, out,
-                        oFirst + r * oRowStride + i - i0, DataType.BF16);
-            }
-            i = next;
-        }
-    }
-
-    /**
      * {@link #wideFours} for BF16: a group's 4L halfs from its base, loaded as 2L ints, hold the even positions in
      * their low halves and the odd ones in their high halves, so the split is a shift or a mask per vector (exact
      * widening), no permute; the sums are rounded to nearest even as {@link #bf16PairsInPlace} does (a NaN sum here
@@ -1806,42 +1754,43 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     /**
-     * FP16 rows in place at ratios between 2 and 4, and irregular FP16 upsampling, as {@link #backwardInPlaceWideBf16}:
-     * gradOut widened exactly in registers as in {@link #halfRowsInPlace} (a group's 4L halfs as 2L ints, even
-     * positions in their low halves, odd in their high), the sums rounded to nearest even in registers. A row whose
-     * halfs in a run hold an infinity or a NaN, which the widening does not keep, has the run redone through the
-     * buffered form after the run (no call inside the loops, where vectors are live).
+     * BF16 and FP16 rows in place at ratios between 2 and 4, and their irregular upsampling: the FLOAT wide form's
+     * kept steps ({@link WideSteps}) on runs of whole groups from a multiple of L ({@link #wideFoursBf16},
+     * {@link #wideFoursHalf}), the other inputs (a call's first and last groups where they are part groups, the
+     * group with the row's last input, groups whose four vectors would reach past the call's last row) through the
+     * buffered form. FP16 rows whose halfs in a run hold an infinity or a NaN, which its widening does not keep, have
+     * the run redone through the buffered form after it (no call inside the loops, where vectors are live).
      */
-    private static void backwardInPlaceWideHalf(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut,
-                                                long gFirst, long gRowStride, MemorySegment out, long oFirst,
-                                                long oRowStride) {
-        final int[] bounds = t.bounds;
+    private static void backwardInPlaceWide16(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut,
+                                              long gFirst, long gRowStride, MemorySegment out, long oFirst,
+                                              long oRowStride, DataType type) {
         final int jLo = t.gatherFrom(i0);
         final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
         final long limit = Math.min(gradOut.byteSize() / 2 - lastRow, t.w0.length) - 4L * LANES;
         final WideSteps steps = wideSteps(t);
         final long g = gradOut.address() + (gFirst - jLo) * 2;
-        // redo[0] rows whose run is redone, listed from redo[1].
+        // redo[0] rows whose run is redone, listed from redo[1] (FP16 only).
         final int[] redo = redoRows(rows + 1);
         for (int i = i0; i < i1; ) {
             WideChunk chunk = steps == null || i % LANES != 0 || i + LANES > i1 ? null
                     : steps.chunk(t, i / LANES / WIDE_CHUNK);
             int k = i / LANES % WIDE_CHUNK;
-            if (chunk != null && chunk.base[k] >= jLo && chunk.base[k] == Math.min(bounds[i], limit)) {
-                int k1 = k + 1;
-                int end = i + LANES;
-                while (k1 < WIDE_CHUNK && end + LANES <= i1 && chunk.base[k1] == Math.min(bounds[end], limit)) {
-                    k1++;
-                    end += LANES;
-                }
+            if (chunk != null && chunk.base[k] >= jLo && chunk.base[k] == Math.min(t.bounds[i], limit)) {
+                int end = wideRunEnd(t.bounds, chunk, i, i1, limit);
+                int k1 = k + (end - i) / LANES;
                 long o = out.address() + (oFirst + i - i0) * 2;
                 redo[0] = 0;
-                int r = wideFoursHalf(chunk, k, k1, rows, g, 2 * gRowStride, o, 2 * oRowStride, redo);
-                wideOnesHalf(chunk, k, k1, r, rows, g, 2 * gRowStride, o, 2 * oRowStride, redo);
+                if (type == DataType.BF16) {
+                    int r = wideFoursBf16(chunk, k, k1, rows, g, 2 * gRowStride, o, 2 * oRowStride);
+                    wideOnesBf16(chunk, k, k1, r, rows, g, 2 * gRowStride, o, 2 * oRowStride);
+                } else {
+                    int r = wideFoursHalf(chunk, k, k1, rows, g, 2 * gRowStride, o, 2 * oRowStride, redo);
+                    wideOnesHalf(chunk, k, k1, r, rows, g, 2 * gRowStride, o, 2 * oRowStride, redo);
+                }
                 for (int q = 1; q <= redo[0]; q++) {
                     int row = redo[q];
                     bufferedInputs(t, i, end, gradOut, gFirst + row * gRowStride - jLo, out,
-                            oFirst + row * oRowStride + i - i0, DataType.FLOAT16);
+                            oFirst + row * oRowStride + i - i0, type);
                 }
                 i = end;
                 continue;
@@ -1849,10 +1798,26 @@ final class VectorKernelProvider implements KernelProvider {
             int next = Math.min(i1, (i / LANES + 1) * LANES);
             for (int r = 0; r < rows; r++) {
                 bufferedInputs(t, i, next, gradOut, gFirst + r * gRowStride - jLo, out,
-                        oFirst + r * oRowStride + i - i0, DataType.FLOAT16);
+                        oFirst + r * oRowStride + i - i0, type);
             }
             i = next;
         }
+    }
+
+    /**
+     * The end of the run of groups of L inputs from {@code i} (a whole group whose kept steps the call can take, in
+     * {@code chunk}): the chunk's next groups while they are whole, inside the call's inputs (up to {@code i1}) and
+     * read from the positions their steps were made for ({@code limit}, the highest window base the call's last row
+     * allows; the bases grow with the groups, so they stay at or after the call's first position).
+     */
+    private static int wideRunEnd(int[] bounds, WideChunk chunk, int i, int i1, long limit) {
+        int k1 = i / LANES % WIDE_CHUNK + 1;
+        int end = i + LANES;
+        while (k1 < WIDE_CHUNK && end + LANES <= i1 && chunk.base[k1] == Math.min(bounds[end], limit)) {
+            k1++;
+            end += LANES;
+        }
+        return end;
     }
 
     /**
