@@ -124,8 +124,8 @@ public final class Linear1dBackwardKernel {
     /** Inputs per in-place call of {@link #LONG_ROWS} rows, at most (fewer when threads would lack tasks). */
     static final int LONG_BLOCK = 32768;
     /**
-     * FLOAT rows per in-place call of the wide form (ratios above 2) on many rows of at least {@link #WIDE_BLOCK}
-     * inputs, each a {@link #WIDE_PARTS}-th of the row. Until 2026-12-01 (seventh session) the form made a table of
+     * Rows per in-place call of the wide form (ratios above 2, and irregular ratios between 1 and 2; every dtype)
+     * on many rows of at least {@link #WIDE_BLOCK} inputs, each a {@link #WIDE_PARTS}-th of the row. Until 2026-12-01 (seventh session) the form made a table of
      * steps per group of inputs in every call, and spreading it over 64 rows of 512 inputs paid most. Since then the
      * provider keeps the steps with the table (VectorKernelProvider.WideSteps), and a call takes its rows four at a
      * time across each run of groups. On the Zen 5 host (`SettingsComparison`, one process, ratio to the copy),
@@ -138,9 +138,9 @@ public final class Linear1dBackwardKernel {
     static final int WIDE_ROWS = 16;
     /**
      * Inputs per in-place call of {@link #WIDE_ROWS} rows, at least. A whole row per call was slower than half a
-     * row where the row is long (16 rows: up3.7x 2.87 against 2.05 with 4 rows; (32, 64, 4000 → 10000) 2.49
-     * against 2.12), and three or four parts per row slower still (up3.7x 2.19 and 2.26 with 4 rows), in the
-     * loops that only read and write the form's bytes too; why, the memory system does not show.
+     * row where the row is long (4 rows per call: up3.7x 2.87 against 2.05; (32, 64, 4000 → 10000) 2.49 against
+     * 2.12), and three or four parts per row slower again (up3.7x 2.19 and 2.26), in loops that only read and
+     * write the form's bytes too; why, the machine does not show.
      */
     static final int WIDE_BLOCK = 512;
     /** Parts of a row per in-place call of the wide form (each at least {@link #WIDE_BLOCK} inputs). */
@@ -187,7 +187,8 @@ public final class Linear1dBackwardKernel {
      * @param longBlock       inputs per such call, at most ({@link #LONG_BLOCK})
      * @param askProvider     long rows only where {@link KernelProvider#fewRowsPerCall} says so (else at every
      *                        ratio up to 2)
-     * @param wideRows        FLOAT rows per call of many long rows at ratios above 2 ({@link #WIDE_ROWS})
+     * @param wideRows        rows per call of many long rows at ratios above 2 and irregular ones
+     *                        ({@link #WIDE_ROWS})
      * @param wideBlock       inputs per such call, at least ({@link #WIDE_BLOCK})
      * @param wideParts       parts of a row per such call ({@link #WIDE_PARTS})
      * @param sideBySideBlock inputs per task of the in-place side-by-side form, at most
@@ -337,9 +338,9 @@ public final class Linear1dBackwardKernel {
             boolean longRows = inPlace && rows > settings.inPlaceRows() && lin >= settings.inPlaceBlock()
                     && (long) table.lout() <= 2L * lin
                     && (!settings.askProvider() || provider.fewRowsPerCall(table.full(), gradOut.dataType()));
-            // Many long rows at ratios above 2, or between 1 and 2 where the provider's loops would need a set-up
-            // per group (not few rows per call): the wide form's calls (WIDE_ROWS rows of a WIDE_PARTS-th of a
-            // row), for every dtype (the vector provider's wide form takes BF16 and FP16 too).
+            // Many long rows at ratios above 2, or between 1 and 2 where the provider's FLOAT loops would need a
+            // set-up per group (not few rows per call; its BF16 and FP16 forms take the same tables as the wide
+            // form): the wide form's calls (WIDE_ROWS rows of a WIDE_PARTS-th of a row), for every dtype.
             boolean wideRows = inPlace && !longRows && rows > settings.inPlaceRows() && lin >= settings.wideBlock()
                     && ((long) table.lout() > 2L * lin
                     || (table.lout() > lin && settings.askProvider()
@@ -407,7 +408,7 @@ public final class Linear1dBackwardKernel {
 
         /**
          * Inputs per call of the wide form: a {@code wideParts}-th of the row, rounded up to a multiple of 64 (the
-         * provider's groups start at multiples of its vector's lanes), and at least {@code wideBlock}.
+         * provider keeps its steps for groups from multiples of its vector's lanes), and at least {@code wideBlock}.
          */
         private static int wideBlock(int lin, Settings settings) {
             long part = ((long) lin + settings.wideParts() - 1) / settings.wideParts();

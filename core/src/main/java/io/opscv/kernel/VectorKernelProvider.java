@@ -368,11 +368,12 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     /**
-     * A FLOAT table at a ratio between 1 and 2 (the windowed forms' range) that repeats no pattern: neither periodic
-     * with a whole number of periods per L inputs nor {@linkplain #mostlySimilar mostly similar}. Its groups each
-     * need a set-up in the windowed forms, made in every call; the wide form ({@link #backwardInPlaceWide}) keeps
-     * its steps with the table instead ({@link WideSteps}), and the driver then takes its rows as the wide form's
-     * ({@link #fewRowsPerCall} is false for it). Windows (which keep no steps) stay with the windowed forms.
+     * A table at a ratio between 1 and 2 (the windowed forms' range) that repeats no pattern: neither periodic with
+     * a whole number of periods per L inputs nor {@linkplain #mostlySimilar mostly similar}. Its groups each need a
+     * set-up in the windowed forms, made in every call; the wide forms ({@link #backwardInPlaceWide} for FLOAT,
+     * {@link #backwardInPlaceWide16} for BF16 and FP16) keep their steps with the table instead ({@link WideSteps}),
+     * and the driver then takes its rows as the wide form's ({@link #fewRowsPerCall} is false for it). Windows
+     * (which keep no steps) stay with the windowed forms.
      */
     private static boolean irregularUpsampling(LinearTable t) {
         if (t.lout() <= t.lin() || (t.periodInputs() > 0 && LANES % t.periodInputs() == 0)) {
@@ -1431,8 +1432,7 @@ final class VectorKernelProvider implements KernelProvider {
      * kept with the table ({@link LinearTable#derived}) and made a chunk of {@link #WIDE_CHUNK} groups at a time,
      * by the first thread that needs it (another may make the same chunk meanwhile: the same values). A group's
      * steps depend on the table only, not on the rows: with them made once, a call's rows need not share a group's
-     * set-up, and a call can take few long rows (few, long streams of gradOut and out per thread) rather than many
-     * short ones.
+     * set-up, and go four at a time across each run of groups ({@link #wideFours}).
      */
     private static final class WideSteps {
         final AtomicReferenceArray<WideChunk> chunks;
@@ -1460,9 +1460,9 @@ final class VectorKernelProvider implements KernelProvider {
     /**
      * The steps of groups {@code c * WIDE_CHUNK} to {@code (c + 1) * WIDE_CHUNK - 1} of L inputs: group k's (of the
      * chunk) in {@code at} and {@code w} from {@code start[k] * L} on, {@code start[k + 1] - start[k]} of them, read
-     * from four vectors of gradOut at position {@code base[k]}; -1 there for a group {@link #backwardInPlaceWide}
-     * does not sum with {@link #wideByParity} (a part group, the one with the last input, terms beyond four
-     * vectors), and for one past the table's last whole group.
+     * from four vectors of gradOut at position {@code base[k]}; -1 there for a group the wide forms do not take
+     * from kept steps (a part group, the one with the last input, terms beyond four vectors, a window that would
+     * start before the table's first output), and for one past the table's last whole group.
      */
     private static final class WideChunk {
         final byte[] at;
