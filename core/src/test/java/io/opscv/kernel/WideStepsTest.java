@@ -49,8 +49,9 @@ class WideStepsTest {
                         check(vector, table, type, axis, block[0], block[1], rows, random.nextLong(), rows % 2 == 0,
                                 false);
                     }
-                    // Infinities at each row's last positions: the last input's doubled terms (0 · ∞ = NaN where
-                    // its clamped outputs' right weight is 0), which the kept steps must not take.
+                    // Infinities at each row's last positions, the last input's clamped outputs, whose two taps
+                    // both land on it (the doubled terms the kept steps do not take; the group holding it has
+                    // steps of its own).
                     check(vector, table, type, axis, block[0], block[1], 4, random.nextLong(), true, true);
                 }
             }
