@@ -1,6 +1,7 @@
 package io.opscv.runtime;
 
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -49,7 +50,11 @@ public final class Stream implements AutoCloseable {
     private final Thread worker;
     /** Tasks run so far; written only by the runner. */
     private volatile long completed;
-    private volatile boolean workerParked;
+    /**
+     * Set by the stream's thread before it parks; the launch that wakes it clears it, so that launches
+     * made before the woken thread runs do not unpark it again.
+     */
+    private final AtomicBoolean workerParked = new AtomicBoolean();
     /** The stream's thread parks for {@link #POLL_NANOS} at most: launch need not wake it. */
     private volatile boolean workerPolling;
     /** {@link System#nanoTime} of the last launch. */
@@ -89,8 +94,9 @@ public final class Stream implements AutoCloseable {
         } finally {
             admission.unlock();
         }
-        // A polling thread finds the task by itself (or the caller runs it, synchronizing).
-        if (workerParked && !workerPolling) {
+        // A polling thread finds the task by itself (or the caller runs it, synchronizing). One launch
+        // wakes a parked thread: the ones after it, until that thread runs, find the flag cleared.
+        if (workerParked.get() && !workerPolling && workerParked.compareAndSet(true, false)) {
             wakeUps.incrementAndGet();
             LockSupport.unpark(worker);
         }
@@ -99,6 +105,11 @@ public final class Stream implements AutoCloseable {
     /** How many times launch has woken the stream's thread: for tests of the scheduling. */
     long wakeUps() {
         return wakeUps.get();
+    }
+
+    /** Whether the stream's thread is parked (or about to park), not yet woken: for tests of the scheduling. */
+    boolean workerParked() {
+        return workerParked.get();
     }
 
     /** Whether this stream accepts work. */
@@ -229,7 +240,7 @@ public final class Stream implements AutoCloseable {
             // Polling while launches keep coming; written before workerParked, which launch reads first.
             boolean poll = System.nanoTime() - lastLaunch < POLL_WINDOW_NANOS;
             workerPolling = poll;
-            workerParked = true;
+            workerParked.set(true);
             if (queue.isEmpty() && !closing || runner.get() != null) {
                 if (poll) {
                     LockSupport.parkNanos(this, POLL_NANOS);
@@ -237,7 +248,7 @@ public final class Stream implements AutoCloseable {
                     LockSupport.park(this);
                 }
             }
-            workerParked = false;
+            workerParked.set(false);
             Thread.interrupted();
         }
     }

@@ -255,7 +255,13 @@ class StreamSchedulingTest {
             stream.launch(() -> { });
             stream.synchronize();
             long before = stream.wakeUps();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
             for (int k = 0; k < calls; k++) {
+                // Each launch finds the stream's thread parked: without polling, every one would wake it.
+                while (!stream.workerParked()) {
+                    assertTrue(System.nanoTime() < deadline, "the stream's thread never parked");
+                    Thread.onSpinWait();
+                }
                 stream.launch(() -> {
                     if (Thread.currentThread() == self) {
                         onCaller.incrementAndGet();
@@ -267,6 +273,30 @@ class StreamSchedulingTest {
             long woken = stream.wakeUps() - before;
             assertTrue(woken <= 5, woken + " of " + calls + " launches woke the stream's thread");
             assertTrue(onCaller.get() >= calls / 2, onCaller.get() + " of " + calls + " tasks ran on the caller");
+        }
+    }
+
+    @Test
+    void launchesBeforeTheWokenThreadRunsDoNotWakeItAgain() {
+        // Whether a launch comes before the woken thread runs depends on the scheduler: five streams.
+        for (int round = 0; round < 5; round++) {
+            try (AclRuntime acl = AclRuntime.init(); Device device = acl.setDevice(0); Stream stream = device.createStream()) {
+                // A stream no launch reached for a polling window: its thread parks until launch wakes it.
+                int calls = 1000;
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+                while (!stream.workerParked()) {
+                    assertTrue(System.nanoTime() < deadline, "the stream's thread never parked");
+                    Thread.onSpinWait();
+                }
+                long before = stream.wakeUps();
+                for (int k = 0; k < calls; k++) {
+                    stream.launch(() -> { });
+                }
+                stream.synchronize();
+                // One wake-up per park: launches made before the woken thread ran find it already woken.
+                long woken = stream.wakeUps() - before;
+                assertTrue(woken >= 1 && woken <= 2, woken + " of " + calls + " launches woke the stream's thread");
+            }
         }
     }
 
