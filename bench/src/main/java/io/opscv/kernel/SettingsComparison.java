@@ -31,7 +31,7 @@ import java.util.zip.CRC32;
  * the default, keys as the record's components
  * ({@code inPlaceRows}, {@code inPlaceRows16}, {@code inPlaceBlock}, {@code shortBlock}, {@code shortFormBlock},
  * {@code longRows}, {@code longBlock}, {@code askProvider}, {@code wideRows}, {@code wideBlock}, {@code wideParts},
- * {@code sideBySideBlock}).
+ * {@code sideBySideBlock}, {@code fewRowsBlock}).
  */
 public final class SettingsComparison {
     private SettingsComparison() {}
@@ -168,6 +168,7 @@ public final class SettingsComparison {
         int wideBlock = d.wideBlock();
         int wideParts = d.wideParts();
         int sideBySideBlock = d.sideBySideBlock();
+        int fewRowsBlock = d.fewRowsBlock();
         if (!spec.equals("default")) {
             for (String pair : spec.split(",")) {
                 String[] kv = pair.split("=", 2);
@@ -187,11 +188,12 @@ public final class SettingsComparison {
                     case "wideBlock" -> wideBlock = Integer.parseInt(kv[1]);
                     case "wideParts" -> wideParts = Integer.parseInt(kv[1]);
                     case "sideBySideBlock" -> sideBySideBlock = Integer.parseInt(kv[1]);
+                    case "fewRowsBlock" -> fewRowsBlock = Integer.parseInt(kv[1]);
                     default -> throw new IllegalArgumentException("no setting " + kv[0]);
                 }
             }
         }
         return new Linear1dBackwardKernel.Settings(inPlaceRows, inPlaceRows16, inPlaceBlock, shortBlock, shortFormBlock,
-                longRows, longBlock, askProvider, wideRows, wideBlock, wideParts, sideBySideBlock);
+                longRows, longBlock, askProvider, wideRows, wideBlock, wideParts, sideBySideBlock, fewRowsBlock);
     }
 }

@@ -23,6 +23,7 @@ class SettingsComparisonTest {
         assertEquals(Linear1dBackwardKernel.Settings.DEFAULT.sideBySideBlock(), s.sideBySideBlock());
         assertEquals(2048, SettingsComparison.settings("shortBlock=2048").shortBlock());
         assertEquals(4096, SettingsComparison.settings("shortFormBlock=4096").shortFormBlock());
+        assertEquals(16384, SettingsComparison.settings("fewRowsBlock=16384").fewRowsBlock());
         assertThrows(IllegalArgumentException.class, () -> SettingsComparison.settings("shortFormBlock=0"));
         assertThrows(IllegalArgumentException.class, () -> SettingsComparison.settings("rows=2"));
         assertThrows(IllegalArgumentException.class, () -> SettingsComparison.settings("longRows=0"));
@@ -50,9 +51,10 @@ class SettingsComparisonTest {
                 SettingsComparison.settings("inPlaceRows=2,inPlaceBlock=1024,sideBySideBlock=512"),
                 SettingsComparison.settings("wideRows=5,wideBlock=700"),
                 SettingsComparison.settings("shortBlock=1024"),
-                SettingsComparison.settings("shortFormBlock=512")};
+                SettingsComparison.settings("shortFormBlock=512"),
+                SettingsComparison.settings("fewRowsBlock=2048,inPlaceBlock=1024")};
         for (String shape : new String[] {"64,8,4200,8400", "2,6,4500,8000", "4,10,2100,7000", "8,64,2100,4200,ac,t",
-            "64,64,16,64", "32,64,300,500,bf16"}) {
+            "64,64,16,64", "32,64,300,500,bf16", "1,2,40000,80000"}) {
             ByteArrayOutputStream log = new ByteArrayOutputStream();
             double[][] medians = SettingsComparison.compare(SettingsComparison.benchCase(shape), settings, 1, 0,
                     new PrintStream(log, true, StandardCharsets.UTF_8));
