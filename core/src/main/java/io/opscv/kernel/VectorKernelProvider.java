@@ -122,6 +122,19 @@ final class VectorKernelProvider implements KernelProvider {
     private static final long FLOAT_PAIR_SHIFT = 8L * LANES;
     /** {@link #FLOAT_PAIR_SHIFT} for BF16 and FP16 positions. */
     private static final long HALF_PAIR_SHIFT = 4L * LANES;
+    /**
+     * gradOut positions of a row per sub-run of the FLOAT wide form's quads ({@link #wideFours}): each quad of rows
+     * goes across about this many positions (2 KiB) of a run of kept-step groups before the next quad does, rather
+     * than across the whole run (32 groups at most, up to about 7.5 KiB at 3.7x). In one process against whole runs
+     * (`SettingsComparison`, a temporary switch, op ms): up3.7x 4.96 → 4.07 and 5.23 → 4.74; (8, 128, 7000 → 21000)
+     * 3.45 → 2.90; (32, 64, 4000 → 10000) 3.10 → 2.86; (64, 64, 2000 → 7000, alignCorners) 4.38 → 3.84; (64, 128,
+     * 1000 → 3700) 5.53 → 4.86; irregular upsampling, whose runs are about this long already, (32, 64, 16384 →
+     * 19661) 10.26 → 10.11 and (32, 64, 16384 → 30000) 12.74 → 12.84. Sub-runs of 8 groups whatever the ratio made
+     * irregular upsampling slower (9.52 → 11.42 at 1.2x); 384 and 768 positions gained less at 3.7x or at 3x. The
+     * BF16 and FP16 forms keep whole runs: sub-runs of 2 KiB there gained at 3.7x (BF16 2.83 → 2.67, FP16 3.43 →
+     * 3.24) and lost at 2.5x (BF16 2.15 → 2.29) and on irregular and alignCorners FP16 (1–3 %).
+     */
+    private static final int WIDE_RUN_POSITIONS = 512;
     /** Lane k picks lane 2k (EVEN) or 2k + 1 (ODD) of two concatenated vectors (two-source permutes). */
     private static final IntVector EVEN = IntVector.zero(INTS).addIndex(2);
     private static final IntVector ODD = EVEN.add(1);
@@ -1528,7 +1541,8 @@ final class VectorKernelProvider implements KernelProvider {
 
     /**
      * Groups {@code k0} to {@code k1 - 1} of a chunk of {@link WideSteps} ({@link #parityFours}' loop for each), of
-     * rows four at a time, each quad going across the groups: four read and four write streams. {@code g} is the
+     * rows four at a time, each quad going across a sub-run of the groups ({@link #wideSubRun}) before the next quad
+     * does: four read and four write streams. {@code g} is the
      * address of row 0's gradOut position 0 (of the table), {@code o} of row 0's sum of group k0's first input.
      * Returns the first row left.
      */
@@ -1537,75 +1551,88 @@ final class VectorKernelProvider implements KernelProvider {
         final float[] w = chunk.w;
         final int[] start = chunk.start;
         final int[] base = chunk.base;
-        int r = 0;
-        for (; r + 3 < rows; r += 4) {
-            long out = o + r * os;
-            for (int k = k0; k < k1; k++, out += 4L * LANES) {
-                long q = g + r * gs + 4L * base[k];
-                IntVector ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
-                IntVector gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
-                IntVector gc = IntVector.fromMemorySegment(INTS, RAW, q + 8L * LANES, ORDER);
-                IntVector gd = IntVector.fromMemorySegment(INTS, RAW, q + 12L * LANES, ORDER);
-                IntVector g0 = EVEN.selectFrom(ga, gb);
-                IntVector g1 = EVEN.selectFrom(gc, gd);
-                IntVector g2 = ODD.selectFrom(ga, gb);
-                IntVector g3 = ODD.selectFrom(gc, gd);
-                q += gs;
-                ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
-                gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
-                gc = IntVector.fromMemorySegment(INTS, RAW, q + 8L * LANES, ORDER);
-                gd = IntVector.fromMemorySegment(INTS, RAW, q + 12L * LANES, ORDER);
-                IntVector h0 = EVEN.selectFrom(ga, gb);
-                IntVector h1 = EVEN.selectFrom(gc, gd);
-                IntVector h2 = ODD.selectFrom(ga, gb);
-                IntVector h3 = ODD.selectFrom(gc, gd);
-                q += gs;
-                ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
-                gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
-                gc = IntVector.fromMemorySegment(INTS, RAW, q + 8L * LANES, ORDER);
-                gd = IntVector.fromMemorySegment(INTS, RAW, q + 12L * LANES, ORDER);
-                IntVector i0 = EVEN.selectFrom(ga, gb);
-                IntVector i1 = EVEN.selectFrom(gc, gd);
-                IntVector i2 = ODD.selectFrom(ga, gb);
-                IntVector i3 = ODD.selectFrom(gc, gd);
-                q += gs;
-                ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
-                gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
-                gc = IntVector.fromMemorySegment(INTS, RAW, q + 8L * LANES, ORDER);
-                gd = IntVector.fromMemorySegment(INTS, RAW, q + 12L * LANES, ORDER);
-                IntVector j0 = EVEN.selectFrom(ga, gb);
-                IntVector j1 = EVEN.selectFrom(gc, gd);
-                IntVector j2 = ODD.selectFrom(ga, gb);
-                IntVector j3 = ODD.selectFrom(gc, gd);
-                FloatVector s1 = FloatVector.zero(FLOATS);
-                FloatVector s2 = s1;
-                FloatVector s3 = s1;
-                FloatVector s4 = s1;
-                for (int s = start[k] * LANES, end = start[k + 1] * LANES; s < end; s += 2 * LANES) {
-                    IntVector a = (IntVector) ByteVector.fromArray(BYTES, at, s)
-                            .convertShape(VectorOperators.B2I, INTS, 0);
-                    VectorMask<Float> has = a.compare(VectorOperators.GE, 0).cast(FLOATS);
-                    FloatVector v = FloatVector.fromArray(FLOATS, w, s);
-                    s1 = s1.add(a.selectFrom(g0, g1).reinterpretAsFloats().mul(v), has);
-                    s2 = s2.add(a.selectFrom(h0, h1).reinterpretAsFloats().mul(v), has);
-                    s3 = s3.add(a.selectFrom(i0, i1).reinterpretAsFloats().mul(v), has);
-                    s4 = s4.add(a.selectFrom(j0, j1).reinterpretAsFloats().mul(v), has);
-                    IntVector b = (IntVector) ByteVector.fromArray(BYTES, at, s + LANES)
-                            .convertShape(VectorOperators.B2I, INTS, 0);
-                    VectorMask<Float> has2 = b.compare(VectorOperators.GE, 0).cast(FLOATS);
-                    FloatVector u = FloatVector.fromArray(FLOATS, w, s + LANES);
-                    s1 = s1.add(b.selectFrom(g2, g3).reinterpretAsFloats().mul(u), has2);
-                    s2 = s2.add(b.selectFrom(h2, h3).reinterpretAsFloats().mul(u), has2);
-                    s3 = s3.add(b.selectFrom(i2, i3).reinterpretAsFloats().mul(u), has2);
-                    s4 = s4.add(b.selectFrom(j2, j3).reinterpretAsFloats().mul(u), has2);
+        // Sub-runs of about WIDE_RUN_POSITIONS gradOut positions of a row, the quads across each in turn.
+        final int sub = wideSubRun(base, k0, k1);
+        for (int z0 = k0; z0 < k1; z0 += sub) {
+            final int z1 = Math.min(k1, z0 + sub);
+            for (int r = 0; r + 3 < rows; r += 4) {
+                long out = o + r * os + (z0 - k0) * 4L * LANES;
+                for (int k = z0; k < z1; k++, out += 4L * LANES) {
+                    long q = g + r * gs + 4L * base[k];
+                    IntVector ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
+                    IntVector gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
+                    IntVector gc = IntVector.fromMemorySegment(INTS, RAW, q + 8L * LANES, ORDER);
+                    IntVector gd = IntVector.fromMemorySegment(INTS, RAW, q + 12L * LANES, ORDER);
+                    IntVector g0 = EVEN.selectFrom(ga, gb);
+                    IntVector g1 = EVEN.selectFrom(gc, gd);
+                    IntVector g2 = ODD.selectFrom(ga, gb);
+                    IntVector g3 = ODD.selectFrom(gc, gd);
+                    q += gs;
+                    ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
+                    gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
+                    gc = IntVector.fromMemorySegment(INTS, RAW, q + 8L * LANES, ORDER);
+                    gd = IntVector.fromMemorySegment(INTS, RAW, q + 12L * LANES, ORDER);
+                    IntVector h0 = EVEN.selectFrom(ga, gb);
+                    IntVector h1 = EVEN.selectFrom(gc, gd);
+                    IntVector h2 = ODD.selectFrom(ga, gb);
+                    IntVector h3 = ODD.selectFrom(gc, gd);
+                    q += gs;
+                    ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
+                    gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
+                    gc = IntVector.fromMemorySegment(INTS, RAW, q + 8L * LANES, ORDER);
+                    gd = IntVector.fromMemorySegment(INTS, RAW, q + 12L * LANES, ORDER);
+                    IntVector i0 = EVEN.selectFrom(ga, gb);
+                    IntVector i1 = EVEN.selectFrom(gc, gd);
+                    IntVector i2 = ODD.selectFrom(ga, gb);
+                    IntVector i3 = ODD.selectFrom(gc, gd);
+                    q += gs;
+                    ga = IntVector.fromMemorySegment(INTS, RAW, q, ORDER);
+                    gb = IntVector.fromMemorySegment(INTS, RAW, q + 4L * LANES, ORDER);
+                    gc = IntVector.fromMemorySegment(INTS, RAW, q + 8L * LANES, ORDER);
+                    gd = IntVector.fromMemorySegment(INTS, RAW, q + 12L * LANES, ORDER);
+                    IntVector j0 = EVEN.selectFrom(ga, gb);
+                    IntVector j1 = EVEN.selectFrom(gc, gd);
+                    IntVector j2 = ODD.selectFrom(ga, gb);
+                    IntVector j3 = ODD.selectFrom(gc, gd);
+                    FloatVector s1 = FloatVector.zero(FLOATS);
+                    FloatVector s2 = s1;
+                    FloatVector s3 = s1;
+                    FloatVector s4 = s1;
+                    for (int s = start[k] * LANES, end = start[k + 1] * LANES; s < end; s += 2 * LANES) {
+                        IntVector a = (IntVector) ByteVector.fromArray(BYTES, at, s)
+                                .convertShape(VectorOperators.B2I, INTS, 0);
+                        VectorMask<Float> has = a.compare(VectorOperators.GE, 0).cast(FLOATS);
+                        FloatVector v = FloatVector.fromArray(FLOATS, w, s);
+                        s1 = s1.add(a.selectFrom(g0, g1).reinterpretAsFloats().mul(v), has);
+                        s2 = s2.add(a.selectFrom(h0, h1).reinterpretAsFloats().mul(v), has);
+                        s3 = s3.add(a.selectFrom(i0, i1).reinterpretAsFloats().mul(v), has);
+                        s4 = s4.add(a.selectFrom(j0, j1).reinterpretAsFloats().mul(v), has);
+                        IntVector b = (IntVector) ByteVector.fromArray(BYTES, at, s + LANES)
+                                .convertShape(VectorOperators.B2I, INTS, 0);
+                        VectorMask<Float> has2 = b.compare(VectorOperators.GE, 0).cast(FLOATS);
+                        FloatVector u = FloatVector.fromArray(FLOATS, w, s + LANES);
+                        s1 = s1.add(b.selectFrom(g2, g3).reinterpretAsFloats().mul(u), has2);
+                        s2 = s2.add(b.selectFrom(h2, h3).reinterpretAsFloats().mul(u), has2);
+                        s3 = s3.add(b.selectFrom(i2, i3).reinterpretAsFloats().mul(u), has2);
+                        s4 = s4.add(b.selectFrom(j2, j3).reinterpretAsFloats().mul(u), has2);
+                    }
+                    s1.intoMemorySegment(RAW, out, ORDER);
+                    s2.intoMemorySegment(RAW, out + os, ORDER);
+                    s3.intoMemorySegment(RAW, out + 2 * os, ORDER);
+                    s4.intoMemorySegment(RAW, out + 3 * os, ORDER);
                 }
-                s1.intoMemorySegment(RAW, out, ORDER);
-                s2.intoMemorySegment(RAW, out + os, ORDER);
-                s3.intoMemorySegment(RAW, out + 2 * os, ORDER);
-                s4.intoMemorySegment(RAW, out + 3 * os, ORDER);
             }
         }
-        return r;
+        return rows & ~3;
+    }
+
+    /** Groups per sub-run of {@code k0} to {@code k1 - 1} in {@link #wideFours}: about {@link #WIDE_RUN_POSITIONS}. */
+    private static int wideSubRun(int[] base, int k0, int k1) {
+        if (k1 - k0 < 2) {
+            return 1;
+        }
+        int span = base[k1 - 1] - base[k0];
+        return span <= 0 ? k1 - k0 : Math.max(1, (int) ((long) WIDE_RUN_POSITIONS * (k1 - 1 - k0) / span));
     }
 
     /** {@link #wideFours}' rows from {@code r} on, one by one. */
