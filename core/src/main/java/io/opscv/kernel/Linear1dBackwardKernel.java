@@ -69,8 +69,9 @@ public final class Linear1dBackwardKernel {
      * Inputs per in-place call and task, at most, where one task holds all the rows (at most {@link #IN_PLACE_ROWS}
      * of them, as a long-row call's 2) and the rows are not short: fewer, longer tasks, each with its window of the
      * table (down to {@link #IN_PLACE_BLOCK} where there would be too few tasks for the threads). On the long row, in
-     * one process alternating the two (`SettingsComparison`, op ms): 0.203 → 0.170 and 0.174 → 0.152 against
-     * IN_PLACE_BLOCK's 4096; FP16 0.179 → 0.163, BF16 0.144 → 0.126. Blocks of 16384 were no faster than 4096.
+     * one process alternating the two (`SettingsComparison`, each setting in every place of the order): 0.168 →
+     * 0.151 ms against IN_PLACE_BLOCK's 4096; {@code bin/bench-ab}, ratio medians of 8 rounds: 1.80 → 1.49. Blocks
+     * of 16384 were no faster than 4096.
      */
     static final int FEW_ROWS_BLOCK = 8192;
     /**
