@@ -279,6 +279,7 @@ class StreamSchedulingTest {
     @Test
     void launchesBeforeTheWokenThreadRunsDoNotWakeItAgain() {
         // Whether a launch comes before the woken thread runs depends on the scheduler: five streams.
+        long total = 0;
         for (int round = 0; round < 5; round++) {
             try (AclRuntime acl = AclRuntime.init(); Device device = acl.setDevice(0); Stream stream = device.createStream()) {
                 // A stream no launch reached for a polling window: its thread parks until launch wakes it.
@@ -295,9 +296,12 @@ class StreamSchedulingTest {
                 stream.synchronize();
                 // One wake-up per park: launches made before the woken thread ran find it already woken.
                 long woken = stream.wakeUps() - before;
-                assertTrue(woken >= 1 && woken <= 2, woken + " of " + calls + " launches woke the stream's thread");
+                assertTrue(woken <= 2, woken + " of " + calls + " launches woke the stream's thread");
+                total += woken;
             }
         }
+        // The first launch wakes the parked thread (but for a spurious wake-up just before it, so over five streams).
+        assertTrue(total >= 1, "no launch woke a parked stream thread");
     }
 
     @Test
