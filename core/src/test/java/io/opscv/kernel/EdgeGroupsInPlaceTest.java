@@ -18,7 +18,8 @@ import org.junit.jupiter.params.provider.EnumSource;
  * last input and the groups whose windows do not fit (the first, whose clamped sources give the first inputs a
  * third term) take the short form's step table once per call (FLOAT) or through FLOAT scratch ({@code
  * edgeGroup16}, BF16 and FP16; more rows than one pass of its scratch too), and a partial last group is summed as
- * the whole group that ends where it does. Calls of whole rows and of blocks inside rows, ending at the last input
+ * the whole group that ends where it does; runs of groups of periodic tables go across a few rows at a time
+ * ({@code ROW_BAND}). Calls of whole rows and of blocks inside rows, ending at the last input
  * or not, shorter than two vectors (no whole group before the last one), 7 rows (below the step table's minimum)
  * to 70; NaN, infinities, -0, and for the 16-bit types values whose sums round past the largest finite one. Bit for
  * bit against the scalar provider (NaNs made canonical), and out untouched between rows.
@@ -29,9 +30,11 @@ class EdgeGroupsInPlaceTest {
     void edgesMatchTheScalarProvider(DataType type) {
         KernelProvider vector = KernelProviders.vector();
         assumeTrue(vector != null, "no vector provider");
-        // {lin, lout, alignCorners}: periodic 2x, almost periodic (alignCorners), irregular, downsampling.
+        // {lin, lout, alignCorners}: periodic 2x, almost periodic (alignCorners), irregular, downsampling (periodic
+        // at 2x, 4x and 1.25x: runs of groups, a few rows at a time).
         int[][] axes = {{128, 256, 0}, {256, 512, 1}, {100, 200, 0}, {57, 100, 1}, {200, 150, 0}, {300, 100, 0},
-            {130, 261, 1}, {64, 128, 0}, {40, 80, 0}, {33, 66, 0}, {1000, 2000, 1}, {90, 170, 0}};
+            {130, 261, 1}, {64, 128, 0}, {40, 80, 0}, {33, 66, 0}, {1000, 2000, 1}, {90, 170, 0}, {256, 128, 0},
+            {512, 128, 0}, {160, 200, 0}, {512, 170, 0}};
         Random random = new Random(17 + type.ordinal());
         int size = (int) type.byteSize();
         for (int[] axis : axes) {
