@@ -454,12 +454,8 @@ final class VectorKernelProvider implements KernelProvider {
         // 128 -> 256) 0.410 -> 0.129, (64, 256, 256 -> 512, alignCorners) 2.57 -> 1.44, (16, 256, 1000 -> 2000)
         // 1.25 -> 1.05.
         final boolean steps = rows >= SHORT_MIN_ROWS;
-        boolean lastDone = false;
-        if (steps && last < i1 && i1 - LANES >= i0
-                && backwardInPlaceShort(t, i1 - LANES, i1, rows, gradOut, gFirst - jLo + t.gatherFrom(i1 - LANES),
-                gRowStride, out, oFirst + i1 - LANES - i0, oRowStride)) {
-            lastDone = true;
-        }
+        final boolean lastDone = steps && lastGroup(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst,
+                oRowStride, type);
         final int vectorEnd = lastDone ? i1 - LANES : Math.min(i1, last);
         final int window = 2 * LANES;
         final long gEnd = gradOut.byteSize() / type.byteSize();
@@ -481,8 +477,8 @@ final class VectorKernelProvider implements KernelProvider {
             int leftBase = bounds[i + 1];
             if (count < LANES || bounds[i + count] - rightBase > window || bounds[i + count + 1] - leftBase > window
                     || lastRow + Math.max(rightBase, leftBase) + window > gEnd) {
-                if (steps && backwardInPlaceShort(t, i, i + count, rows, gradOut, gFirst - jLo + t.gatherFrom(i),
-                        gRowStride, out, oFirst + i - i0, oRowStride)) {
+                if (steps && stepGroup(t, i0, i, i + count, rows, gradOut, gFirst, gRowStride, out, oFirst,
+                        oRowStride, type)) {
                     i += count;
                     continue;
                 }
@@ -712,16 +708,29 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     /**
-     * The last {@code L} inputs of a call of 16-bit rows that ends at the row's last input, through
-     * {@link #edgeGroup16}; {@code gFirst} and {@code oFirst} as the windowed forms' (row 0's elements of
-     * {@code t.gatherFrom(i0)} and of input i0). False, having done nothing, where the call does not end there, has
-     * fewer inputs, or the step table does not take them.
+     * Inputs {@code [g0, g1)} (at most L, the last input allowed) of a windowed call's rows by the short form's step
+     * table, made once for all the rows: in place for FLOAT ({@link #backwardInPlaceShort}), through FLOAT scratch for
+     * BF16 and FP16 ({@link #edgeGroup16}). {@code gFirst} and {@code oFirst} as the windowed forms' (row 0's elements
+     * of gradOut position {@code t.gatherFrom(i0)} and of out for input i0). False, having done nothing, where the
+     * step table does not take the group.
      */
-    private static boolean lastGroup16(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut, long gFirst,
-                                       long gRowStride, MemorySegment out, long oFirst, long oRowStride, DataType type) {
+    private static boolean stepGroup(LinearTable t, int i0, int g0, int g1, int rows, MemorySegment gradOut, long gFirst,
+                                     long gRowStride, MemorySegment out, long oFirst, long oRowStride, DataType type) {
+        long g = gFirst - t.gatherFrom(i0) + t.gatherFrom(g0);
+        long o = oFirst + g0 - i0;
+        return type == DataType.FLOAT ? backwardInPlaceShort(t, g0, g1, rows, gradOut, g, gRowStride, out, o, oRowStride)
+                : edgeGroup16(t, g0, g1, rows, gradOut, g, gRowStride, out, o, oRowStride, type);
+    }
+
+    /**
+     * The last L inputs of a windowed call that ends at the row's last input, by {@link #stepGroup}. False, having
+     * done nothing, where the call does not end there, has fewer inputs, or the step table does not take them.
+     */
+    private static boolean lastGroup(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut, long gFirst,
+                                     long gRowStride, MemorySegment out, long oFirst, long oRowStride, DataType type) {
         int from = i1 - LANES;
-        return i1 == t.lin() && from >= i0 && edgeGroup16(t, from, i1, rows, gradOut,
-                gFirst - t.gatherFrom(i0) + t.gatherFrom(from), gRowStride, out, oFirst + from - i0, oRowStride, type);
+        return i1 == t.lin() && from >= i0
+                && stepGroup(t, i0, from, i1, rows, gradOut, gFirst, gRowStride, out, oFirst, oRowStride, type);
     }
 
     /** The most terms a lane may have for {@link #backwardInPlaceShort} (steps per row). */
@@ -2304,7 +2313,7 @@ final class VectorKernelProvider implements KernelProvider {
         // scratch and the short form's step table (edgeGroup16) instead of the buffered form row by row; a partial
         // last group as the whole group that ends where it does (as in the FLOAT form).
         final boolean steps = rows >= SHORT_MIN_ROWS;
-        final boolean lastDone = steps && lastGroup16(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst,
+        final boolean lastDone = steps && lastGroup(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst,
                 oRowStride, DataType.BF16);
         final int vectorEnd = lastDone ? i1 - LANES : Math.min(i1, last);
         final int window = 2 * LANES;
@@ -2326,8 +2335,8 @@ final class VectorKernelProvider implements KernelProvider {
             int leftBase = bounds[i + 1];
             if (count < LANES || bounds[i + count] - rightBase > window || bounds[i + count + 1] - leftBase > window
                     || lastRow + Math.max(rightBase, leftBase) + window > gEnd) {
-                if (steps && edgeGroup16(t, i, i + count, rows, gradOut, gFirst - jLo + t.gatherFrom(i), gRowStride,
-                        out, oFirst + i - i0, oRowStride, DataType.BF16)) {
+                if (steps && stepGroup(t, i0, i, i + count, rows, gradOut, gFirst, gRowStride, out, oFirst,
+                        oRowStride, DataType.BF16)) {
                     i += count;
                     continue;
                 }
@@ -2591,7 +2600,7 @@ final class VectorKernelProvider implements KernelProvider {
         // scratch and the short form's step table (edgeGroup16) instead of the buffered form row by row; a partial
         // last group as the whole group that ends where it does (as in the FLOAT form).
         final boolean steps = rows >= SHORT_MIN_ROWS;
-        final boolean lastDone = steps && lastGroup16(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst,
+        final boolean lastDone = steps && lastGroup(t, i0, i1, rows, gradOut, gFirst, gRowStride, out, oFirst,
                 oRowStride, DataType.FLOAT16);
         final int vectorEnd = lastDone ? i1 - LANES : Math.min(i1, last);
         final int window = 2 * LANES;
@@ -2613,8 +2622,8 @@ final class VectorKernelProvider implements KernelProvider {
             int leftBase = bounds[i + 1];
             if (count < LANES || bounds[i + count] - rightBase > window || bounds[i + count + 1] - leftBase > window
                     || lastRow + Math.max(rightBase, leftBase) + window > gEnd) {
-                if (steps && edgeGroup16(t, i, i + count, rows, gradOut, gFirst - jLo + t.gatherFrom(i), gRowStride,
-                        out, oFirst + i - i0, oRowStride, DataType.FLOAT16)) {
+                if (steps && stepGroup(t, i0, i, i + count, rows, gradOut, gFirst, gRowStride, out, oFirst,
+                        oRowStride, DataType.FLOAT16)) {
                     i += count;
                     continue;
                 }
