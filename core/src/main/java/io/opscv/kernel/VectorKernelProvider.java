@@ -1939,10 +1939,9 @@ final class VectorKernelProvider implements KernelProvider {
         // redo[0] rows whose run is redone, listed from redo[1] (FP16 only).
         final int[] redo = redoRows(rows + 1);
         for (int i = i0; i < i1; ) {
-            WideChunk chunk = steps == null || i % LANES != 0 || i + LANES > i1 ? null
-                    : steps.chunk(t, i / LANES / WIDE_CHUNK);
+            WideChunk chunk = keptChunk(t, steps, i, i1, jLo, limit);
             int k = i / LANES % WIDE_CHUNK;
-            if (chunk != null && chunk.base[k] >= jLo && chunk.base[k] == Math.min(t.bounds[i], limit)) {
+            if (chunk != null) {
                 int end = wideRunEnd(t.bounds, chunk, i, i1, limit);
                 int k1 = k + (end - i) / LANES;
                 long o = out.address() + (oFirst + i - i0) * 2;
@@ -1962,12 +1961,139 @@ final class VectorKernelProvider implements KernelProvider {
                 i = end;
                 continue;
             }
+            // Up to the next group the kept steps take: through FLOAT scratch and the FLOAT wide form.
             int next = Math.min(i1, (i / LANES + 1) * LANES);
-            for (int r = 0; r < rows; r++) {
-                bufferedInputs(t, i, next, gradOut, gFirst + r * gRowStride - jLo, out,
-                        oFirst + r * oRowStride + i - i0, type);
+            while (next < i1 && keptChunk(t, steps, next, i1, jLo, limit) == null) {
+                next = Math.min(i1, next + LANES);
             }
+            wideThroughFloats(t, i, next, rows, gradOut, gFirst + t.gatherFrom(i) - jLo, gRowStride, out,
+                    oFirst + i - i0, oRowStride, type);
             i = next;
+        }
+    }
+
+    /**
+     * The chunk of kept steps that takes the group of L inputs from {@code i} in a 16-bit wide call of inputs up to
+     * {@code i1} whose first position is {@code jLo}, else null ({@link #backwardInPlaceWide16}).
+     */
+    private static WideChunk keptChunk(LinearTable t, WideSteps steps, int i, int i1, int jLo, long limit) {
+        WideChunk chunk = steps == null || i % LANES != 0 || i + LANES > i1 ? null
+                : steps.chunk(t, i / LANES / WIDE_CHUNK);
+        int k = i / LANES % WIDE_CHUNK;
+        return chunk != null && chunk.base[k] >= jLo && chunk.base[k] == Math.min(t.bounds[i], limit) ? chunk : null;
+    }
+
+    /** Inputs per block of {@link #wideThroughFloats}: its scratch holds a few rows of one block's span. */
+    static final int SCRATCH_BLOCK = 512;
+    /** Floats of gradOut per pass of {@link #wideThroughFloats} (128 KiB, in the L2 with its sums). */
+    private static final int SCRATCH_FLOATS = 1 << 15;
+    /** Per thread: {@link #wideThroughFloats}' native FLOAT scratch, [0] gradOut's spans and [1] the sums. */
+    private static final ThreadLocal<MemorySegment[]> WIDE_SCRATCH = ThreadLocal.withInitial(() -> new MemorySegment[] {
+        Arena.ofAuto().allocate(4L * (SCRATCH_FLOATS + 4 * LANES), 64),
+        Arena.ofAuto().allocate(4L * SCRATCH_FLOATS, 64)});
+
+    /**
+     * Inputs {@code [a, b)} of BF16 or FP16 rows that the 16-bit wide form's kept steps do not take (ratios from
+     * about 3.75 to 4 at 512 bits, where a group's terms reach past four vectors; groups whose window would start
+     * before the call's first position): blocks of up to {@link #SCRATCH_BLOCK} inputs of a few rows at a time
+     * widened exactly into native FLOAT scratch ({@link #widen16}), summed there by the FLOAT wide form
+     * ({@link #backwardInPlaceWide}: half groups where a group's terms do not fit, the row's last input in its group),
+     * and rounded back once ({@link #narrow16}): the buffered form's bits, in the reference's order, instead of the
+     * buffered form itself, which takes such groups row by row through the scalar reference (FP16 at 4x: 56 times the
+     * copy of the same bytes). {@code gFirst} is row 0's element of gradOut position {@code t.gatherFrom(a)},
+     * {@code oFirst} its element of out for input a.
+     */
+    private static void wideThroughFloats(LinearTable t, int a, int b, int rows, MemorySegment gradOut, long gFirst,
+                                          long gRowStride, MemorySegment out, long oFirst, long oRowStride,
+                                          DataType type) {
+        final MemorySegment[] scratch = WIDE_SCRATCH.get();
+        final MemorySegment g = scratch[0];
+        final MemorySegment o = scratch[1];
+        final int jA = t.gatherFrom(a);
+        for (int s = a; s < b; ) {
+            // Blocks end at multiples of SCRATCH_BLOCK (so that the next starts where the kept steps' groups do).
+            int e = Math.min(b, (s / SCRATCH_BLOCK + 1) * SCRATCH_BLOCK);
+            int jS = t.gatherFrom(s);
+            int span = t.gatherTo(e) - jS;
+            while (span > SCRATCH_FLOATS && e > s + 1) {
+                // More positions than the scratch holds (not at the wide form's ratios, at most 4): fewer inputs.
+                e = s + (e - s) / 2;
+                span = t.gatherTo(e) - jS;
+            }
+            int count = e - s;
+            int n = Math.max(1, Math.min(rows, SCRATCH_FLOATS / Math.max(span, count)));
+            for (int r0 = 0; r0 < rows; r0 += n) {
+                int m = Math.min(n, rows - r0);
+                for (int r = 0; r < m; r++) {
+                    widen16(gradOut, type, gFirst + (r0 + r) * gRowStride + (jS - jA), span, g, 4L * r * span);
+                }
+                backwardInPlaceWide(t, s, e, m, g, 0, span, o, 0, count);
+                for (int r = 0; r < m; r++) {
+                    narrow16(o, 4L * r * count, count, out, type, oFirst + (r0 + r) * oRowStride + (s - a));
+                }
+            }
+            s = e;
+        }
+    }
+
+    /** Per thread: a heap stage for FP16's conversions in {@link #widen16} and {@link #narrow16}. */
+    private static final ThreadLocal<float[]> SCRATCH_STAGE = ThreadLocal.withInitial(() -> new float[SCRATCH_FLOATS]);
+
+    /**
+     * {@code count} (at most {@link #SCRATCH_FLOATS}) BF16 or FP16 elements of {@code seg} from element {@code first}
+     * widened exactly into FLOATs at byte {@code to} of {@code dst}, as {@link ElementCodec#decode}: BF16 a vector at
+     * a time (zero-extended, shifted left 16); FP16 by the codec's own loop into a heap stage, which the JIT compiles
+     * to {@code vcvtph2ps} (0.05 ns an element in cache, against 0.26-0.35 for the same in Vector API bit operations),
+     * then copied.
+     */
+    static void widen16(MemorySegment seg, DataType type, long first, int count, MemorySegment dst, long to) {
+        if (type == DataType.FLOAT16) {
+            float[] stage = SCRATCH_STAGE.get();
+            ElementCodec.decode(seg, type, first, 1, count, stage, 0);
+            MemorySegment.copy(stage, 0, dst, ValueLayout.JAVA_FLOAT, to, count);
+            return;
+        }
+        int k = 0;
+        long from = first * 2;
+        for (int bound = count - LANES; k <= bound; k += LANES, from += 2L * LANES, to += 4L * LANES) {
+            ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, from, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                    .lanewise(VectorOperators.LSHL, 16).intoMemorySegment(dst, to, ORDER);
+        }
+        for (; k < count; k++, from += 2, to += 4) {
+            dst.set(ElementCodec.F32, to, ElementCodec.bf16ToFloat(seg.get(ElementCodec.U16, from)));
+        }
+    }
+
+    /**
+     * {@code count} (at most {@link #SCRATCH_FLOATS}) FLOATs of {@code src} from byte {@code from} rounded once, to
+     * nearest even, into BF16 or FP16 elements of {@code seg} from element {@code first}, as
+     * {@link ElementCodec#encode}: BF16 as {@link #encodeRun} (a vector holding a NaN through the codec); FP16 copied
+     * into a heap stage and rounded by the codec's own loop ({@code vcvtps2ph}).
+     */
+    static void narrow16(MemorySegment src, long from, int count, MemorySegment seg, DataType type, long first) {
+        if (type == DataType.FLOAT16) {
+            float[] stage = SCRATCH_STAGE.get();
+            MemorySegment.copy(src, ValueLayout.JAVA_FLOAT, from, stage, 0, count);
+            ElementCodec.encode(stage, 0, count, seg, type, first, 1);
+            return;
+        }
+        int k = 0;
+        long to = first * 2;
+        for (int bound = count - LANES; k <= bound; k += LANES, from += 4L * LANES, to += 2L * LANES) {
+            IntVector bits = IntVector.fromMemorySegment(INTS, src, from, ORDER);
+            if (bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
+                for (int q = 0; q < LANES; q++) {
+                    seg.set(ElementCodec.U16, to + 2L * q,
+                            ElementCodec.floatToBf16(src.get(ElementCodec.F32, from + 4L * q)));
+                }
+                continue;
+            }
+            bits.add(0x7fff).add(bits.lanewise(VectorOperators.LSHR, 16).and(1)).lanewise(VectorOperators.LSHR, 16)
+                    .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts().intoMemorySegment(seg, to, ORDER);
+        }
+        for (; k < count; k++, from += 4, to += 2) {
+            seg.set(ElementCodec.U16, to, ElementCodec.floatToBf16(src.get(ElementCodec.F32, from)));
         }
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import io.opscv.runtime.DataType;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -61,6 +62,59 @@ class ProviderCodecTest {
                             : actual.get(ElementCodec.U16, at) & 0xffff;
                     assertEquals(KernelCase.canonical(e, type), KernelCase.canonical(a, type),
                             type + " of " + values[k] + " (0x" + Integer.toHexString(Float.floatToRawIntBits(values[k])) + ")");
+                }
+            }
+        }
+    }
+
+    /**
+     * The wide 16-bit calls' conversions into and out of native FLOAT scratch ({@code widen16}, {@code narrow16}):
+     * every bit pattern widened, and the encoding probes rounded, from odd element offsets and with a tail shorter
+     * than a vector, against the codec. BF16's widening is compared bit for bit (it is a shift), NaNs made canonical
+     * elsewhere.
+     */
+    @Test
+    void scratchConversionsMatchTheCodec() {
+        assertNotNull(VECTOR);
+        for (DataType type : new DataType[] {DataType.FLOAT16, DataType.BF16}) {
+            try (Arena arena = Arena.ofConfined()) {
+                int count = 65536 + 5;
+                MemorySegment halfs = arena.allocate(2L * (count + 3), 2);
+                for (int k = 0; k < count; k++) {
+                    halfs.set(ElementCodec.U16, 2L * (k + 3), (short) k);
+                }
+                MemorySegment floats = arena.allocate(4L * (count + 2), 4);
+                float[] expected = new float[count];
+                ElementCodec.decode(halfs, type, 3, 1, count, expected, 0);
+                for (int k0 = 0; k0 < count; k0 += VectorKernelProvider.SCRATCH_BLOCK * 4) {
+                    int n = Math.min(VectorKernelProvider.SCRATCH_BLOCK * 4, count - k0);
+                    VectorKernelProvider.widen16(halfs, type, 3 + k0, n, floats, 8 + 4L * k0);
+                }
+                for (int k = 0; k < count; k++) {
+                    int e = Float.floatToRawIntBits(expected[k]);
+                    int a = floats.get(ValueLayout.JAVA_INT_UNALIGNED, 8 + 4L * k);
+                    assertEquals(type == DataType.BF16 ? e : KernelCase.canonical(e, DataType.FLOAT),
+                            type == DataType.BF16 ? a : KernelCase.canonical(a, DataType.FLOAT),
+                            type + " widened bits 0x" + Integer.toHexString(k & 0xffff));
+                }
+            }
+            float[] values = encodingProbes(type);
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment floats = arena.allocate(4L * (values.length + 1), 4);
+                MemorySegment.copy(values, 0, floats, ValueLayout.JAVA_FLOAT_UNALIGNED, 4, values.length);
+                MemorySegment expected = arena.allocate(2L * (values.length + 1), 2);
+                MemorySegment actual = arena.allocate(2L * (values.length + 1), 2);
+                ElementCodec.encode(values, 0, values.length, expected, type, 1, 1);
+                for (int k0 = 0; k0 < values.length; k0 += 4093) {
+                    int n = Math.min(4093, values.length - k0);
+                    VectorKernelProvider.narrow16(floats, 4 + 4L * k0, n, actual, type, 1 + k0);
+                }
+                for (int k = 0; k < values.length; k++) {
+                    long at = 2L * (k + 1);
+                    assertEquals(KernelCase.canonical(expected.get(ElementCodec.U16, at) & 0xffff, type),
+                            KernelCase.canonical(actual.get(ElementCodec.U16, at) & 0xffff, type),
+                            type + " of " + values[k] + " (0x" + Integer.toHexString(Float.floatToRawIntBits(values[k]))
+                            + ")");
                 }
             }
         }

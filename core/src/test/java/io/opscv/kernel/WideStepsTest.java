@@ -24,8 +24,9 @@ import org.junit.jupiter.api.Test;
  * row's span (its last groups then read from lower positions, with steps of their own) or with room after it, calls
  * on one table from several threads at once, NaN, infinities and -0 in gradOut, and infinities at each row's last
  * positions; FLOAT, BF16 and FP16 (whose groups take the same steps from gradOut widened in registers; FP16 rows
- * with an infinity or a NaN are redone by the buffered form). Bit for bit against the scalar provider, NaNs made
- * canonical; out between rows untouched.
+ * with an infinity or a NaN are redone by the buffered form; groups the kept steps do not take, at ratios from about
+ * 3.75 to 4, go through FLOAT scratch and the FLOAT wide form, more than one pass of rows at 4x). Bit for bit
+ * against the scalar provider, NaNs made canonical; out between rows untouched.
  */
 class WideStepsTest {
     /**
@@ -45,7 +46,8 @@ class WideStepsTest {
             for (int[] axis : AXES) {
                 LinearTable table = LinearTable.of(axis[0], axis[1], axis[2] != 0, axis[3] / 10.0);
                 for (int[] block : blocks(axis[0])) {
-                    for (int rows : new int[] {1, 3, 4, 5, 8, 11}) {
+                    // 20 rows: more than one pass of the 16-bit calls' FLOAT scratch at 4x (15 rows of 512 inputs).
+                    for (int rows : new int[] {1, 3, 4, 5, 8, 11, 20}) {
                         check(vector, table, type, axis, block[0], block[1], rows, random.nextLong(), rows % 2 == 0,
                                 false);
                     }
