@@ -413,6 +413,11 @@ public final class LinearTable {
         return periodInputs;
     }
 
+    /** The period's outputs P ({@link #period}), 0 without a period. */
+    int periodOutputs() {
+        return periodOutputs;
+    }
+
     /** The first output whose source is not clamped, in this table's indices (see {@link #unclampedTo}). */
     int unclampedFrom() {
         return unclampedFrom;

@@ -1381,9 +1381,22 @@ final class VectorKernelProvider implements KernelProvider {
         final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
         final IntVector lanes = IntVector.zero(INTS).addIndex(1);
         final WideSteps steps = wideSteps(t);
+        // Exactly 4x (a period of one input and four outputs): runs of unclamped groups by fourfoldRun.
+        final boolean fourfold = t.periodInputs() == 1 && t.periodOutputs() == 4;
+        final int regularFrom = t.unclampedFrom();
+        final int regularTo = t.unclampedTo();
         boolean lastAlone = false;
         int next;
         for (int i = i0; i < i1; i = next) {
+            if (fourfold && i + LANES <= Math.min(i1, last) && bounds[i] - 1 >= regularFrom
+                    && bounds[i + LANES + 1] < regularTo && bounds[i + 1] - bounds[i] == 4
+                    && bounds[i + 2] - bounds[i + 1] == 4 && lastRow + bounds[i] + FOURFOLD_WINDOW <= gEnd) {
+                next = regularRunEnd(bounds, i, Math.min(i1, last), regularFrom, regularTo, FOURFOLD_WINDOW, lastRow,
+                        gEnd);
+                fourfoldRun(t, i, next, rows, gAddr + (gFirst - jLo + bounds[i]) * 4, 4 * gRowStride,
+                        oAddr + (oFirst + i - i0) * 4, 4 * oRowStride);
+                continue;
+            }
             int count = Math.min(LANES, i1 - i);
             if (count > LANES / 2 && (bounds[i + count] - bounds[i] > window
                     || bounds[i + count + 1] - bounds[i + 1] > window)) {
@@ -1520,6 +1533,66 @@ final class VectorKernelProvider implements KernelProvider {
         if (lastAlone) {
             for (int r = 0; r < rows; r++) {
                 lastInput(t, gradOut, gFirst + r * gRowStride - jLo, out, oFirst + r * oRowStride + last - i0);
+            }
+        }
+    }
+
+    /** The gradOut positions a group of {@link #fourfoldRun} reads: its 4L + 4 terms. */
+    private static final int FOURFOLD_WINDOW = 4 * LANES + 4;
+
+    /**
+     * Groups {@code [i, end)} of L inputs of an exactly-4x table (a period of one input and four outputs), whose
+     * outputs are all unclamped: lane l of the group from input k has the terms at positions {@code bounds[k] + 4l}
+     * to {@code bounds[k] + 4l + 7}, right-tap ones then left-tap ones, with the same eight weights in every lane
+     * and group of the run. The four vectors from {@code bounds[k]} are split in two rounds of even and odd
+     * positions into the four phases p0-p3 (p_m's lane l at {@code bounds[k] + 4l + m}), and the four from four
+     * positions further into q0-q3: each term is one vector times one weight, added in the reference's order, with
+     * 16 two-source permutes per row and group where the general wide form takes half groups (a group's terms span
+     * 4L + 4 positions, more than its four vectors) with two permutes and a blend per term. Rows one at a time along
+     * the run. {@code g} is the address of row 0's gradOut position {@code bounds[i]}, {@code o} of its sum of input i.
+     */
+    private static void fourfoldRun(LinearTable t, int i, int end, int rows, long g, long gRowBytes, long o,
+                                    long oRowBytes) {
+        final int b = t.bounds[i];
+        final float c0 = t.w1[b];
+        final float c1 = t.w1[b + 1];
+        final float c2 = t.w1[b + 2];
+        final float c3 = t.w1[b + 3];
+        final float c4 = t.w0[b + 4];
+        final float c5 = t.w0[b + 5];
+        final float c6 = t.w0[b + 6];
+        final float c7 = t.w0[b + 7];
+        final int groups = (end - i) / LANES;
+        for (int r = 0; r < rows; r++) {
+            long gr = g + r * gRowBytes;
+            long or = o + r * oRowBytes;
+            for (int k = 0; k < groups; k++, gr += 16L * LANES, or += 4L * LANES) {
+                IntVector a0 = IntVector.fromMemorySegment(INTS, RAW, gr, ORDER);
+                IntVector a1 = IntVector.fromMemorySegment(INTS, RAW, gr + 4L * LANES, ORDER);
+                IntVector a2 = IntVector.fromMemorySegment(INTS, RAW, gr + 8L * LANES, ORDER);
+                IntVector a3 = IntVector.fromMemorySegment(INTS, RAW, gr + 12L * LANES, ORDER);
+                IntVector e01 = EVEN.selectFrom(a0, a1);
+                IntVector o01 = ODD.selectFrom(a0, a1);
+                IntVector e23 = EVEN.selectFrom(a2, a3);
+                IntVector o23 = ODD.selectFrom(a2, a3);
+                IntVector b0 = IntVector.fromMemorySegment(INTS, RAW, gr + 16, ORDER);
+                IntVector b1 = IntVector.fromMemorySegment(INTS, RAW, gr + 16 + 4L * LANES, ORDER);
+                IntVector b2 = IntVector.fromMemorySegment(INTS, RAW, gr + 16 + 8L * LANES, ORDER);
+                IntVector b3 = IntVector.fromMemorySegment(INTS, RAW, gr + 16 + 12L * LANES, ORDER);
+                IntVector f01 = EVEN.selectFrom(b0, b1);
+                IntVector g01 = ODD.selectFrom(b0, b1);
+                IntVector f23 = EVEN.selectFrom(b2, b3);
+                IntVector g23 = ODD.selectFrom(b2, b3);
+                FloatVector sum = FloatVector.zero(FLOATS)
+                        .add(EVEN.selectFrom(e01, e23).reinterpretAsFloats().mul(c0))
+                        .add(EVEN.selectFrom(o01, o23).reinterpretAsFloats().mul(c1))
+                        .add(ODD.selectFrom(e01, e23).reinterpretAsFloats().mul(c2))
+                        .add(ODD.selectFrom(o01, o23).reinterpretAsFloats().mul(c3))
+                        .add(EVEN.selectFrom(f01, f23).reinterpretAsFloats().mul(c4))
+                        .add(EVEN.selectFrom(g01, g23).reinterpretAsFloats().mul(c5))
+                        .add(ODD.selectFrom(f01, f23).reinterpretAsFloats().mul(c6))
+                        .add(ODD.selectFrom(g01, g23).reinterpretAsFloats().mul(c7));
+                sum.intoMemorySegment(RAW, or, ORDER);
             }
         }
     }

@@ -28,10 +28,12 @@ class CompilationTest {
     /** The forms to warm up: {lin, lout, alignCorners, rows, dtype (0 FLOAT, 1 BF16, 2 FP16)}. */
     private static final int[][] FORMS = {
         {16, 64, 0, 64, 0}, {16, 32, 0, 64, 0}, {12, 48, 0, 64, 0}, // short rows: parity split, one or two vectors
-        {1000, 3700, 0, 8, 0}, {256, 1024, 0, 8, 0}, {300, 1000, 1, 8, 0}, // wide: parity, half groups, old form
+        {1000, 3700, 0, 8, 0}, {256, 1024, 0, 8, 0}, {1000, 3990, 0, 8, 0}, {300, 1000, 1, 8, 0}, // wide: parity,
+        // exactly 4x, half groups, old form
         {4096, 8192, 0, 4, 0}, {4096, 8190, 1, 4, 0}, {4096, 1024, 0, 4, 0}, {1000, 1499, 0, 6, 0}, // windowed
         {4096, 8192, 0, 4, 1}, {4096, 8192, 0, 4, 2}, {1000, 1600, 1, 4, 1}, {1000, 1600, 1, 4, 2}, // 16-bit
-        {1000, 3700, 0, 8, 1}, {1000, 1499, 0, 6, 1}, {1000, 3700, 0, 8, 2}, {1000, 1499, 0, 6, 2}}; // 16-bit, wide
+        {1000, 3700, 0, 8, 1}, {1000, 1499, 0, 6, 1}, {1000, 3700, 0, 8, 2}, {1000, 1499, 0, 6, 2}, // 16-bit, wide
+        {1000, 4000, 0, 8, 1}, {1000, 4000, 0, 8, 2}, {1000, 3990, 0, 8, 1}, {1000, 3990, 0, 8, 2}}; // 16-bit, 4x
 
     /** The child JVM: each form's in-place call, over and over, for {@code args[0]} milliseconds. */
     public static void main(String[] args) {
