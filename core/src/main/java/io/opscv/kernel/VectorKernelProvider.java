@@ -1381,18 +1381,13 @@ final class VectorKernelProvider implements KernelProvider {
         final long lastRow = gFirst + (rows - 1) * gRowStride - jLo;
         final IntVector lanes = IntVector.zero(INTS).addIndex(1);
         final WideSteps steps = wideSteps(t);
-        // Exactly 4x (a period of one input and four outputs): runs of unclamped groups by fourfoldRun.
-        final boolean fourfold = t.periodInputs() == 1 && t.periodOutputs() == 4;
-        final int regularFrom = t.unclampedFrom();
-        final int regularTo = t.unclampedTo();
         boolean lastAlone = false;
         int next;
         for (int i = i0; i < i1; i = next) {
-            if (fourfold && i + LANES <= Math.min(i1, last) && bounds[i] - 1 >= regularFrom
-                    && bounds[i + LANES + 1] < regularTo && bounds[i + 1] - bounds[i] == 4
-                    && bounds[i + 2] - bounds[i + 1] == 4 && lastRow + bounds[i] + FOURFOLD_WINDOW <= gEnd) {
-                next = regularRunEnd(bounds, i, Math.min(i1, last), regularFrom, regularTo, FOURFOLD_WINDOW, lastRow,
-                        gEnd);
+            if (fourfoldGroup(t, i, i1, lastRow, gEnd)) {
+                // Exactly 4x (a period of one input and four outputs): a run of unclamped groups.
+                next = regularRunEnd(bounds, i, Math.min(i1, last), t.unclampedFrom(), t.unclampedTo(),
+                        FOURFOLD_WINDOW, lastRow, gEnd);
                 fourfoldRun(t, i, next, rows, gAddr + (gFirst - jLo + bounds[i]) * 4, 4 * gRowStride,
                         oAddr + (oFirst + i - i0) * 4, 4 * oRowStride);
                 continue;
@@ -1539,6 +1534,20 @@ final class VectorKernelProvider implements KernelProvider {
 
     /** The gradOut positions a group of {@link #fourfoldRun} reads: its 4L + 4 terms. */
     private static final int FOURFOLD_WINDOW = 4 * LANES + 4;
+
+    /**
+     * Whether the group of L inputs from {@code i} (in a call of inputs up to {@code i1}, whose last row's first
+     * position is element {@code lastRow} of a gradOut of {@code gEnd} elements) starts a {@link #fourfoldRun}: the
+     * table is exactly 4x, the group lies before the row's last input, its outputs are unclamped (with the one
+     * before them) and its first lane has four right-tap and four left-tap terms.
+     */
+    private static boolean fourfoldGroup(LinearTable t, int i, int i1, long lastRow, long gEnd) {
+        final int[] bounds = t.bounds;
+        return t.periodInputs() == 1 && t.periodOutputs() == 4 && i + LANES <= Math.min(i1, t.lin() - 1)
+                && bounds[i] - 1 >= t.unclampedFrom() && bounds[i + LANES + 1] < t.unclampedTo()
+                && bounds[i + 1] - bounds[i] == 4 && bounds[i + 2] - bounds[i + 1] == 4
+                && lastRow + bounds[i] + FOURFOLD_WINDOW <= gEnd;
+    }
 
     /**
      * Groups {@code [i, end)} of L inputs of an exactly-4x table (a period of one input and four outputs), whose
@@ -1996,10 +2005,13 @@ final class VectorKernelProvider implements KernelProvider {
     /**
      * BF16 and FP16 rows in place at ratios between 2 and 4, and their irregular upsampling: the FLOAT wide form's
      * kept steps ({@link WideSteps}) on runs of whole groups from a multiple of L ({@link #wideFoursBf16},
-     * {@link #wideFoursHalf}), the other inputs (a call's first and last groups where they are part groups, the
-     * group with the row's last input, groups whose four vectors would reach past the call's last row) through the
-     * buffered form. FP16 rows whose halfs in a run hold an infinity or a NaN, which its widening does not keep, have
-     * the run redone through the buffered form after it (no call inside the loops, where vectors are live).
+     * {@link #wideFoursHalf}); at exactly 4x, runs of unclamped groups in registers ({@link #fourfoldRunBf16},
+     * {@link #fourfoldRowHalf}); the other inputs (a call's first and last groups where they are part groups, the
+     * group with the row's last input, groups whose four vectors would reach past the call's last row, groups whose
+     * terms reach past four vectors at ratios from about 3.75 to 4) through FLOAT scratch and the FLOAT wide form
+     * ({@link #wideThroughFloats}). FP16 rows whose halfs in a run hold an infinity or a NaN, which its widening does
+     * not keep, have the run redone after it (no call inside the loops, where vectors are live): through the
+     * buffered form, or at 4x through FLOAT scratch.
      */
     private static void backwardInPlaceWide16(LinearTable t, int i0, int i1, int rows, MemorySegment gradOut,
                                               long gFirst, long gRowStride, MemorySegment out, long oFirst,
@@ -2011,7 +2023,30 @@ final class VectorKernelProvider implements KernelProvider {
         final long g = gradOut.address() + (gFirst - jLo) * 2;
         // redo[0] rows whose run is redone, listed from redo[1] (FP16 only).
         final int[] redo = redoRows(rows + 1);
+        final int[] bounds = t.bounds;
+        final int last = t.lin() - 1;
+        final long gEnd = gradOut.byteSize() / 2;
         for (int i = i0; i < i1; ) {
+            if (fourfoldGroup(t, i, i1, lastRow, gEnd)) {
+                // Exactly 4x: a run of unclamped groups in registers, as the FLOAT form's fourfoldRun.
+                int end = regularRunEnd(bounds, i, Math.min(i1, last), t.unclampedFrom(), t.unclampedTo(),
+                        FOURFOLD_WINDOW, lastRow, gEnd);
+                long gr = gradOut.address() + (gFirst - jLo + bounds[i]) * 2;
+                long o = out.address() + (oFirst + i - i0) * 2;
+                if (type == DataType.BF16) {
+                    fourfoldRunBf16(t, i, end, rows, gr, 2 * gRowStride, o, 2 * oRowStride);
+                } else {
+                    for (int r = 0; r < rows; r++) {
+                        if (fourfoldRowHalf(t, i, end, gr + r * 2 * gRowStride, o + r * 2 * oRowStride)) {
+                            // An infinity or a NaN among the row's halfs: the row's run through FLOAT scratch.
+                            wideThroughFloats(t, i, end, 1, gradOut, gFirst + r * gRowStride + t.gatherFrom(i) - jLo,
+                                    gRowStride, out, oFirst + r * oRowStride + i - i0, oRowStride, type);
+                        }
+                    }
+                }
+                i = end;
+                continue;
+            }
             WideChunk chunk = keptChunk(t, steps, i, i1, jLo, limit);
             int k = i / LANES % WIDE_CHUNK;
             if (chunk != null) {
@@ -2036,13 +2071,127 @@ final class VectorKernelProvider implements KernelProvider {
             }
             // Up to the next group the kept steps take: through FLOAT scratch and the FLOAT wide form.
             int next = Math.min(i1, (i / LANES + 1) * LANES);
-            while (next < i1 && keptChunk(t, steps, next, i1, jLo, limit) == null) {
+            while (next < i1 && keptChunk(t, steps, next, i1, jLo, limit) == null
+                    && !fourfoldGroup(t, next, i1, lastRow, gEnd)) {
                 next = Math.min(i1, next + LANES);
             }
             wideThroughFloats(t, i, next, rows, gradOut, gFirst + t.gatherFrom(i) - jLo, gRowStride, out,
                     oFirst + i - i0, oRowStride, type);
             i = next;
         }
+    }
+
+    /**
+     * {@link #fourfoldRun} for BF16 rows: a group's 4L + 4 halfs loaded as ints, two per int, whose low halves
+     * shifted left 16 are the even positions and whose high halves masked are the odd ones, exactly widened (the
+     * first round of the phase split for free), then the second round and the eight terms as the FLOAT form; the
+     * sums rounded to nearest even as {@link #bf16PairsInPlace}. {@code g} is the address of row 0's gradOut
+     * position {@code bounds[i]}, {@code o} of its out element for input i.
+     */
+    private static void fourfoldRunBf16(LinearTable t, int i, int end, int rows, long g, long gRowBytes, long o,
+                                        long oRowBytes) {
+        final int b = t.bounds[i];
+        final float c0 = t.w1[b];
+        final float c1 = t.w1[b + 1];
+        final float c2 = t.w1[b + 2];
+        final float c3 = t.w1[b + 3];
+        final float c4 = t.w0[b + 4];
+        final float c5 = t.w0[b + 5];
+        final float c6 = t.w0[b + 6];
+        final float c7 = t.w0[b + 7];
+        final int groups = (end - i) / LANES;
+        for (int r = 0; r < rows; r++) {
+            long gr = g + r * gRowBytes;
+            long or = o + r * oRowBytes;
+            for (int k = 0; k < groups; k++, gr += 8L * LANES, or += 2L * LANES) {
+                IntVector x0 = IntVector.fromMemorySegment(INTS, RAW, gr, ORDER);
+                IntVector x1 = IntVector.fromMemorySegment(INTS, RAW, gr + 4L * LANES, ORDER);
+                IntVector y0 = IntVector.fromMemorySegment(INTS, RAW, gr + 8, ORDER);
+                IntVector y1 = IntVector.fromMemorySegment(INTS, RAW, gr + 8 + 4L * LANES, ORDER);
+                IntVector e01 = x0.lanewise(VectorOperators.LSHL, 16);
+                IntVector o01 = x0.and(0xffff0000);
+                IntVector e23 = x1.lanewise(VectorOperators.LSHL, 16);
+                IntVector o23 = x1.and(0xffff0000);
+                IntVector f01 = y0.lanewise(VectorOperators.LSHL, 16);
+                IntVector g01 = y0.and(0xffff0000);
+                IntVector f23 = y1.lanewise(VectorOperators.LSHL, 16);
+                IntVector g23 = y1.and(0xffff0000);
+                IntVector bits = FloatVector.zero(FLOATS)
+                        .add(EVEN.selectFrom(e01, e23).reinterpretAsFloats().mul(c0))
+                        .add(EVEN.selectFrom(o01, o23).reinterpretAsFloats().mul(c1))
+                        .add(ODD.selectFrom(e01, e23).reinterpretAsFloats().mul(c2))
+                        .add(ODD.selectFrom(o01, o23).reinterpretAsFloats().mul(c3))
+                        .add(EVEN.selectFrom(f01, f23).reinterpretAsFloats().mul(c4))
+                        .add(EVEN.selectFrom(g01, g23).reinterpretAsFloats().mul(c5))
+                        .add(ODD.selectFrom(f01, f23).reinterpretAsFloats().mul(c6))
+                        .add(ODD.selectFrom(g01, g23).reinterpretAsFloats().mul(c7)).reinterpretAsInts();
+                bits.add(0x7fff).add(bits.lanewise(VectorOperators.LSHR, 16).and(1))
+                        .lanewise(VectorOperators.LSHR, 16).convertShape(VectorOperators.I2S, HALFS, 0)
+                        .reinterpretAsShorts().intoMemorySegment(RAW, or, ORDER);
+            }
+        }
+    }
+
+    /**
+     * {@link #fourfoldRunBf16} for one FP16 row: each half moved into float position as 2^-112 times its value
+     * (an arithmetic shift right by 3 of its int, the low one after a shift left by 16, masked: exact for finite
+     * halfs, subnormals included) and the weights taken 2^112 times theirs, as {@link #halfRowsInPlace}; the sums
+     * rounded as there. Returns whether the row's halfs hold an infinity or a NaN (exponent 31, which this widening
+     * does not keep): the caller then sums the row's run again another way (out never overlaps gradOut).
+     */
+    private static boolean fourfoldRowHalf(LinearTable t, int i, int end, long g, long o) {
+        final int b = t.bounds[i];
+        final float c0 = t.w1[b] * 0x1p112f;
+        final float c1 = t.w1[b + 1] * 0x1p112f;
+        final float c2 = t.w1[b + 2] * 0x1p112f;
+        final float c3 = t.w1[b + 3] * 0x1p112f;
+        final float c4 = t.w0[b + 4] * 0x1p112f;
+        final float c5 = t.w0[b + 5] * 0x1p112f;
+        final float c6 = t.w0[b + 6] * 0x1p112f;
+        final float c7 = t.w0[b + 7] * 0x1p112f;
+        final int groups = (end - i) / LANES;
+        IntVector special = IntVector.zero(INTS);
+        for (int k = 0; k < groups; k++, g += 8L * LANES, o += 2L * LANES) {
+            IntVector x0 = IntVector.fromMemorySegment(INTS, RAW, g, ORDER);
+            IntVector x1 = IntVector.fromMemorySegment(INTS, RAW, g + 4L * LANES, ORDER);
+            IntVector y0 = IntVector.fromMemorySegment(INTS, RAW, g + 8, ORDER);
+            IntVector y1 = IntVector.fromMemorySegment(INTS, RAW, g + 8 + 4L * LANES, ORDER);
+            // Exponent 31 carries into a sign bit here. The y loads hold every half of the run but its first four,
+            // tested after the loop.
+            special = y0.and(0x7c007c00).add(0x04000400).or(special);
+            special = y1.and(0x7c007c00).add(0x04000400).or(special);
+            IntVector e01 = x0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector o01 = x0.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector e23 = x1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector o23 = x1.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector f01 = y0.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector g01 = y0.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector f23 = y1.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector g23 = y1.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            FloatVector sum = FloatVector.zero(FLOATS)
+                    .add(EVEN.selectFrom(e01, e23).reinterpretAsFloats().mul(c0))
+                    .add(EVEN.selectFrom(o01, o23).reinterpretAsFloats().mul(c1))
+                    .add(ODD.selectFrom(e01, e23).reinterpretAsFloats().mul(c2))
+                    .add(ODD.selectFrom(o01, o23).reinterpretAsFloats().mul(c3))
+                    .add(EVEN.selectFrom(f01, f23).reinterpretAsFloats().mul(c4))
+                    .add(EVEN.selectFrom(g01, g23).reinterpretAsFloats().mul(c5))
+                    .add(ODD.selectFrom(f01, f23).reinterpretAsFloats().mul(c6))
+                    .add(ODD.selectFrom(g01, g23).reinterpretAsFloats().mul(c7));
+            IntVector bits = sum.reinterpretAsInts();
+            IntVector magnitude = bits.and(0x7fffffff);
+            FloatVector magic = magnitude.and(0x7f800000).max(0x38800000).add(13 << 23).reinterpretAsFloats();
+            magnitude.min(0x47800000).reinterpretAsFloats().add(magic).sub(magic).mul(0x1p-112f)
+                    .reinterpretAsInts().lanewise(VectorOperators.LSHR, 13)
+                    .or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
+                    .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                    .intoMemorySegment(RAW, o, ORDER);
+        }
+        long first = g - 8L * LANES * groups;
+        for (int q = 0; q < 2; q++) {
+            int head = RAW.get(ValueLayout.JAVA_INT_UNALIGNED, first + 4L * q);
+            special = IntVector.broadcast(INTS, (head & 0x7c007c00) + 0x04000400).or(special);
+        }
+        return IntVector.broadcast(INTS, 0x80008000).and(special).compare(VectorOperators.NE, 0).anyTrue();
     }
 
     /**

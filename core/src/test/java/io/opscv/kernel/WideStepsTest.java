@@ -109,6 +109,24 @@ class WideStepsTest {
         }
     }
 
+    /**
+     * Exactly 4x (the fourfold forms: a run's groups in registers, FP16 rows with an infinity or a NaN summed again
+     * through FLOAT scratch): one infinity or NaN at each of a row's first 200 positions in turn, among finite values,
+     * in calls from input 0 and from input 16.
+     */
+    @Test
+    void aLoneInfinityOrNaNAtExactly4x() {
+        KernelProvider vector = KernelProviders.vector();
+        assumeTrue(vector != null, "no vector provider");
+        int[] axis = {300, 1200, 0, 0};
+        LinearTable table = LinearTable.of(axis[0], axis[1], false, 0);
+        for (DataType type : new DataType[] {DataType.FLOAT, DataType.BF16, DataType.FLOAT16}) {
+            for (int lone = 0; lone < 200; lone++) {
+                check(vector, table, type, axis, lone % 3 == 0 ? 16 : 0, axis[0], 3, lone, lone % 2 == 0, false, lone);
+            }
+        }
+    }
+
     /** Blocks of a row of {@code lin} inputs: whole, from multiples of 16 and 512, from elsewhere, to the end. */
     private static int[][] blocks(int lin) {
         int tail = (lin - 300) / 16 * 16;
@@ -118,6 +136,15 @@ class WideStepsTest {
 
     private static void check(KernelProvider vector, LinearTable table, DataType type, int[] axis, int i0, int i1,
                               int rows, long seed, boolean room, boolean infiniteEnds) {
+        check(vector, table, type, axis, i0, i1, rows, seed, room, infiniteEnds, -1);
+    }
+
+    /**
+     * As above; with {@code lone} at least 0, gradOut is finite but for one infinity (a NaN for odd {@code lone}) at
+     * position {@code lone} of row {@code lone % rows}.
+     */
+    private static void check(KernelProvider vector, LinearTable table, DataType type, int[] axis, int i0, int i1,
+                              int rows, long seed, boolean room, boolean infiniteEnds, int lone) {
         Random random = new Random(seed);
         int count = i1 - i0;
         int jLo = table.gatherFrom(i0);
@@ -129,7 +156,7 @@ class WideStepsTest {
         int size = type.byteSize();
         float[] g = new float[gFloats];
         for (int k = 0; k < gFloats; k++) {
-            int pick = random.nextInt(200);
+            int pick = lone >= 0 ? 200 : random.nextInt(200);
             g[k] = pick == 0 ? Float.NaN : pick == 1 ? Float.POSITIVE_INFINITY
                     : pick == 2 ? Float.NEGATIVE_INFINITY : pick == 3 ? -0f : (float) random.nextGaussian();
         }
@@ -138,7 +165,10 @@ class WideStepsTest {
                 g[r * gRowStride + k] = Float.POSITIVE_INFINITY;
             }
         }
-        String where = type + " " + axis[0] + " -> " + axis[1] + (axis[2] != 0 ? " ac" : "") + " scales "
+        if (lone >= 0) {
+            g[lone % rows * gRowStride + lone % span] = lone % 2 == 0 ? Float.POSITIVE_INFINITY : Float.NaN;
+        }
+        String where = (lone >= 0 ? "lone special at " + lone + ", " : "") + type + " " + axis[0] + " -> " + axis[1] + (axis[2] != 0 ? " ac" : "") + " scales "
                 + axis[3] / 10.0 + " [" + i0 + ", " + i1 + ") rows " + rows + (room ? " with room" : "")
                 + (infiniteEnds ? " infinities at the ends" : "");
         try (Arena arena = Arena.ofShared(); PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope())) {
