@@ -48,12 +48,14 @@ public final class SettingsComparison {
                 .toArray(Linear1dBackwardKernel.Settings[]::new);
         double[][] medians = compare(c, settings, rounds, 3_000_000_000L, System.out);
         System.out.println("setting\top ms median (min-max of rounds)\tratio to copy");
+        double[] copy = medians[settings.length].clone();
+        Arrays.sort(copy);
         for (int k = 0; k <= settings.length; k++) {
             double[] m = medians[k].clone();
             Arrays.sort(m);
             String name = k < settings.length ? specs.get(k) : "copy";
             System.out.printf(Locale.ROOT, "%s\t%.3f (%.3f-%.3f)\t%.2f%n", name, median(m), m[0], m[m.length - 1],
-                    median(m) / median(medians[settings.length]));
+                    median(m) / median(copy));
         }
     }
 
