@@ -10,7 +10,7 @@ import io.opscv.runtime.PinnedScopes;
  *
  * <p>Implementation overview. The work is cut into tasks, each a group of rows times a block of
  * inputs. When the provider can read and write both tensors in place
- * ({@link KernelProvider#backwardInPlace}: FLOAT rows at ratios up to 4, BF16 and FP16 up to 2, contiguous along L), a
+ * ({@link KernelProvider#backwardInPlace}: contiguous along L, ratios up to 4 and exactly 8x in the vector provider), a
  * task hands it rows straight from device memory: at ratios up to 2, many rows of at least
  * {@link #IN_PLACE_BLOCK} inputs {@link #LONG_ROWS} at a time in blocks of up to {@link #LONG_BLOCK}
  * inputs where the provider's set-up per group of inputs is light or shared

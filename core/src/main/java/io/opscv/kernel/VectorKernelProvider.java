@@ -311,7 +311,8 @@ final class VectorKernelProvider implements KernelProvider {
      * much slower, 25 ns per input instead of 0.9). On periodic tables ({@link LinearTable#period}) the
      * windowed forms set a group up once for its whole run of translated groups ({@link #regularRunEnd}).
      * A call of {@link #SHORT_MIN_ROWS} or more FLOAT rows of at most L inputs (short rows) takes a table of
-     * steps made once per call ({@link #backwardInPlaceShort}), at any ratio up to 4.
+     * steps made once per call ({@link #backwardInPlaceShort}), at any ratio up to 4. Every dtype in place at
+     * exactly 4x and 8x ({@link #fourfoldRun}, {@link #eightfold}) on rows of more than two groups.
      */
     @Override
     public boolean backwardInPlace(LinearTable table, DataType type) {
@@ -319,7 +320,8 @@ final class VectorKernelProvider implements KernelProvider {
         // the buffered form, one row at a time).
         return (type == DataType.FLOAT && (windowed(table) || wide(table)))
                 || ((type == DataType.BF16 || type == DataType.FLOAT16)
-                && (windowed(table) || (wide(table) && table.lin() > 2 * LANES)));
+                && (windowed(table) || (wide(table) && table.lin() > 2 * LANES)))
+                || (eightfold(table) && table.lin() > 2 * LANES);
     }
 
     /**
@@ -405,6 +407,14 @@ final class VectorKernelProvider implements KernelProvider {
         }
         WideSteps steps = wideSteps(t);
         return steps != null && steps.irregular;
+    }
+
+    /**
+     * Exactly 8x (a period of one input and eight outputs, at every dtype): in place as the wide forms, whose runs of
+     * unclamped groups take {@link #eightfoldRun} (the row's first and last groups the buffered form).
+     */
+    private static boolean eightfold(LinearTable t) {
+        return WINDOWED && t.periodInputs() == 1 && t.periodOutputs() == 8;
     }
 
     /** Ratios between 2 and 4: the wide windowed form ({@link #backwardInPlaceWide}). */
@@ -1384,12 +1394,18 @@ final class VectorKernelProvider implements KernelProvider {
         boolean lastAlone = false;
         int next;
         for (int i = i0; i < i1; i = next) {
-            if (fourfoldGroup(t, i, i1, lastRow, gEnd)) {
-                // Exactly 4x (a period of one input and four outputs): a run of unclamped groups.
+            int fold = foldGroup(t, i, i1, lastRow, gEnd);
+            if (fold > 0) {
+                // Exactly 4x or 8x (a period of one input and four or eight outputs): a run of unclamped groups.
                 next = regularRunEnd(bounds, i, Math.min(i1, last), t.unclampedFrom(), t.unclampedTo(),
-                        FOURFOLD_WINDOW, lastRow, gEnd);
-                fourfoldRun(t, i, next, rows, gAddr + (gFirst - jLo + bounds[i]) * 4, 4 * gRowStride,
-                        oAddr + (oFirst + i - i0) * 4, 4 * oRowStride);
+                        foldWindow(fold), lastRow, gEnd);
+                long g = gAddr + (gFirst - jLo + bounds[i]) * 4;
+                long o = oAddr + (oFirst + i - i0) * 4;
+                if (fold == 4) {
+                    fourfoldRun(t, i, next, rows, g, 4 * gRowStride, o, 4 * oRowStride);
+                } else {
+                    eightfoldRun(t, i, next, rows, g, 4 * gRowStride, o, 4 * oRowStride);
+                }
                 continue;
             }
             int count = Math.min(LANES, i1 - i);
@@ -1532,21 +1548,25 @@ final class VectorKernelProvider implements KernelProvider {
         }
     }
 
-    /** The gradOut positions a group of {@link #fourfoldRun} reads: its 4L + 4 terms. */
-    private static final int FOURFOLD_WINDOW = 4 * LANES + 4;
-
     /**
-     * Whether the group of L inputs from {@code i} (in a call of inputs up to {@code i1}, whose last row's first
-     * position is element {@code lastRow} of a gradOut of {@code gEnd} elements) starts a {@link #fourfoldRun}: the
-     * table is exactly 4x, the group lies before the row's last input, its outputs are unclamped (with the one
-     * before them) and its first lane has four right-tap and four left-tap terms.
+     * The fold k (4 or 8) of an exactly-4x or exactly-8x table (a period of one input and k outputs) whose group of L
+     * inputs from {@code i} starts a {@link #fourfoldRun} or {@link #eightfoldRun}, else 0: the group lies before the
+     * row's last input (in a call of inputs up to {@code i1}), its outputs are unclamped (with the one before them),
+     * its first lane has k right-tap and k left-tap terms, and its kL + k positions lie inside gradOut for the call's
+     * last row (whose first position is element {@code lastRow} of a gradOut of {@code gEnd} elements).
      */
-    private static boolean fourfoldGroup(LinearTable t, int i, int i1, long lastRow, long gEnd) {
+    private static int foldGroup(LinearTable t, int i, int i1, long lastRow, long gEnd) {
         final int[] bounds = t.bounds;
-        return t.periodInputs() == 1 && t.periodOutputs() == 4 && i + LANES <= Math.min(i1, t.lin() - 1)
+        final int k = t.periodOutputs();
+        return t.periodInputs() == 1 && (k == 4 || k == 8) && i + LANES <= Math.min(i1, t.lin() - 1)
                 && bounds[i] - 1 >= t.unclampedFrom() && bounds[i + LANES + 1] < t.unclampedTo()
-                && bounds[i + 1] - bounds[i] == 4 && bounds[i + 2] - bounds[i + 1] == 4
-                && lastRow + bounds[i] + FOURFOLD_WINDOW <= gEnd;
+                && bounds[i + 1] - bounds[i] == k && bounds[i + 2] - bounds[i + 1] == k
+                && lastRow + bounds[i] + foldWindow(k) <= gEnd ? k : 0;
+    }
+
+    /** The gradOut positions a group of {@link #fourfoldRun} (k = 4) or {@link #eightfoldRun} (8) reads. */
+    private static int foldWindow(int k) {
+        return k * LANES + k;
     }
 
     /**
@@ -1601,6 +1621,110 @@ final class VectorKernelProvider implements KernelProvider {
                         .add(EVEN.selectFrom(g01, g23).reinterpretAsFloats().mul(c5))
                         .add(ODD.selectFrom(f01, f23).reinterpretAsFloats().mul(c6))
                         .add(ODD.selectFrom(g01, g23).reinterpretAsFloats().mul(c7));
+                sum.intoMemorySegment(RAW, or, ORDER);
+            }
+        }
+    }
+
+    /**
+     * {@link #fourfoldRun} at exactly 8x (a period of one input and eight outputs): lane l of the group from input k
+     * has the terms at {@code bounds[k] + 8l} to {@code bounds[k] + 8l + 15}; the eight vectors from
+     * {@code bounds[k]}, then the eight from eight positions further, are split into their eight phases in three
+     * rounds of even and odd positions, 48 two-source permutes per row and
+     * group, where the buffered tiles took 16 rows at a time through two transposes.
+     */
+    private static void eightfoldRun(LinearTable t, int i, int end, int rows, long g, long gRowBytes, long o,
+                                     long oRowBytes) {
+        final int b = t.bounds[i];
+        final float c0 = t.w1[b];
+        final float c1 = t.w1[b + 1];
+        final float c2 = t.w1[b + 2];
+        final float c3 = t.w1[b + 3];
+        final float c4 = t.w1[b + 4];
+        final float c5 = t.w1[b + 5];
+        final float c6 = t.w1[b + 6];
+        final float c7 = t.w1[b + 7];
+        final float c8 = t.w0[b + 8];
+        final float c9 = t.w0[b + 9];
+        final float c10 = t.w0[b + 10];
+        final float c11 = t.w0[b + 11];
+        final float c12 = t.w0[b + 12];
+        final float c13 = t.w0[b + 13];
+        final float c14 = t.w0[b + 14];
+        final float c15 = t.w0[b + 15];
+        final int groups = (end - i) / LANES;
+        for (int r = 0; r < rows; r++) {
+            long gr = g + r * gRowBytes;
+            long or = o + r * oRowBytes;
+            for (int k = 0; k < groups; k++, gr += 32L * LANES, or += 4L * LANES) {
+                // The eight vectors from the group's first position: first round (even, odd).
+                IntVector v00 = IntVector.fromMemorySegment(INTS, RAW, gr, ORDER);
+                IntVector v01 = IntVector.fromMemorySegment(INTS, RAW, gr + 4L * LANES, ORDER);
+                IntVector v02 = IntVector.fromMemorySegment(INTS, RAW, gr + 8L * LANES, ORDER);
+                IntVector v03 = IntVector.fromMemorySegment(INTS, RAW, gr + 12L * LANES, ORDER);
+                IntVector v04 = IntVector.fromMemorySegment(INTS, RAW, gr + 16L * LANES, ORDER);
+                IntVector v05 = IntVector.fromMemorySegment(INTS, RAW, gr + 20L * LANES, ORDER);
+                IntVector v06 = IntVector.fromMemorySegment(INTS, RAW, gr + 24L * LANES, ORDER);
+                IntVector v07 = IntVector.fromMemorySegment(INTS, RAW, gr + 28L * LANES, ORDER);
+                IntVector e00 = EVEN.selectFrom(v00, v01);
+                IntVector o00 = ODD.selectFrom(v00, v01);
+                IntVector e01 = EVEN.selectFrom(v02, v03);
+                IntVector o01 = ODD.selectFrom(v02, v03);
+                IntVector e02 = EVEN.selectFrom(v04, v05);
+                IntVector o02 = ODD.selectFrom(v04, v05);
+                IntVector e03 = EVEN.selectFrom(v06, v07);
+                IntVector o03 = ODD.selectFrom(v06, v07);
+                IntVector p0ee0 = EVEN.selectFrom(e00, e01);
+                IntVector p0ee1 = EVEN.selectFrom(e02, e03);
+                IntVector p0eo0 = ODD.selectFrom(e00, e01);
+                IntVector p0eo1 = ODD.selectFrom(e02, e03);
+                IntVector p0oe0 = EVEN.selectFrom(o00, o01);
+                IntVector p0oe1 = EVEN.selectFrom(o02, o03);
+                IntVector p0oo0 = ODD.selectFrom(o00, o01);
+                IntVector p0oo1 = ODD.selectFrom(o02, o03);
+                FloatVector sum = FloatVector.zero(FLOATS)
+                        .add(EVEN.selectFrom(p0ee0, p0ee1).reinterpretAsFloats().mul(c0))
+                        .add(EVEN.selectFrom(p0oe0, p0oe1).reinterpretAsFloats().mul(c1))
+                        .add(EVEN.selectFrom(p0eo0, p0eo1).reinterpretAsFloats().mul(c2))
+                        .add(EVEN.selectFrom(p0oo0, p0oo1).reinterpretAsFloats().mul(c3))
+                        .add(ODD.selectFrom(p0ee0, p0ee1).reinterpretAsFloats().mul(c4))
+                        .add(ODD.selectFrom(p0oe0, p0oe1).reinterpretAsFloats().mul(c5))
+                        .add(ODD.selectFrom(p0eo0, p0eo1).reinterpretAsFloats().mul(c6))
+                        .add(ODD.selectFrom(p0oo0, p0oo1).reinterpretAsFloats().mul(c7));
+                // The eight from eight positions further: first round (even, odd).
+                IntVector v10 = IntVector.fromMemorySegment(INTS, RAW, gr + 32, ORDER);
+                IntVector v11 = IntVector.fromMemorySegment(INTS, RAW, gr + 32 + 4L * LANES, ORDER);
+                IntVector v12 = IntVector.fromMemorySegment(INTS, RAW, gr + 32 + 8L * LANES, ORDER);
+                IntVector v13 = IntVector.fromMemorySegment(INTS, RAW, gr + 32 + 12L * LANES, ORDER);
+                IntVector v14 = IntVector.fromMemorySegment(INTS, RAW, gr + 32 + 16L * LANES, ORDER);
+                IntVector v15 = IntVector.fromMemorySegment(INTS, RAW, gr + 32 + 20L * LANES, ORDER);
+                IntVector v16 = IntVector.fromMemorySegment(INTS, RAW, gr + 32 + 24L * LANES, ORDER);
+                IntVector v17 = IntVector.fromMemorySegment(INTS, RAW, gr + 32 + 28L * LANES, ORDER);
+                IntVector e10 = EVEN.selectFrom(v10, v11);
+                IntVector o10 = ODD.selectFrom(v10, v11);
+                IntVector e11 = EVEN.selectFrom(v12, v13);
+                IntVector o11 = ODD.selectFrom(v12, v13);
+                IntVector e12 = EVEN.selectFrom(v14, v15);
+                IntVector o12 = ODD.selectFrom(v14, v15);
+                IntVector e13 = EVEN.selectFrom(v16, v17);
+                IntVector o13 = ODD.selectFrom(v16, v17);
+                IntVector p1ee0 = EVEN.selectFrom(e10, e11);
+                IntVector p1ee1 = EVEN.selectFrom(e12, e13);
+                IntVector p1eo0 = ODD.selectFrom(e10, e11);
+                IntVector p1eo1 = ODD.selectFrom(e12, e13);
+                IntVector p1oe0 = EVEN.selectFrom(o10, o11);
+                IntVector p1oe1 = EVEN.selectFrom(o12, o13);
+                IntVector p1oo0 = ODD.selectFrom(o10, o11);
+                IntVector p1oo1 = ODD.selectFrom(o12, o13);
+                sum = sum
+                        .add(EVEN.selectFrom(p1ee0, p1ee1).reinterpretAsFloats().mul(c8))
+                        .add(EVEN.selectFrom(p1oe0, p1oe1).reinterpretAsFloats().mul(c9))
+                        .add(EVEN.selectFrom(p1eo0, p1eo1).reinterpretAsFloats().mul(c10))
+                        .add(EVEN.selectFrom(p1oo0, p1oo1).reinterpretAsFloats().mul(c11))
+                        .add(ODD.selectFrom(p1ee0, p1ee1).reinterpretAsFloats().mul(c12))
+                        .add(ODD.selectFrom(p1oe0, p1oe1).reinterpretAsFloats().mul(c13))
+                        .add(ODD.selectFrom(p1eo0, p1eo1).reinterpretAsFloats().mul(c14))
+                        .add(ODD.selectFrom(p1oo0, p1oo1).reinterpretAsFloats().mul(c15));
                 sum.intoMemorySegment(RAW, or, ORDER);
             }
         }
@@ -2027,17 +2151,25 @@ final class VectorKernelProvider implements KernelProvider {
         final int last = t.lin() - 1;
         final long gEnd = gradOut.byteSize() / 2;
         for (int i = i0; i < i1; ) {
-            if (fourfoldGroup(t, i, i1, lastRow, gEnd)) {
-                // Exactly 4x: a run of unclamped groups in registers, as the FLOAT form's fourfoldRun.
+            int fold = foldGroup(t, i, i1, lastRow, gEnd);
+            if (fold > 0) {
+                // Exactly 4x or 8x: a run of unclamped groups in registers, as the FLOAT form's fourfoldRun and
+                // eightfoldRun.
                 int end = regularRunEnd(bounds, i, Math.min(i1, last), t.unclampedFrom(), t.unclampedTo(),
-                        FOURFOLD_WINDOW, lastRow, gEnd);
+                        foldWindow(fold), lastRow, gEnd);
                 long gr = gradOut.address() + (gFirst - jLo + bounds[i]) * 2;
                 long o = out.address() + (oFirst + i - i0) * 2;
                 if (type == DataType.BF16) {
-                    fourfoldRunBf16(t, i, end, rows, gr, 2 * gRowStride, o, 2 * oRowStride);
+                    if (fold == 4) {
+                        fourfoldRunBf16(t, i, end, rows, gr, 2 * gRowStride, o, 2 * oRowStride);
+                    } else {
+                        eightfoldRunBf16(t, i, end, rows, gr, 2 * gRowStride, o, 2 * oRowStride);
+                    }
                 } else {
                     for (int r = 0; r < rows; r++) {
-                        if (fourfoldRowHalf(t, i, end, gr + r * 2 * gRowStride, o + r * 2 * oRowStride)) {
+                        long gRow = gr + r * 2 * gRowStride;
+                        long oRow = o + r * 2 * oRowStride;
+                        if (fold == 4 ? fourfoldRowHalf(t, i, end, gRow, oRow) : eightfoldRowHalf(t, i, end, gRow, oRow)) {
                             // An infinity or a NaN among the row's halfs: the row's run through FLOAT scratch.
                             wideThroughFloats(t, i, end, 1, gradOut, gFirst + r * gRowStride + t.gatherFrom(i) - jLo,
                                     gRowStride, out, oFirst + r * oRowStride + i - i0, oRowStride, type);
@@ -2072,7 +2204,7 @@ final class VectorKernelProvider implements KernelProvider {
             // Up to the next group the kept steps take: through FLOAT scratch and the FLOAT wide form.
             int next = Math.min(i1, (i / LANES + 1) * LANES);
             while (next < i1 && keptChunk(t, steps, next, i1, jLo, limit) == null
-                    && !fourfoldGroup(t, next, i1, lastRow, gEnd)) {
+                    && foldGroup(t, next, i1, lastRow, gEnd) == 0) {
                 next = Math.min(i1, next + LANES);
             }
             wideThroughFloats(t, i, next, rows, gradOut, gFirst + t.gatherFrom(i) - jLo, gRowStride, out,
@@ -2190,6 +2322,209 @@ final class VectorKernelProvider implements KernelProvider {
         for (int q = 0; q < 2; q++) {
             int head = RAW.get(ValueLayout.JAVA_INT_UNALIGNED, first + 4L * q);
             special = IntVector.broadcast(INTS, (head & 0x7c007c00) + 0x04000400).or(special);
+        }
+        return IntVector.broadcast(INTS, 0x80008000).and(special).compare(VectorOperators.NE, 0).anyTrue();
+    }
+
+    /**
+     * {@link #eightfoldRun} for BF16 rows, widened as {@link #fourfoldRunBf16}: the first round of the phase split is
+     * the widening of the halfs loaded as ints, two per int.
+     */
+    private static void eightfoldRunBf16(LinearTable t, int i, int end, int rows, long g, long gRowBytes, long o,
+                                         long oRowBytes) {
+        final int b = t.bounds[i];
+        final float c0 = t.w1[b];
+        final float c1 = t.w1[b + 1];
+        final float c2 = t.w1[b + 2];
+        final float c3 = t.w1[b + 3];
+        final float c4 = t.w1[b + 4];
+        final float c5 = t.w1[b + 5];
+        final float c6 = t.w1[b + 6];
+        final float c7 = t.w1[b + 7];
+        final float c8 = t.w0[b + 8];
+        final float c9 = t.w0[b + 9];
+        final float c10 = t.w0[b + 10];
+        final float c11 = t.w0[b + 11];
+        final float c12 = t.w0[b + 12];
+        final float c13 = t.w0[b + 13];
+        final float c14 = t.w0[b + 14];
+        final float c15 = t.w0[b + 15];
+        final int groups = (end - i) / LANES;
+        for (int r = 0; r < rows; r++) {
+            long gr = g + r * gRowBytes;
+            long or = o + r * oRowBytes;
+            for (int k = 0; k < groups; k++, gr += 16L * LANES, or += 2L * LANES) {
+                // The group's first 8L halfs, two per int: the first round is the widening.
+                IntVector x00 = IntVector.fromMemorySegment(INTS, RAW, gr, ORDER);
+                IntVector x01 = IntVector.fromMemorySegment(INTS, RAW, gr + 4L * LANES, ORDER);
+                IntVector x02 = IntVector.fromMemorySegment(INTS, RAW, gr + 8L * LANES, ORDER);
+                IntVector x03 = IntVector.fromMemorySegment(INTS, RAW, gr + 12L * LANES, ORDER);
+                IntVector e00 = x00.lanewise(VectorOperators.LSHL, 16);
+                IntVector o00 = x00.and(0xffff0000);
+                IntVector e01 = x01.lanewise(VectorOperators.LSHL, 16);
+                IntVector o01 = x01.and(0xffff0000);
+                IntVector e02 = x02.lanewise(VectorOperators.LSHL, 16);
+                IntVector o02 = x02.and(0xffff0000);
+                IntVector e03 = x03.lanewise(VectorOperators.LSHL, 16);
+                IntVector o03 = x03.and(0xffff0000);
+                IntVector p0ee0 = EVEN.selectFrom(e00, e01);
+                IntVector p0ee1 = EVEN.selectFrom(e02, e03);
+                IntVector p0eo0 = ODD.selectFrom(e00, e01);
+                IntVector p0eo1 = ODD.selectFrom(e02, e03);
+                IntVector p0oe0 = EVEN.selectFrom(o00, o01);
+                IntVector p0oe1 = EVEN.selectFrom(o02, o03);
+                IntVector p0oo0 = ODD.selectFrom(o00, o01);
+                IntVector p0oo1 = ODD.selectFrom(o02, o03);
+                FloatVector sum = FloatVector.zero(FLOATS)
+                        .add(EVEN.selectFrom(p0ee0, p0ee1).reinterpretAsFloats().mul(c0))
+                        .add(EVEN.selectFrom(p0oe0, p0oe1).reinterpretAsFloats().mul(c1))
+                        .add(EVEN.selectFrom(p0eo0, p0eo1).reinterpretAsFloats().mul(c2))
+                        .add(EVEN.selectFrom(p0oo0, p0oo1).reinterpretAsFloats().mul(c3))
+                        .add(ODD.selectFrom(p0ee0, p0ee1).reinterpretAsFloats().mul(c4))
+                        .add(ODD.selectFrom(p0oe0, p0oe1).reinterpretAsFloats().mul(c5))
+                        .add(ODD.selectFrom(p0eo0, p0eo1).reinterpretAsFloats().mul(c6))
+                        .add(ODD.selectFrom(p0oo0, p0oo1).reinterpretAsFloats().mul(c7));
+                // The 8L from eight positions further, two per int: the first round is the widening.
+                IntVector x10 = IntVector.fromMemorySegment(INTS, RAW, gr + 16, ORDER);
+                IntVector x11 = IntVector.fromMemorySegment(INTS, RAW, gr + 16 + 4L * LANES, ORDER);
+                IntVector x12 = IntVector.fromMemorySegment(INTS, RAW, gr + 16 + 8L * LANES, ORDER);
+                IntVector x13 = IntVector.fromMemorySegment(INTS, RAW, gr + 16 + 12L * LANES, ORDER);
+                IntVector e10 = x10.lanewise(VectorOperators.LSHL, 16);
+                IntVector o10 = x10.and(0xffff0000);
+                IntVector e11 = x11.lanewise(VectorOperators.LSHL, 16);
+                IntVector o11 = x11.and(0xffff0000);
+                IntVector e12 = x12.lanewise(VectorOperators.LSHL, 16);
+                IntVector o12 = x12.and(0xffff0000);
+                IntVector e13 = x13.lanewise(VectorOperators.LSHL, 16);
+                IntVector o13 = x13.and(0xffff0000);
+                IntVector p1ee0 = EVEN.selectFrom(e10, e11);
+                IntVector p1ee1 = EVEN.selectFrom(e12, e13);
+                IntVector p1eo0 = ODD.selectFrom(e10, e11);
+                IntVector p1eo1 = ODD.selectFrom(e12, e13);
+                IntVector p1oe0 = EVEN.selectFrom(o10, o11);
+                IntVector p1oe1 = EVEN.selectFrom(o12, o13);
+                IntVector p1oo0 = ODD.selectFrom(o10, o11);
+                IntVector p1oo1 = ODD.selectFrom(o12, o13);
+                sum = sum
+                        .add(EVEN.selectFrom(p1ee0, p1ee1).reinterpretAsFloats().mul(c8))
+                        .add(EVEN.selectFrom(p1oe0, p1oe1).reinterpretAsFloats().mul(c9))
+                        .add(EVEN.selectFrom(p1eo0, p1eo1).reinterpretAsFloats().mul(c10))
+                        .add(EVEN.selectFrom(p1oo0, p1oo1).reinterpretAsFloats().mul(c11))
+                        .add(ODD.selectFrom(p1ee0, p1ee1).reinterpretAsFloats().mul(c12))
+                        .add(ODD.selectFrom(p1oe0, p1oe1).reinterpretAsFloats().mul(c13))
+                        .add(ODD.selectFrom(p1eo0, p1eo1).reinterpretAsFloats().mul(c14))
+                        .add(ODD.selectFrom(p1oo0, p1oo1).reinterpretAsFloats().mul(c15));
+                IntVector bits = sum.reinterpretAsInts();
+                bits.add(0x7fff).add(bits.lanewise(VectorOperators.LSHR, 16).and(1))
+                        .lanewise(VectorOperators.LSHR, 16).convertShape(VectorOperators.I2S, HALFS, 0)
+                        .reinterpretAsShorts().intoMemorySegment(RAW, or, ORDER);
+            }
+        }
+    }
+
+    /**
+     * {@link #eightfoldRunBf16} for one FP16 row, widened and rounded as {@link #fourfoldRowHalf}. Returns whether the
+     * row's halfs hold an infinity or a NaN, as there.
+     */
+    private static boolean eightfoldRowHalf(LinearTable t, int i, int end, long g, long o) {
+        final int b = t.bounds[i];
+        final float c0 = t.w1[b] * 0x1p112f;
+        final float c1 = t.w1[b + 1] * 0x1p112f;
+        final float c2 = t.w1[b + 2] * 0x1p112f;
+        final float c3 = t.w1[b + 3] * 0x1p112f;
+        final float c4 = t.w1[b + 4] * 0x1p112f;
+        final float c5 = t.w1[b + 5] * 0x1p112f;
+        final float c6 = t.w1[b + 6] * 0x1p112f;
+        final float c7 = t.w1[b + 7] * 0x1p112f;
+        final float c8 = t.w0[b + 8] * 0x1p112f;
+        final float c9 = t.w0[b + 9] * 0x1p112f;
+        final float c10 = t.w0[b + 10] * 0x1p112f;
+        final float c11 = t.w0[b + 11] * 0x1p112f;
+        final float c12 = t.w0[b + 12] * 0x1p112f;
+        final float c13 = t.w0[b + 13] * 0x1p112f;
+        final float c14 = t.w0[b + 14] * 0x1p112f;
+        final float c15 = t.w0[b + 15] * 0x1p112f;
+        final int groups = (end - i) / LANES;
+        IntVector special = IntVector.zero(INTS);
+        for (int k = 0; k < groups; k++, g += 16L * LANES, o += 2L * LANES) {
+            // The group's first 8L halfs, two per int, widened into the first round's vectors.
+            IntVector x00 = IntVector.fromMemorySegment(INTS, RAW, g, ORDER);
+            IntVector x01 = IntVector.fromMemorySegment(INTS, RAW, g + 4L * LANES, ORDER);
+            IntVector x02 = IntVector.fromMemorySegment(INTS, RAW, g + 8L * LANES, ORDER);
+            IntVector x03 = IntVector.fromMemorySegment(INTS, RAW, g + 12L * LANES, ORDER);
+            // Exponent 31 carries into a sign bit here. The first windows hold every half of the run but the last
+            // group's second window's last eight, tested after the loop.
+            special = x00.and(0x7c007c00).add(0x04000400).or(special);
+            special = x01.and(0x7c007c00).add(0x04000400).or(special);
+            special = x02.and(0x7c007c00).add(0x04000400).or(special);
+            special = x03.and(0x7c007c00).add(0x04000400).or(special);
+            IntVector e00 = x00.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector o00 = x00.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector e01 = x01.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector o01 = x01.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector e02 = x02.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector o02 = x02.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector e03 = x03.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector o03 = x03.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector p0ee0 = EVEN.selectFrom(e00, e01);
+            IntVector p0ee1 = EVEN.selectFrom(e02, e03);
+            IntVector p0eo0 = ODD.selectFrom(e00, e01);
+            IntVector p0eo1 = ODD.selectFrom(e02, e03);
+            IntVector p0oe0 = EVEN.selectFrom(o00, o01);
+            IntVector p0oe1 = EVEN.selectFrom(o02, o03);
+            IntVector p0oo0 = ODD.selectFrom(o00, o01);
+            IntVector p0oo1 = ODD.selectFrom(o02, o03);
+            FloatVector sum = FloatVector.zero(FLOATS)
+                    .add(EVEN.selectFrom(p0ee0, p0ee1).reinterpretAsFloats().mul(c0))
+                    .add(EVEN.selectFrom(p0oe0, p0oe1).reinterpretAsFloats().mul(c1))
+                    .add(EVEN.selectFrom(p0eo0, p0eo1).reinterpretAsFloats().mul(c2))
+                    .add(EVEN.selectFrom(p0oo0, p0oo1).reinterpretAsFloats().mul(c3))
+                    .add(ODD.selectFrom(p0ee0, p0ee1).reinterpretAsFloats().mul(c4))
+                    .add(ODD.selectFrom(p0oe0, p0oe1).reinterpretAsFloats().mul(c5))
+                    .add(ODD.selectFrom(p0eo0, p0eo1).reinterpretAsFloats().mul(c6))
+                    .add(ODD.selectFrom(p0oo0, p0oo1).reinterpretAsFloats().mul(c7));
+            // The 8L from eight positions further, two per int, widened into the first round's vectors.
+            IntVector x10 = IntVector.fromMemorySegment(INTS, RAW, g + 16, ORDER);
+            IntVector x11 = IntVector.fromMemorySegment(INTS, RAW, g + 16 + 4L * LANES, ORDER);
+            IntVector x12 = IntVector.fromMemorySegment(INTS, RAW, g + 16 + 8L * LANES, ORDER);
+            IntVector x13 = IntVector.fromMemorySegment(INTS, RAW, g + 16 + 12L * LANES, ORDER);
+            IntVector e10 = x10.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector o10 = x10.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector e11 = x11.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector o11 = x11.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector e12 = x12.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector o12 = x12.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector e13 = x13.lanewise(VectorOperators.LSHL, 16).lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector o13 = x13.lanewise(VectorOperators.ASHR, 3).and(0x8fffe000);
+            IntVector p1ee0 = EVEN.selectFrom(e10, e11);
+            IntVector p1ee1 = EVEN.selectFrom(e12, e13);
+            IntVector p1eo0 = ODD.selectFrom(e10, e11);
+            IntVector p1eo1 = ODD.selectFrom(e12, e13);
+            IntVector p1oe0 = EVEN.selectFrom(o10, o11);
+            IntVector p1oe1 = EVEN.selectFrom(o12, o13);
+            IntVector p1oo0 = ODD.selectFrom(o10, o11);
+            IntVector p1oo1 = ODD.selectFrom(o12, o13);
+            sum = sum
+                    .add(EVEN.selectFrom(p1ee0, p1ee1).reinterpretAsFloats().mul(c8))
+                    .add(EVEN.selectFrom(p1oe0, p1oe1).reinterpretAsFloats().mul(c9))
+                    .add(EVEN.selectFrom(p1eo0, p1eo1).reinterpretAsFloats().mul(c10))
+                    .add(EVEN.selectFrom(p1oo0, p1oo1).reinterpretAsFloats().mul(c11))
+                    .add(ODD.selectFrom(p1ee0, p1ee1).reinterpretAsFloats().mul(c12))
+                    .add(ODD.selectFrom(p1oe0, p1oe1).reinterpretAsFloats().mul(c13))
+                    .add(ODD.selectFrom(p1eo0, p1eo1).reinterpretAsFloats().mul(c14))
+                    .add(ODD.selectFrom(p1oo0, p1oo1).reinterpretAsFloats().mul(c15));
+            IntVector bits = sum.reinterpretAsInts();
+            IntVector magnitude = bits.and(0x7fffffff);
+            FloatVector magic = magnitude.and(0x7f800000).max(0x38800000).add(13 << 23).reinterpretAsFloats();
+            magnitude.min(0x47800000).reinterpretAsFloats().add(magic).sub(magic).mul(0x1p-112f)
+                    .reinterpretAsInts().lanewise(VectorOperators.LSHR, 13)
+                    .or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
+                    .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                    .intoMemorySegment(RAW, o, ORDER);
+        }
+        for (int q = 0; q < 4; q++) {
+            int tail = RAW.get(ValueLayout.JAVA_INT_UNALIGNED, g + 4L * q);
+            special = IntVector.broadcast(INTS, (tail & 0x7c007c00) + 0x04000400).or(special);
         }
         return IntVector.broadcast(INTS, 0x80008000).and(special).compare(VectorOperators.NE, 0).anyTrue();
     }

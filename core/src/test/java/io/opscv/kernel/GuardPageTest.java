@@ -95,10 +95,10 @@ class GuardPageTest {
         KernelProvider vector = KernelProviders.vector();
         assumeTrue(vector != null, "no vector provider");
         // {lin, lout, alignCorners}: 2x (periodic runs), 2x alignCorners (periodic), 1.5x, down4x (periodic), and
-        // ratios from 2 to 4 (the wide form), with last groups of several lengths.
+        // ratios from 2 to 4 (the wide form), with last groups of several lengths, exactly 4x and 8x.
         int[][] axes = {{1000, 2000, 0}, {1000, 1999, 1}, {1000, 1500, 0}, {4000, 1000, 0}, {48, 96, 0},
             {4096, 8192, 0}, {1001, 3003, 0}, {1000, 2500, 0}, {1000, 2200, 0}, {1003, 3900, 0}, {999, 2100, 1},
-            {1010, 2600, 0}, {1020, 2700, 0}, {500, 2000, 0},
+            {1010, 2600, 0}, {1020, 2700, 0}, {500, 2000, 0}, {300, 2400, 0},
             // Rows of at most a vector's inputs, many per call: whole vectors of gradOut past a row's span (40 of 48
             // positions, 33 of 48, 20 of 32) would reach past the last row; rows of one vector of gradOut, whose
             // second vector is never read.

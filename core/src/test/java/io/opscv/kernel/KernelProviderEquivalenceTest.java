@@ -93,6 +93,11 @@ class KernelProviderEquivalenceTest {
                 // Exactly 4x: a group's terms span 4L + 4 positions, so each tap's go in a pass of their own.
                 new KernelCase("wide_up4x", 2, 5, 300, 1200, false, 0, f, cont, false),
                 new KernelCase("wide_scales", 1, 2, 517, 1500, false, 2.9, f, cont, false),
+                // Exactly 8x (VectorKernelProvider.eightfoldRun, in place at every dtype): derived, a given scale of 8,
+                // and few long rows (windows of the table, translated by whole periods).
+                new KernelCase("up8x", 2, 5, 300, 2400, false, 0, f, cont, false),
+                new KernelCase("up8x_scales", 1, 3, 301, 2408, false, 8.0, f, cont, false),
+                new KernelCase("long_rows_8x", 1, 2, 5000, 40000, false, 0, f, cont, false),
                 new KernelCase("wide_up2.5x_rows", 5, 4, 1000, 2500, false, 0, f, cont, false),
                 // Rows shorter than a vector: one masked group and the last input per row.
                 new KernelCase("wide_short_rows", 3, 5, 10, 33, false, 0, f, cont, false),

@@ -110,19 +110,24 @@ class WideStepsTest {
     }
 
     /**
-     * Exactly 4x (the fourfold forms: a run's groups in registers, FP16 rows with an infinity or a NaN summed again
-     * through FLOAT scratch): one infinity or NaN at each of a row's first 200 positions in turn, among finite values,
-     * in calls from input 0 and from input 16.
+     * Exactly 4x and 8x (the fourfold and eightfold forms: a run's groups in registers, FP16 rows with an infinity or
+     * a NaN summed again through FLOAT scratch): one infinity or NaN at each of a row's first 200 positions in turn
+     * (at 8x also around the end of the run), among finite values, in calls from input 0 and from input 16.
      */
     @Test
-    void aLoneInfinityOrNaNAtExactly4x() {
+    void aLoneInfinityOrNaNAtExactly4xAnd8x() {
         KernelProvider vector = KernelProviders.vector();
         assumeTrue(vector != null, "no vector provider");
-        int[] axis = {300, 1200, 0, 0};
-        LinearTable table = LinearTable.of(axis[0], axis[1], false, 0);
-        for (DataType type : new DataType[] {DataType.FLOAT, DataType.BF16, DataType.FLOAT16}) {
-            for (int lone = 0; lone < 200; lone++) {
-                check(vector, table, type, axis, lone % 3 == 0 ? 16 : 0, axis[0], 3, lone, lone % 2 == 0, false, lone);
+        for (int[] axis : new int[][] {{300, 1200, 0, 0}, {100, 800, 0, 0}}) {
+            LinearTable table = LinearTable.of(axis[0], axis[1], false, 0);
+            int[] positions = axis[1] == 1200 ? java.util.stream.IntStream.range(0, 200).toArray()
+                    : java.util.stream.IntStream.concat(java.util.stream.IntStream.range(0, 200),
+                    java.util.stream.IntStream.range(axis[1] - 200, axis[1] - 1)).toArray();
+            for (DataType type : new DataType[] {DataType.FLOAT, DataType.BF16, DataType.FLOAT16}) {
+                for (int lone : positions) {
+                    check(vector, table, type, axis, lone % 3 == 0 ? 16 : 0, axis[0], 3, lone, lone % 2 == 0, false,
+                            lone);
+                }
             }
         }
     }
