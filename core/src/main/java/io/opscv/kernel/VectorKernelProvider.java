@@ -3037,6 +3037,48 @@ final class VectorKernelProvider implements KernelProvider {
             IntVector to = IntVector.fromArray(INTS, bounds, i + 2);
             IntVector rightCount = leftFrom.sub(from);
             IntVector leftCount = to.sub(leftFrom);
+            if (bounds[i + count + 1] - rightBase <= LANES
+                    && !rightCount.compare(VectorOperators.GT, 1).or(leftCount.compare(VectorOperators.GT, 1)).anyTrue()) {
+                // Downsampling by 2x or more, as the FLOAT form's one-vector branch: one vector of gradOut per row,
+                // its L halfs widened (zero-extended, shifted left 16), both products, one step per tap; a row group
+                // whose sums hold a NaN is redone by the buffered form.
+                IntVector right0 = from.sub(rightBase);
+                IntVector left0 = leftFrom.sub(rightBase);
+                VectorMask<Float> hasRight0 = rightCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+                VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+                FloatVector w1r = FloatVector.fromArray(FLOATS, w1, rightBase);
+                FloatVector w0r = FloatVector.fromArray(FLOATS, w0, rightBase);
+                for (int g = i; g < runEnd; g += LANES) {
+                    int base = bounds[g];
+                    int redone = 0;
+                    for (int r = 0; r < rows; r++) {
+                        FloatVector v = ((IntVector) ShortVector.fromMemorySegment(HALFS, RAW,
+                                gAddr + (gFirst + r * gRowStride - jLo + base) * 2, ORDER)
+                                .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                                .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                        IntVector p1 = v.mul(w1r).reinterpretAsInts();
+                        IntVector p0 = v.mul(w0r).reinterpretAsInts();
+                        IntVector bits = FloatVector.zero(FLOATS)
+                                .add(right0.selectFrom(p1, p1).reinterpretAsFloats(), hasRight0)
+                                .add(left0.selectFrom(p0, p0).reinterpretAsFloats(), hasLeft0).reinterpretAsInts();
+                        if (bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
+                            redo[redone++] = r;
+                        } else {
+                            bits.add(0x7fff).add(bits.lanewise(VectorOperators.LSHR, 16).and(1))
+                                    .lanewise(VectorOperators.LSHR, 16)
+                                    .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                                    .intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + g - i0) * 2, ORDER);
+                        }
+                    }
+                    for (int q = 0; q < redone; q++) {
+                        int r = redo[q];
+                        bufferedInputs(t, g, g + LANES, gradOut, gFirst + r * gRowStride - jLo, out,
+                                oFirst + r * oRowStride + g - i0, DataType.BF16);
+                    }
+                }
+                i = runEnd;
+                continue;
+            }
             int rightSteps = rightCount.reduceLanes(VectorOperators.MAX);
             int leftSteps = leftCount.reduceLanes(VectorOperators.MAX);
             IntVector rightIndex = from.sub(rightBase);
@@ -3324,6 +3366,52 @@ final class VectorKernelProvider implements KernelProvider {
             IntVector to = IntVector.fromArray(INTS, bounds, i + 2);
             IntVector rightCount = leftFrom.sub(from);
             IntVector leftCount = to.sub(leftFrom);
+            if (bounds[i + count + 1] - rightBase <= LANES
+                    && !rightCount.compare(VectorOperators.GT, 1).or(leftCount.compare(VectorOperators.GT, 1)).anyTrue()) {
+                // Downsampling by 2x or more, as the FLOAT form's one-vector branch: one vector of gradOut per row,
+                // its L halfs widened as below (a row group holding an infinity or a NaN redone by the buffered
+                // form), both products, one step per tap, the sums rounded as below.
+                IntVector right0 = from.sub(rightBase);
+                IntVector left0 = leftFrom.sub(rightBase);
+                VectorMask<Float> hasRight0 = rightCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+                VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+                FloatVector w1r = FloatVector.fromArray(FLOATS, w1, rightBase).mul(0x1p112f);
+                FloatVector w0r = FloatVector.fromArray(FLOATS, w0, rightBase).mul(0x1p112f);
+                for (int g = i; g < runEnd; g += LANES) {
+                    int base = bounds[g];
+                    int redone = 0;
+                    for (int r = 0; r < rows; r++) {
+                        IntVector h = (IntVector) ShortVector.fromMemorySegment(HALFS, RAW,
+                                gAddr + (gFirst + r * gRowStride - jLo + base) * 2, ORDER)
+                                .convertShape(VectorOperators.S2I, INTS, 0);
+                        if (h.and(0x7fff).compare(VectorOperators.GE, 0x7c00).anyTrue()) {
+                            redo[redone++] = r;
+                            continue;
+                        }
+                        FloatVector v = h.lanewise(VectorOperators.LSHL, 13).and(0x8fffe000).reinterpretAsFloats();
+                        IntVector p1 = v.mul(w1r).reinterpretAsInts();
+                        IntVector p0 = v.mul(w0r).reinterpretAsInts();
+                        IntVector bits = FloatVector.zero(FLOATS)
+                                .add(right0.selectFrom(p1, p1).reinterpretAsFloats(), hasRight0)
+                                .add(left0.selectFrom(p0, p0).reinterpretAsFloats(), hasLeft0).reinterpretAsInts();
+                        IntVector magnitude = bits.and(0x7fffffff);
+                        FloatVector magic = magnitude.and(0x7f800000).max(0x38800000).add(13 << 23)
+                                .reinterpretAsFloats();
+                        magnitude.min(0x47800000).reinterpretAsFloats().add(magic).sub(magic).mul(0x1p-112f)
+                                .reinterpretAsInts().lanewise(VectorOperators.LSHR, 13)
+                                .or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
+                                .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                                .intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + g - i0) * 2, ORDER);
+                    }
+                    for (int q = 0; q < redone; q++) {
+                        int r = redo[q];
+                        bufferedInputs(t, g, g + LANES, gradOut, gFirst + r * gRowStride - jLo, out,
+                                oFirst + r * oRowStride + g - i0, DataType.FLOAT16);
+                    }
+                }
+                i = runEnd;
+                continue;
+            }
             int rightSteps = rightCount.reduceLanes(VectorOperators.MAX);
             int leftSteps = leftCount.reduceLanes(VectorOperators.MAX);
             IntVector rightIndex = from.sub(rightBase);
