@@ -3039,43 +3039,9 @@ final class VectorKernelProvider implements KernelProvider {
             IntVector leftCount = to.sub(leftFrom);
             if (bounds[i + count + 1] - rightBase <= LANES
                     && !rightCount.compare(VectorOperators.GT, 1).or(leftCount.compare(VectorOperators.GT, 1)).anyTrue()) {
-                // Downsampling by 2x or more, as the FLOAT form's one-vector branch: one vector of gradOut per row,
-                // its L halfs widened (zero-extended, shifted left 16), both products, one step per tap; a row group
-                // whose sums hold a NaN is redone by the buffered form.
-                IntVector right0 = from.sub(rightBase);
-                IntVector left0 = leftFrom.sub(rightBase);
-                VectorMask<Float> hasRight0 = rightCount.compare(VectorOperators.GT, 0).cast(FLOATS);
-                VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
-                FloatVector w1r = FloatVector.fromArray(FLOATS, w1, rightBase);
-                FloatVector w0r = FloatVector.fromArray(FLOATS, w0, rightBase);
-                for (int g = i; g < runEnd; g += LANES) {
-                    int base = bounds[g];
-                    int redone = 0;
-                    for (int r = 0; r < rows; r++) {
-                        FloatVector v = ((IntVector) ShortVector.fromMemorySegment(HALFS, RAW,
-                                gAddr + (gFirst + r * gRowStride - jLo + base) * 2, ORDER)
-                                .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
-                                .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
-                        IntVector p1 = v.mul(w1r).reinterpretAsInts();
-                        IntVector p0 = v.mul(w0r).reinterpretAsInts();
-                        IntVector bits = FloatVector.zero(FLOATS)
-                                .add(right0.selectFrom(p1, p1).reinterpretAsFloats(), hasRight0)
-                                .add(left0.selectFrom(p0, p0).reinterpretAsFloats(), hasLeft0).reinterpretAsInts();
-                        if (bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
-                            redo[redone++] = r;
-                        } else {
-                            bits.add(0x7fff).add(bits.lanewise(VectorOperators.LSHR, 16).and(1))
-                                    .lanewise(VectorOperators.LSHR, 16)
-                                    .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
-                                    .intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + g - i0) * 2, ORDER);
-                        }
-                    }
-                    for (int q = 0; q < redone; q++) {
-                        int r = redo[q];
-                        bufferedInputs(t, g, g + LANES, gradOut, gFirst + r * gRowStride - jLo, out,
-                                oFirst + r * oRowStride + g - i0, DataType.BF16);
-                    }
-                }
+                // Downsampling by 2x or more: one vector of gradOut per row (a method of its own: in this one, C1 ran
+                // out of registers and the method stayed in the interpreter's tiers).
+                bf16OneVectorInPlace(t, i, runEnd, i0, rows, gradOut, gFirst, gRowStride, jLo, out, oFirst, oRowStride);
                 i = runEnd;
                 continue;
             }
@@ -3368,47 +3334,9 @@ final class VectorKernelProvider implements KernelProvider {
             IntVector leftCount = to.sub(leftFrom);
             if (bounds[i + count + 1] - rightBase <= LANES
                     && !rightCount.compare(VectorOperators.GT, 1).or(leftCount.compare(VectorOperators.GT, 1)).anyTrue()) {
-                // Downsampling by 2x or more, as the FLOAT form's one-vector branch: one vector of gradOut per row,
-                // its L halfs widened as below (a row group holding an infinity or a NaN redone by the buffered
-                // form), both products, one step per tap, the sums rounded as below.
-                IntVector right0 = from.sub(rightBase);
-                IntVector left0 = leftFrom.sub(rightBase);
-                VectorMask<Float> hasRight0 = rightCount.compare(VectorOperators.GT, 0).cast(FLOATS);
-                VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
-                FloatVector w1r = FloatVector.fromArray(FLOATS, w1, rightBase).mul(0x1p112f);
-                FloatVector w0r = FloatVector.fromArray(FLOATS, w0, rightBase).mul(0x1p112f);
-                for (int g = i; g < runEnd; g += LANES) {
-                    int base = bounds[g];
-                    int redone = 0;
-                    for (int r = 0; r < rows; r++) {
-                        IntVector h = (IntVector) ShortVector.fromMemorySegment(HALFS, RAW,
-                                gAddr + (gFirst + r * gRowStride - jLo + base) * 2, ORDER)
-                                .convertShape(VectorOperators.S2I, INTS, 0);
-                        if (h.and(0x7fff).compare(VectorOperators.GE, 0x7c00).anyTrue()) {
-                            redo[redone++] = r;
-                            continue;
-                        }
-                        FloatVector v = h.lanewise(VectorOperators.LSHL, 13).and(0x8fffe000).reinterpretAsFloats();
-                        IntVector p1 = v.mul(w1r).reinterpretAsInts();
-                        IntVector p0 = v.mul(w0r).reinterpretAsInts();
-                        IntVector bits = FloatVector.zero(FLOATS)
-                                .add(right0.selectFrom(p1, p1).reinterpretAsFloats(), hasRight0)
-                                .add(left0.selectFrom(p0, p0).reinterpretAsFloats(), hasLeft0).reinterpretAsInts();
-                        IntVector magnitude = bits.and(0x7fffffff);
-                        FloatVector magic = magnitude.and(0x7f800000).max(0x38800000).add(13 << 23)
-                                .reinterpretAsFloats();
-                        magnitude.min(0x47800000).reinterpretAsFloats().add(magic).sub(magic).mul(0x1p-112f)
-                                .reinterpretAsInts().lanewise(VectorOperators.LSHR, 13)
-                                .or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
-                                .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
-                                .intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + g - i0) * 2, ORDER);
-                    }
-                    for (int q = 0; q < redone; q++) {
-                        int r = redo[q];
-                        bufferedInputs(t, g, g + LANES, gradOut, gFirst + r * gRowStride - jLo, out,
-                                oFirst + r * oRowStride + g - i0, DataType.FLOAT16);
-                    }
-                }
+                // Downsampling by 2x or more: one vector of gradOut per row (a method of its own: in this one, C1 ran
+                // out of registers and the method stayed in the interpreter's tiers).
+                halfOneVectorInPlace(t, i, runEnd, i0, rows, gradOut, gFirst, gRowStride, jLo, out, oFirst, oRowStride);
                 i = runEnd;
                 continue;
             }
@@ -3596,6 +3524,121 @@ final class VectorKernelProvider implements KernelProvider {
             for (int r = 0; r < rows; r++) {
                 bufferedInputs(t, last, last + 1, gradOut, gFirst + r * gRowStride - jLo, out,
                         oFirst + r * oRowStride + last - i0, DataType.FLOAT16);
+            }
+        }
+    }
+
+    /**
+     * Groups {@code [i, runEnd)} of L inputs of BF16 rows (one group, or a periodic run of translated ones) with at
+     * most one term per tap, all within L positions (downsampling by 2x or more), as the FLOAT form's one-vector
+     * branch: one vector of gradOut per row and group, its halfs widened (zero-extended, shifted left 16), both
+     * products, one step per tap; a row group whose sums hold a NaN redone by the buffered form. Arguments as
+     * {@link #halfRowsInPlace}'s.
+     */
+    private static void bf16OneVectorInPlace(LinearTable t, int i, int runEnd, int i0, int rows, MemorySegment gradOut,
+                                             long gFirst, long gRowStride, int jLo, MemorySegment out, long oFirst, long oRowStride) {
+        final int[] bounds = t.bounds;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final long gAddr = gradOut.address();
+        final long oAddr = out.address();
+        final int[] redo = redoRows(rows);
+        final int rightBase = bounds[i];
+        IntVector from = IntVector.fromArray(INTS, bounds, i);
+        IntVector leftFrom = IntVector.fromArray(INTS, bounds, i + 1);
+        IntVector to = IntVector.fromArray(INTS, bounds, i + 2);
+        IntVector rightCount = leftFrom.sub(from);
+        IntVector leftCount = to.sub(leftFrom);
+        IntVector right0 = from.sub(rightBase);
+        IntVector left0 = leftFrom.sub(rightBase);
+        VectorMask<Float> hasRight0 = rightCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+        VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+        FloatVector w1r = FloatVector.fromArray(FLOATS, w1, rightBase);
+        FloatVector w0r = FloatVector.fromArray(FLOATS, w0, rightBase);
+        for (int g = i; g < runEnd; g += LANES) {
+            int base = bounds[g];
+            int redone = 0;
+            for (int r = 0; r < rows; r++) {
+                FloatVector v = ((IntVector) ShortVector.fromMemorySegment(HALFS, RAW,
+                        gAddr + (gFirst + r * gRowStride - jLo + base) * 2, ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                IntVector p1 = v.mul(w1r).reinterpretAsInts();
+                IntVector p0 = v.mul(w0r).reinterpretAsInts();
+                IntVector bits = FloatVector.zero(FLOATS)
+                        .add(right0.selectFrom(p1, p1).reinterpretAsFloats(), hasRight0)
+                        .add(left0.selectFrom(p0, p0).reinterpretAsFloats(), hasLeft0).reinterpretAsInts();
+                if (bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
+                    redo[redone++] = r;
+                } else {
+                    bits.add(0x7fff).add(bits.lanewise(VectorOperators.LSHR, 16).and(1))
+                            .lanewise(VectorOperators.LSHR, 16)
+                            .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                            .intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + g - i0) * 2, ORDER);
+                }
+            }
+            for (int q = 0; q < redone; q++) {
+                int r = redo[q];
+                bufferedInputs(t, g, g + LANES, gradOut, gFirst + r * gRowStride - jLo, out,
+                        oFirst + r * oRowStride + g - i0, DataType.BF16);
+            }
+        }
+    }
+
+    /**
+     * {@link #bf16OneVectorInPlace} for FP16 rows: the halfs widened as {@link #backwardInPlaceHalf}'s (a row group
+     * holding an infinity or a NaN redone by the buffered form), the sums rounded as there.
+     */
+    private static void halfOneVectorInPlace(LinearTable t, int i, int runEnd, int i0, int rows, MemorySegment gradOut,
+                                             long gFirst, long gRowStride, int jLo, MemorySegment out, long oFirst, long oRowStride) {
+        final int[] bounds = t.bounds;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final long gAddr = gradOut.address();
+        final long oAddr = out.address();
+        final int[] redo = redoRows(rows);
+        final int rightBase = bounds[i];
+        IntVector from = IntVector.fromArray(INTS, bounds, i);
+        IntVector leftFrom = IntVector.fromArray(INTS, bounds, i + 1);
+        IntVector to = IntVector.fromArray(INTS, bounds, i + 2);
+        IntVector rightCount = leftFrom.sub(from);
+        IntVector leftCount = to.sub(leftFrom);
+        IntVector right0 = from.sub(rightBase);
+        IntVector left0 = leftFrom.sub(rightBase);
+        VectorMask<Float> hasRight0 = rightCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+        VectorMask<Float> hasLeft0 = leftCount.compare(VectorOperators.GT, 0).cast(FLOATS);
+        FloatVector w1r = FloatVector.fromArray(FLOATS, w1, rightBase).mul(0x1p112f);
+        FloatVector w0r = FloatVector.fromArray(FLOATS, w0, rightBase).mul(0x1p112f);
+        for (int g = i; g < runEnd; g += LANES) {
+            int base = bounds[g];
+            int redone = 0;
+            for (int r = 0; r < rows; r++) {
+                IntVector h = (IntVector) ShortVector.fromMemorySegment(HALFS, RAW,
+                        gAddr + (gFirst + r * gRowStride - jLo + base) * 2, ORDER)
+                        .convertShape(VectorOperators.S2I, INTS, 0);
+                if (h.and(0x7fff).compare(VectorOperators.GE, 0x7c00).anyTrue()) {
+                    redo[redone++] = r;
+                    continue;
+                }
+                FloatVector v = h.lanewise(VectorOperators.LSHL, 13).and(0x8fffe000).reinterpretAsFloats();
+                IntVector p1 = v.mul(w1r).reinterpretAsInts();
+                IntVector p0 = v.mul(w0r).reinterpretAsInts();
+                IntVector bits = FloatVector.zero(FLOATS)
+                        .add(right0.selectFrom(p1, p1).reinterpretAsFloats(), hasRight0)
+                        .add(left0.selectFrom(p0, p0).reinterpretAsFloats(), hasLeft0).reinterpretAsInts();
+                IntVector magnitude = bits.and(0x7fffffff);
+                FloatVector magic = magnitude.and(0x7f800000).max(0x38800000).add(13 << 23)
+                        .reinterpretAsFloats();
+                magnitude.min(0x47800000).reinterpretAsFloats().add(magic).sub(magic).mul(0x1p-112f)
+                        .reinterpretAsInts().lanewise(VectorOperators.LSHR, 13)
+                        .or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
+                        .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                        .intoMemorySegment(RAW, oAddr + (oFirst + r * oRowStride + g - i0) * 2, ORDER);
+            }
+            for (int q = 0; q < redone; q++) {
+                int r = redo[q];
+                bufferedInputs(t, g, g + LANES, gradOut, gFirst + r * gRowStride - jLo, out,
+                        oFirst + r * oRowStride + g - i0, DataType.FLOAT16);
             }
         }
     }
