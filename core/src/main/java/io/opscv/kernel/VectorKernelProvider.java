@@ -1630,8 +1630,11 @@ final class VectorKernelProvider implements KernelProvider {
      * {@link #fourfoldRun} at exactly 8x (a period of one input and eight outputs): lane l of the group from input k
      * has the terms at {@code bounds[k] + 8l} to {@code bounds[k] + 8l + 15}; the eight vectors from
      * {@code bounds[k]}, then the eight from eight positions further, are split into their eight phases in three
-     * rounds of even and odd positions, 48 two-source permutes per row and
-     * group, where the buffered tiles took 16 rows at a time through two transposes.
+     * rounds of even and odd positions (after the second, positions 0, 4, 8, ... of the window are in ee, 2, 6, ...
+     * in eo, 1, 5, ... in oe, 3, 7, ... in oo), 48 two-source permutes per row and group, where the buffered tiles
+     * took 16 rows at a time through two transposes. Every vector lives in this one method: with the rounds in a
+     * helper taking vectors, or the two windows in a loop carrying the sum, the JIT boxed the vectors or took the
+     * Vector API's Java fallback.
      */
     private static void eightfoldRun(LinearTable t, int i, int end, int rows, long g, long gRowBytes, long o,
                                      long oRowBytes) {
