@@ -2553,9 +2553,10 @@ final class VectorKernelProvider implements KernelProvider {
         Arena.ofAuto().allocate(4L * SCRATCH_FLOATS, 64)});
 
     /**
-     * Inputs {@code [a, b)} of BF16 or FP16 rows that the 16-bit wide form's kept steps do not take (ratios from
-     * about 3.75 to 4 at 512 bits, where a group's terms reach past four vectors; groups whose window would start
-     * before the call's first position): blocks of up to {@link #SCRATCH_BLOCK} inputs of a few rows at a time
+     * Inputs {@code [a, b)} of BF16 or FP16 rows that neither the 16-bit wide form's kept steps nor its 4x and 8x
+     * forms take (ratios from about 3.75 to 4 at 512 bits, where a group's terms reach past four vectors; a row's
+     * clamped groups at 4x and 8x; groups whose window would start before the call's first position; an FP16 row's
+     * 4x or 8x run that holds an infinity or a NaN): blocks of up to {@link #SCRATCH_BLOCK} inputs of a few rows at a time
      * widened exactly into native FLOAT scratch ({@link #widen16}), summed there by the FLOAT wide form
      * ({@link #backwardInPlaceWide}: half groups where a group's terms do not fit, the row's last input in its group),
      * and rounded back once ({@link #narrow16}): the buffered form's bits, in the reference's order, instead of the
@@ -2576,7 +2577,7 @@ final class VectorKernelProvider implements KernelProvider {
             int jS = t.gatherFrom(s);
             int span = t.gatherTo(e) - jS;
             while (span > SCRATCH_FLOATS && e > s + 1) {
-                // More positions than the scratch holds (not at the wide form's ratios, at most 4): fewer inputs.
+                // More positions than the scratch holds (not at the wide forms' ratios, at most 8): fewer inputs.
                 e = s + (e - s) / 2;
                 span = t.gatherTo(e) - jS;
             }
