@@ -2602,60 +2602,25 @@ final class VectorKernelProvider implements KernelProvider {
 
     /**
      * {@code count} (at most {@link #SCRATCH_FLOATS}) BF16 or FP16 elements of {@code seg} from element {@code first}
-     * widened exactly into FLOATs at byte {@code to} of {@code dst}, as {@link ElementCodec#decode}: BF16 a vector at
-     * a time (zero-extended, shifted left 16); FP16 by the codec's own loop into a heap stage, which the JIT compiles
-     * to {@code vcvtph2ps} (0.05 ns an element in cache, against 0.26-0.35 for the same in Vector API bit operations),
-     * then copied.
+     * widened exactly into FLOATs at byte {@code to} of {@code dst}, through a heap stage: {@link #decode16} (BF16
+     * in registers; FP16 by the codec's own loop, which the JIT compiles to {@code vcvtph2ps}: 0.05 ns an element in
+     * cache, against 0.26-0.35 for the same in Vector API bit operations), then copied.
      */
     static void widen16(MemorySegment seg, DataType type, long first, int count, MemorySegment dst, long to) {
-        if (type == DataType.FLOAT16) {
-            float[] stage = SCRATCH_STAGE.get();
-            ElementCodec.decode(seg, type, first, 1, count, stage, 0);
-            MemorySegment.copy(stage, 0, dst, ValueLayout.JAVA_FLOAT, to, count);
-            return;
-        }
-        int k = 0;
-        long from = first * 2;
-        for (int bound = count - LANES; k <= bound; k += LANES, from += 2L * LANES, to += 4L * LANES) {
-            ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, from, ORDER)
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
-                    .lanewise(VectorOperators.LSHL, 16).intoMemorySegment(dst, to, ORDER);
-        }
-        for (; k < count; k++, from += 2, to += 4) {
-            dst.set(ElementCodec.F32, to, ElementCodec.bf16ToFloat(seg.get(ElementCodec.U16, from)));
-        }
+        float[] stage = SCRATCH_STAGE.get();
+        decode16(seg, type, first, count, stage, 0);
+        MemorySegment.copy(stage, 0, dst, ValueLayout.JAVA_FLOAT, to, count);
     }
 
     /**
      * {@code count} (at most {@link #SCRATCH_FLOATS}) FLOATs of {@code src} from byte {@code from} rounded once, to
-     * nearest even, into BF16 or FP16 elements of {@code seg} from element {@code first}, as
-     * {@link ElementCodec#encode}: BF16 as {@link #encodeRun} (a vector holding a NaN through the codec); FP16 copied
-     * into a heap stage and rounded by the codec's own loop ({@code vcvtps2ph}).
+     * nearest even, into BF16 or FP16 elements of {@code seg} from element {@code first}: copied into a heap stage,
+     * then {@link #encode16} (BF16 in registers, FP16 by the codec's loop, {@code vcvtps2ph}).
      */
     static void narrow16(MemorySegment src, long from, int count, MemorySegment seg, DataType type, long first) {
-        if (type == DataType.FLOAT16) {
-            float[] stage = SCRATCH_STAGE.get();
-            MemorySegment.copy(src, ValueLayout.JAVA_FLOAT, from, stage, 0, count);
-            ElementCodec.encode(stage, 0, count, seg, type, first, 1);
-            return;
-        }
-        int k = 0;
-        long to = first * 2;
-        for (int bound = count - LANES; k <= bound; k += LANES, from += 4L * LANES, to += 2L * LANES) {
-            IntVector bits = IntVector.fromMemorySegment(INTS, src, from, ORDER);
-            if (bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
-                for (int q = 0; q < LANES; q++) {
-                    seg.set(ElementCodec.U16, to + 2L * q,
-                            ElementCodec.floatToBf16(src.get(ElementCodec.F32, from + 4L * q)));
-                }
-                continue;
-            }
-            bits.add(0x7fff).add(bits.lanewise(VectorOperators.LSHR, 16).and(1)).lanewise(VectorOperators.LSHR, 16)
-                    .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts().intoMemorySegment(seg, to, ORDER);
-        }
-        for (; k < count; k++, from += 4, to += 2) {
-            seg.set(ElementCodec.U16, to, ElementCodec.floatToBf16(src.get(ElementCodec.F32, from)));
-        }
+        float[] stage = SCRATCH_STAGE.get();
+        MemorySegment.copy(src, ValueLayout.JAVA_FLOAT, from, stage, 0, count);
+        encode16(stage, 0, count, seg, type, first);
     }
 
     /**
@@ -3792,6 +3757,11 @@ final class VectorKernelProvider implements KernelProvider {
      */
     @Override
     public void decodeRun(MemorySegment seg, DataType type, long first, int count, float[] dst, int dstOff) {
+        decode16(seg, type, first, count, dst, dstOff);
+    }
+
+    /** {@link #decodeRun}, for {@link #widen16} too. */
+    private static void decode16(MemorySegment seg, DataType type, long first, int count, float[] dst, int dstOff) {
         if (type != DataType.BF16) {
             ElementCodec.decode(seg, type, first, 1, count, dst, dstOff);
             return;
@@ -3813,6 +3783,11 @@ final class VectorKernelProvider implements KernelProvider {
      */
     @Override
     public void encodeRun(float[] src, int srcOff, int count, MemorySegment seg, DataType type, long first) {
+        encode16(src, srcOff, count, seg, type, first);
+    }
+
+    /** {@link #encodeRun}, for {@link #narrow16} too. */
+    private static void encode16(float[] src, int srcOff, int count, MemorySegment seg, DataType type, long first) {
         if (type != DataType.BF16) {
             ElementCodec.encode(src, srcOff, count, seg, type, first, 1);
             return;
