@@ -18,10 +18,10 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The provider's sums for one block (16 rows × 1024 inputs) of a case, measured alone on one
- * thread with the buffers in cache: with {@link CoordinateTableBenchmark}, where the time of
- * {@link Linear1dBackwardBenchmark} goes (docs/PERFORMANCE.md). Divide a block's time by its
- * 16 384 input-rows to get the compute cost per element of out.
+ * The parts of the rows-in-lanes backward for one group of rows and one block of 256 inputs, measured
+ * alone on one thread with the buffers in cache: the sums ({@link KernelProvider#sumLanes}) and the
+ * transposes in and out. Against {@link Linear1dBackwardBenchmark}, it shows how much of a call is
+ * compute and how much is memory.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -30,10 +30,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED"})
 public class KernelPartsBenchmark {
-    private static final int ROWS = 16;
-    private static final int INPUTS = 1024;
+    private static final int INPUTS = 256;
 
-    /** Lin:Lout of the block: 2x (windowed form), 3.7x (16-row tiles), 0.25x (downsampling, tiles). */
+    /** Lin:Lout of the block: 2x, 3.7x, 0.25x. */
     @Param({"16384:32768", "7000:25900", "32768:8192"})
     public String sizes;
 
@@ -43,11 +42,12 @@ public class KernelPartsBenchmark {
 
     private LinearTable table;
     private KernelProvider kernels;
-    private float[] g;
-    private float[] acc;
-    private float[] work;
+    private float[] rows;
+    private float[] lanes;
+    private float[] sums;
     private int span;
     private int i0;
+    private int jLo;
 
     @Setup
     public void setUp() {
@@ -57,20 +57,38 @@ public class KernelPartsBenchmark {
         table = LinearTable.of(lin, lout, false, 0);
         kernels = provider.equals("scalar") ? KernelProviders.scalar() : KernelProviders.vector();
         i0 = INPUTS;
-        span = table.gatherTo(i0 + INPUTS) - table.gatherFrom(i0);
-        g = new float[ROWS * span + 64];
-        for (int k = 0; k < g.length; k++) {
-            g[k] = 0.25f + (k * 37 % 101) / 64f;
+        jLo = table.gatherFrom(i0);
+        span = table.gatherTo(i0 + INPUTS) - jLo;
+        int n = kernels.lanes();
+        int stride = (span + n - 1) / n * n;
+        rows = new float[n * Math.max(stride, INPUTS) + n];
+        for (int k = 0; k < rows.length; k++) {
+            rows[k] = 0.25f + (k * 37 % 101) / 64f;
         }
-        acc = new float[ROWS * INPUTS];
-        work = new float[Math.max(1, kernels.backwardWorkFloats(INPUTS, span, ROWS))];
+        lanes = new float[(stride + n) * n];
+        sums = new float[(INPUTS + n) * n];
     }
 
-    /** The sums of 16 rows × 1024 inputs, buffers in cache. */
+    /** The sums of one group of rows over one block of inputs. */
     @Benchmark
     public float[] sumsOfOneBlock() {
-        kernels.linearBackward(table, i0, i0 + INPUTS, ROWS, g, 0, span, acc, 0, INPUTS, work);
-        return acc;
+        kernels.sumLanes(table, i0, i0 + INPUTS, jLo, jLo + span, lanes, jLo, sums, i0);
+        return sums;
+    }
+
+    /** The block's gradOut positions transposed into lanes. */
+    @Benchmark
+    public float[] transposeIn() {
+        int n = kernels.lanes();
+        kernels.toLanes(rows, (span + n - 1) / n * n, span, lanes, 0);
+        return lanes;
+    }
+
+    /** The block's sums transposed back into rows. */
+    @Benchmark
+    public float[] transposeOut() {
+        kernels.fromLanes(sums, 0, INPUTS, rows, INPUTS);
+        return rows;
     }
 
     @Override

@@ -1,6 +1,9 @@
 package io.opscv.kernel;
 
-/** The reference implementation of {@link KernelProvider}: plain loops, the canonical order by construction. */
+/**
+ * The reference implementation of {@link KernelProvider}: plain loops, one lane, the canonical order
+ * by construction.
+ */
 final class ScalarKernelProvider implements KernelProvider {
 
     @Override
@@ -9,73 +12,68 @@ final class ScalarKernelProvider implements KernelProvider {
     }
 
     @Override
-    public void linearBackward(LinearTable t, int i0, int i1, int rows, float[] g, int gOffset, int gRowStride,
-                               float[] acc, int accOffset, int accRowStride, float[] work) {
-        final int[] bounds = t.bounds;
-        final float[] w0 = t.w0;
-        final float[] w1 = t.w1;
-        final int last = t.lin() - 1;
-        final int jLo = t.gatherFrom(i0);
-        for (int r = 0; r < rows; r++) {
-            // g[gj + j] holds position j of row r.
-            final int gj = gOffset + r * gRowStride - jLo;
-            final int a = accOffset + r * accRowStride - i0;
-            for (int i = i0; i < i1; i++) {
-                float sum = 0f;
-                // Outputs whose left tap is i - 1 reach i through their right tap.
-                for (int j = bounds[i], end = bounds[i + 1]; j < end; j++) {
-                    sum += w1[j] * g[gj + j];
-                }
-                int end = bounds[i + 2];
-                if (i == last) {
-                    // At the right edge both taps are i: left term, then right term, per j.
-                    for (int j = bounds[i + 1]; j < end; j++) {
-                        float v = g[gj + j];
-                        sum += w0[j] * v;
-                        sum += w1[j] * v;
-                    }
-                } else {
-                    for (int j = bounds[i + 1]; j < end; j++) {
-                        sum += w0[j] * g[gj + j];
-                    }
-                }
-                acc[a + i] = sum;
-            }
-        }
+    public int lanes() {
+        return 1;
     }
 
-    /**
-     * {@link KernelProvider#linearBackwardSideBySide} for rows {@code fromRow <= r < rows}: plain
-     * loops, the canonical order by construction.
-     */
-    static void sideBySide(LinearTable t, int i0, int i1, int rows, int fromRow, float[] g, float[] acc, int accOffset,
-                           int accRowStride) {
+    @Override
+    public void sumLanes(LinearTable t, int i0, int i1, int jFrom, int jTo, float[] g, int jBase, float[] sums,
+                         int iBase) {
         final int[] bounds = t.bounds;
         final float[] w0 = t.w0;
         final float[] w1 = t.w1;
         final int last = t.lin() - 1;
-        final int jLo = t.gatherFrom(i0);
-        for (int r = fromRow; r < rows; r++) {
-            for (int i = i0; i < i1; i++) {
-                float sum = 0f;
-                for (int j = bounds[i], end = bounds[i + 1]; j < end; j++) {
-                    sum += w1[j] * g[(j - jLo) * rows + r];
-                }
-                for (int j = bounds[i + 1], end = bounds[i + 2]; j < end; j++) {
-                    float v = g[(j - jLo) * rows + r];
-                    sum += w0[j] * v;
-                    if (i == last) {
-                        // At the right edge both taps are i: left term, then right term, per j.
-                        sum += w1[j] * v;
-                    }
-                }
-                acc[accOffset + r * accRowStride + (i - i0)] = sum;
+        for (int i = i0; i < i1; i++) {
+            float sum = sums[i - iBase];
+            // Outputs whose left tap is i - 1 reach i through their right tap; they come first.
+            for (int j = Math.max(bounds[i], jFrom), end = Math.min(bounds[i + 1], jTo); j < end; j++) {
+                sum += w1[j] * g[j - jBase];
             }
+            int end = Math.min(bounds[i + 2], jTo);
+            if (i == last) {
+                // At the right edge both taps are i: left term, then right term, per j.
+                for (int j = Math.max(bounds[i + 1], jFrom); j < end; j++) {
+                    float v = g[j - jBase];
+                    sum += w0[j] * v;
+                    sum += w1[j] * v;
+                }
+            } else {
+                for (int j = Math.max(bounds[i + 1], jFrom); j < end; j++) {
+                    sum += w0[j] * g[j - jBase];
+                }
+            }
+            sums[i - iBase] = sum;
         }
     }
 
     @Override
-    public void linearForward(LinearTable t, float[] x, int xBase, float[] y, int j0, int j1) {
+    public void toLanes(float[] rows, int rowStride, int count, float[] lanes, int at) {
+        System.arraycopy(rows, 0, lanes, at, count);
+    }
+
+    @Override
+    public void fromLanes(float[] lanes, int at, int count, float[] rows, int rowStride) {
+        System.arraycopy(lanes, at, rows, 0, count);
+    }
+
+    /** {@link KernelProvider#linearBackward}: each row summed from 0 by {@link #sumLanes}' loop, in place. */
+    static void rowMajorSums(LinearTable t, int i0, int i1, int rows, float[] g, int gOffset, int gRowStride,
+                             float[] acc, int accOffset, int accRowStride) {
+        final LinearTable full = t.full();
+        final int jLo = full.gatherFrom(i0);
+        final int jHi = full.gatherTo(i1);
+        for (int r = 0; r < rows; r++) {
+            int a = accOffset + r * accRowStride;
+            java.util.Arrays.fill(acc, a, a + (i1 - i0), 0f);
+            SCALAR.sumLanes(full, i0, i1, jLo, jHi, g, jLo - (gOffset + r * gRowStride), acc, i0 - a);
+        }
+    }
+
+    private static final ScalarKernelProvider SCALAR = new ScalarKernelProvider();
+
+    /** {@link KernelProvider#linearForward}: two terms per output, left then right. */
+    static void forward(LinearTable table, float[] x, int xBase, float[] y, int j0, int j1) {
+        final LinearTable t = table.full();
         final int[] x0 = t.x0;
         final float[] w0 = t.w0;
         final float[] w1 = t.w1;

@@ -97,10 +97,9 @@ public final class Device implements AutoCloseable {
      * Wraps memory the caller already owns (an off-heap {@link MemorySegment}) as device memory,
      * without copying: the Java developer's zero-copy path. The caller keeps ownership; closing the
      * returned object only forbids further use through it. Since the caller may close the segment's
-     * arena at any time, kernels access wrapped memory through its segment, checked at every access;
-     * the in-place kernels, which read and write {@link #malloc} memory at raw addresses while a plan
-     * pins it, are not used on it (the FLOAT, BF16 and FP16 backward then takes its buffered forms, which
-     * decode into and encode from per-thread buffers: more work per element).
+     * arena at any time, kernels access wrapped memory through its segment, checked at every access
+     * (as they access all memory): the same kernels run on it as on {@link #malloc} memory, and a close
+     * during a run fails that run with a status instead of touching freed memory.
      *
      * @throws AclnnException 161002 when the segment is confined to one thread
      *                        ({@code Arena.ofConfined()}): kernels run on the stream's, the pool's

@@ -11,8 +11,7 @@ import java.lang.foreign.MemorySegment;
  * <p>Allocation never ends in an {@link OutOfMemoryError}: a request beyond what the machine has
  * available fails with 361001 before any page is touched (see {@link AvailableMemory}). Freeing
  * is safe while other threads use the memory: a plan running on a stream {@linkplain #pin pins} the
- * memory it uses, and a free waits until the plan has finished (its kernels read and write pinned
- * memory through raw addresses, see {@link PinnedScopes}); any other concurrent access fails with
+ * memory it uses, and a free waits until the plan has finished; any other concurrent access fails with
  * {@link IllegalStateException} (the JDK's shared arenas; the executor reports it as a status)
  * instead of reading freed memory; and a free that would interrupt an I/O operation in progress is
  * refused with 361001, leaving the memory usable.
@@ -37,7 +36,6 @@ public final class DeviceMemory implements AutoCloseable {
     private volatile boolean freed;
     /** Plans running on this memory ({@link #pin}); guarded by {@code this}. */
     private int pins;
-    private PinnedScopes.Hold hold;
 
     private DeviceMemory(Device device, Arena arena, MemorySegment segment) {
         this.device = device;
@@ -107,9 +105,9 @@ public final class DeviceMemory implements AutoCloseable {
     }
 
     /**
-     * Keeps this memory from being freed until {@link #unpin}: a free meanwhile waits. Memory this
-     * runtime allocated is also {@linkplain PinnedScopes#hold held} for its kernels' raw accesses;
-     * wrapped memory (its owner may close it at any time) is not, and is accessed through its segment.
+     * Keeps this memory from being freed until {@link #unpin}: a free meanwhile waits. (Wrapped memory's
+     * owner may still close it at any time: kernels access every tensor through its segment, whose
+     * accesses the JDK checks, so that an access after such a close fails instead of touching freed memory.)
      *
      * @return false, pinning nothing, if the memory was already freed
      */
@@ -117,9 +115,7 @@ public final class DeviceMemory implements AutoCloseable {
         if (isFreed()) {
             return false;
         }
-        if (pins++ == 0 && arena != null) {
-            hold = PinnedScopes.hold(segment.scope());
-        }
+        pins++;
         return true;
     }
 
@@ -129,10 +125,6 @@ public final class DeviceMemory implements AutoCloseable {
             throw new IllegalStateException("unpin without pin");
         }
         if (--pins == 0) {
-            if (hold != null) {
-                hold.close();
-                hold = null;
-            }
             notifyAll();
         }
     }

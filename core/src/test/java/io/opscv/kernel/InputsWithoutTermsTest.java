@@ -3,7 +3,6 @@ package io.opscv.kernel;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import io.opscv.runtime.DataType;
-import io.opscv.runtime.PinnedScopes;
 import java.lang.foreign.Arena;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,7 +42,7 @@ class InputsWithoutTermsTest {
     void inputsThatNoTapReachesSumToZero(KernelCase kc) {
         LinearTable table = kc.table();
         LinearTable deferred = LinearTable.deferred(kc.lin(), kc.lout(), kc.alignCorners(), kc.scales());
-        try (Arena arena = Arena.ofShared(); PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope());
+        try (Arena arena = Arena.ofShared();
              WorkerPool pool = new WorkerPool(2)) {
             StridedTensor gradOut = kc.gradOut(arena);
             int[] expected = KernelCase.scatterReference(kc, gradOut, table);

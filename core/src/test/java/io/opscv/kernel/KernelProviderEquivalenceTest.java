@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.opscv.runtime.DataType;
-import io.opscv.runtime.PinnedScopes;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.List;
@@ -175,47 +174,19 @@ class KernelProviderEquivalenceTest {
         }
     }
 
-    /** The cases above that count on it: which tables get few rows per call (Linear1dBackwardKernel.LONG_ROWS). */
-    @Test
-    void fewRowsPerCallWhereTheSetUpIsSharedOrLight() {
-        assertNotNull(VECTOR);
-        assertFalse(SCALAR.fewRowsPerCall(LinearTable.of(16384, 32768, false, 0), DataType.FLOAT), "scalar");
-        assertTrue(VECTOR.fewRowsPerCall(LinearTable.of(16384, 32768, false, 0), DataType.FLOAT), "periodic");
-        assertTrue(VECTOR.fewRowsPerCall(LinearTable.of(4100, 8190, true, 0), DataType.FLOAT), "almost periodic");
-        assertFalse(VECTOR.fewRowsPerCall(LinearTable.of(4500, 8000, false, 0), DataType.FLOAT), "irregular");
-        assertFalse(VECTOR.fewRowsPerCall(LinearTable.of(16384, 19661, false, 0), DataType.FLOAT), "irregular");
-        assertTrue(VECTOR.fewRowsPerCall(LinearTable.of(5000, 3501, true, 0), DataType.FLOAT), "downsampling");
-        assertTrue(VECTOR.fewRowsPerCall(LinearTable.of(16384, 32768, false, 0), DataType.BF16), "16-bit, periodic");
-        assertFalse(VECTOR.fewRowsPerCall(LinearTable.of(4100, 8190, true, 0), DataType.BF16), "16-bit, not periodic");
-        assertFalse(VECTOR.fewRowsPerCall(LinearTable.of(7000, 25900, false, 0), DataType.FLOAT), "the wide form");
-        assertFalse(VECTOR.fewRowsPerCall(LinearTable.deferred(16384, 32768, false, 0), DataType.FLOAT), "deferred");
-    }
-
     @ParameterizedTest(name = "{0}")
     @MethodSource("cases")
     void scalarAndVectorMatchTheScatterReferenceBitForBit(KernelCase kc) {
         LinearTable table = kc.table();
-        // A deferred table: with few rows the kernel sums from windows of it (LinearTable.window), else the whole.
         LinearTable deferred = LinearTable.deferred(kc.lin(), kc.lout(), kc.alignCorners(), kc.scales());
-        try (Arena arena = Arena.ofShared()) {
+        try (Arena arena = Arena.ofShared(); WorkerPool pool = new WorkerPool(2)) {
             StridedTensor gradOut = kc.gradOut(arena);
             int[] expected = KernelCase.scatterReference(kc, gradOut, table);
-            try (WorkerPool pool = new WorkerPool(2)) {
-                for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
-                    for (LinearTable t : new LinearTable[] {table, deferred}) {
-                        // Held memory (as a running plan's device memory): the in-place forms, at raw addresses.
-                        try (PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope())) {
-                            StridedTensor out = kc.out(arena);
-                            Linear1dBackwardKernel.run(gradOut, out, t, provider, pool);
-                            String where = provider.name() + (t.isDeferred() ? " with a deferred table" : "") + " on " + kc;
-                            assertArrayEquals(expected, KernelCase.bits(out), where);
-                            assertEquals(-1, KernelCase.firstWriteOutside(out), where + ": a byte outside out's view changed");
-                        }
-                    }
-                    // Memory not held (wrapped by its owner): the buffered forms, through the segments.
+            for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
+                for (LinearTable t : new LinearTable[] {table, deferred}) {
                     StridedTensor out = kc.out(arena);
-                    Linear1dBackwardKernel.run(gradOut, out, table, provider, pool);
-                    String where = provider.name() + " on memory not held on " + kc;
+                    Linear1dBackwardKernel.run(gradOut, out, t, provider, pool);
+                    String where = provider.name() + (t == deferred ? " with a deferred table" : "") + " on " + kc;
                     assertArrayEquals(expected, KernelCase.bits(out), where);
                     assertEquals(-1, KernelCase.firstWriteOutside(out), where + ": a byte outside out's view changed");
                 }
@@ -223,57 +194,22 @@ class KernelProviderEquivalenceTest {
         }
     }
 
-    /** The provider contract itself, on arbitrary blocks, rows and buffer offsets. */
+    /** Heap segments (MemorySegment.ofArray) take the same kernels: every access goes through the segment. */
     @Test
-    void providersAgreeOnArbitraryBlocksRowsAndOffsets() {
-        Random random = new Random(20240611);
-        for (int trial = 0; trial < 300; trial++) {
-            int lin = 1 + random.nextInt(trial % 3 == 0 ? 600 : 60);
-            int lout = 1 + random.nextInt(trial % 5 == 0 ? 3000 : 200);
-            boolean alignCorners = random.nextBoolean();
-            LinearTable table = LinearTable.of(lin, lout, alignCorners, 0);
-            int i0 = random.nextInt(lin);
-            int i1 = i0 + 1 + random.nextInt(lin - i0);
-            int rows = 1 + random.nextInt(trial % 4 == 0 ? 40 : 4);
-            int jLo = table.gatherFrom(i0);
-            int span = table.gatherTo(i1) - jLo;
-            int gOffset = random.nextInt(9);
-            int gRowStride = span + random.nextInt(5);
-            int accOffset = random.nextInt(9);
-            int accRowStride = (i1 - i0) + random.nextInt(5);
-            float[] g = new float[gOffset + rows * gRowStride + 1];
-            for (int k = 0; k < g.length; k++) {
-                g[k] = random.nextInt(50) == 0 ? Float.POSITIVE_INFINITY : (float) random.nextGaussian();
-            }
-            float[] expected = new float[accOffset + rows * accRowStride];
-            float[] actual = new float[expected.length];
-            SCALAR.linearBackward(table, i0, i1, rows, g, gOffset, gRowStride, expected, accOffset, accRowStride, null);
-            float[] work = new float[VECTOR.backwardWorkFloats(i1 - i0, span, rows)];
-            VECTOR.linearBackward(table, i0, i1, rows, g, gOffset, gRowStride, actual, accOffset, accRowStride, work);
-            String where = "trial " + trial + ": lin=" + lin + " lout=" + lout + " ac=" + alignCorners + " [" + i0 + ","
-                    + i1 + ") rows=" + rows;
-            for (int k = 0; k < expected.length; k++) {
-                assertEquals(KernelCase.canonical(Float.floatToRawIntBits(expected[k]), DataType.FLOAT),
-                        KernelCase.canonical(Float.floatToRawIntBits(actual[k]), DataType.FLOAT), where + " at " + k);
-            }
+    void heapSegmentsGiveTheSameBits() {
+        KernelCase kc = new KernelCase("heap", 2, 9, 300, 777, false, 0, DataType.FLOAT, KernelCase.Layout.CONTIGUOUS,
+                true);
+        LinearTable table = kc.table();
+        try (Arena arena = Arena.ofShared(); WorkerPool pool = new WorkerPool(2)) {
+            StridedTensor native_ = kc.gradOut(arena);
+            float[] values = new float[(int) (native_.segment().byteSize() / 4)];
+            java.lang.foreign.MemorySegment.copy(native_.segment(), ElementCodec.F32, 0, values, 0, values.length);
+            StridedTensor heap = new StridedTensor(java.lang.foreign.MemorySegment.ofArray(values), native_.offset(),
+                    native_.shape(), native_.strides(), native_.dataType());
+            int[] expected = KernelCase.scatterReference(kc, native_, table);
+            StridedTensor out = kc.out(arena);
+            Linear1dBackwardKernel.run(heap, out, table, VECTOR, pool);
+            assertArrayEquals(expected, KernelCase.bits(out));
         }
-    }
-
-    @Test
-    void theOneRowFormMatchesTheBlockForm() {
-        LinearTable table = LinearTable.of(50, 123, false, 0);
-        float[] g = new float[200];
-        Random random = new Random(7);
-        for (int k = 0; k < g.length; k++) {
-            g[k] = (float) random.nextGaussian();
-        }
-        int i0 = 10;
-        int i1 = 40;
-        int jBase = table.gatherFrom(i0) - 3;
-        float[] oneRow = new float[i1 - i0];
-        float[] block = new float[i1 - i0];
-        VECTOR.linearBackward(table, g, jBase, oneRow, i0, i1);
-        SCALAR.linearBackward(table, i0, i1, 1, g, 3, 0, block, 0, 0, null);
-        assertArrayEquals(block, oneRow);
     }
 }

@@ -68,76 +68,50 @@ class ProviderCodecTest {
     }
 
     /**
-     * The wide 16-bit calls' conversions into and out of native FLOAT scratch ({@code widen16}, {@code narrow16}):
-     * every bit pattern widened, and the encoding probes rounded, from odd element offsets and with a tail shorter
-     * than a vector, against the codec. BF16's widening is compared bit for bit (it is a shift), NaNs made canonical
-     * elsewhere.
+     * Rows side by side (a channels-last tensor): one vector per position in and out, for every dtype,
+     * against the codec element by element, on every BF16/FP16 bit pattern's neighbourhood.
      */
     @Test
-    void scratchConversionsMatchTheCodec() {
-        assertNotNull(VECTOR);
-        for (DataType type : new DataType[] {DataType.FLOAT16, DataType.BF16}) {
+    void rowsSideBySideMoveLikeTheCodec() {
+        int lanes = VECTOR.lanes();
+        int count = 300;
+        long stride = lanes + 5;
+        for (DataType type : new DataType[] {DataType.FLOAT, DataType.FLOAT16, DataType.BF16}) {
             try (Arena arena = Arena.ofConfined()) {
-                int count = 65536 + 5;
-                MemorySegment halfs = arena.allocate(2L * (count + 3), 2);
+                MemorySegment seg = arena.allocate(type.byteSize() * (7 + count * stride + lanes), 4);
+                Random random = new Random(type.ordinal());
+                for (long e = 0; e < seg.byteSize() / 2; e++) {
+                    seg.set(ElementCodec.U16, 2 * e, (short) random.nextInt());
+                }
+                float[] lanesBuffer = new float[count * lanes];
+                VECTOR.decodeLanes(seg, type, 7, stride, count, lanesBuffer, 0);
+                float[] one = new float[1];
                 for (int k = 0; k < count; k++) {
-                    halfs.set(ElementCodec.U16, 2L * (k + 3), (short) k);
+                    for (int l = 0; l < lanes; l++) {
+                        ElementCodec.decode(seg, type, 7 + k * stride + l, 1, 1, one, 0);
+                        assertEquals(Float.floatToRawIntBits(one[0]), Float.floatToRawIntBits(lanesBuffer[k * lanes + l]),
+                                type + " position " + k + " lane " + l);
+                    }
                 }
-                MemorySegment floats = arena.allocate(4L * (count + 2), 4);
-                float[] expected = new float[count];
-                ElementCodec.decode(halfs, type, 3, 1, count, expected, 0);
-                for (int k0 = 0; k0 < count; k0 += VectorKernelProvider.SCRATCH_BLOCK * 4) {
-                    int n = Math.min(VectorKernelProvider.SCRATCH_BLOCK * 4, count - k0);
-                    VectorKernelProvider.widen16(halfs, type, 3 + k0, n, floats, 8 + 4L * k0);
+                float[] sums = new float[count * lanes];
+                for (int m = 0; m < sums.length; m++) {
+                    sums[m] = m % 97 == 0 ? Float.NaN : (float) (random.nextGaussian() * 1e3);
                 }
+                MemorySegment expected = arena.allocate(seg.byteSize(), 4);
+                MemorySegment actual = arena.allocate(seg.byteSize(), 4);
                 for (int k = 0; k < count; k++) {
-                    int e = Float.floatToRawIntBits(expected[k]);
-                    int a = floats.get(ValueLayout.JAVA_INT_UNALIGNED, 8 + 4L * k);
-                    assertEquals(type == DataType.BF16 ? e : KernelCase.canonical(e, DataType.FLOAT),
-                            type == DataType.BF16 ? a : KernelCase.canonical(a, DataType.FLOAT),
-                            type + " widened bits 0x" + Integer.toHexString(k & 0xffff));
+                    ElementCodec.encode(sums, k * lanes, lanes, expected, type, 7 + k * stride, 1);
+                }
+                VECTOR.encodeLanes(sums, 0, count, actual, type, 7, stride);
+                for (long e = 0; e < seg.byteSize() / type.byteSize(); e++) {
+                    float[] x = new float[1];
+                    float[] y = new float[1];
+                    ElementCodec.decode(expected, type, e, 1, 1, x, 0);
+                    ElementCodec.decode(actual, type, e, 1, 1, y, 0);
+                    assertEquals(KernelCase.canonical(Float.floatToRawIntBits(x[0]), DataType.FLOAT),
+                            KernelCase.canonical(Float.floatToRawIntBits(y[0]), DataType.FLOAT), type + " element " + e);
                 }
             }
-            float[] values = encodingProbes(type);
-            try (Arena arena = Arena.ofConfined()) {
-                MemorySegment floats = arena.allocate(4L * (values.length + 1), 4);
-                MemorySegment.copy(values, 0, floats, ValueLayout.JAVA_FLOAT_UNALIGNED, 4, values.length);
-                MemorySegment expected = arena.allocate(2L * (values.length + 1), 2);
-                MemorySegment actual = arena.allocate(2L * (values.length + 1), 2);
-                ElementCodec.encode(values, 0, values.length, expected, type, 1, 1);
-                for (int k0 = 0; k0 < values.length; k0 += 4093) {
-                    int n = Math.min(4093, values.length - k0);
-                    VectorKernelProvider.narrow16(floats, 4 + 4L * k0, n, actual, type, 1 + k0);
-                }
-                for (int k = 0; k < values.length; k++) {
-                    long at = 2L * (k + 1);
-                    assertEquals(KernelCase.canonical(expected.get(ElementCodec.U16, at) & 0xffff, type),
-                            KernelCase.canonical(actual.get(ElementCodec.U16, at) & 0xffff, type),
-                            type + " of " + values[k] + " (0x" + Integer.toHexString(Float.floatToRawIntBits(values[k]))
-                            + ")");
-                }
-            }
-        }
-    }
-
-    @Test
-    void decodingNeighbouringRowsPositionMajorMatchesTheReference() {
-        // 48 rows side by side (3 vectors of 16), 50 positions 70 elements apart.
-        int rows = 48;
-        int count = 50;
-        long stride = 70;
-        try (Arena arena = Arena.ofConfined()) {
-            MemorySegment seg = arena.allocate(4L * (7 + count * stride + rows), 4);
-            for (long e = 0; e < seg.byteSize() / 4; e++) {
-                seg.set(ElementCodec.F32, 4 * e, e * 0.5f - 3);
-            }
-            float[] expected = new float[rows * count];
-            float[] actual = new float[rows * count];
-            SCALAR.decodeSideBySide(seg, DataType.FLOAT, 7, stride, rows, count, expected);
-            VECTOR.decodeSideBySide(seg, DataType.FLOAT, 7, stride, rows, count, actual);
-            assertEquals(java.util.Arrays.toString(expected), java.util.Arrays.toString(actual));
-            // Spot check of the reference itself: row 2, position 3 is element 7 + 3 * stride + 2.
-            assertEquals((7 + 3 * stride + 2) * 0.5f - 3, expected[3 * rows + 2]);
         }
     }
 

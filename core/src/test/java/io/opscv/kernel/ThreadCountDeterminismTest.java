@@ -3,7 +3,6 @@ package io.opscv.kernel;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import io.opscv.runtime.DataType;
-import io.opscv.runtime.PinnedScopes;
 import java.lang.foreign.Arena;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -43,7 +42,7 @@ class ThreadCountDeterminismTest {
         LinearTable table = kc.table();
         // The cpu plan's deferred table too: with few rows, each task builds (or translates) its block's window.
         LinearTable deferred = LinearTable.deferred(kc.lin(), kc.lout(), kc.alignCorners(), kc.scales());
-        try (Arena arena = Arena.ofShared(); PinnedScopes.Hold hold = PinnedScopes.hold(arena.scope())) {
+        try (Arena arena = Arena.ofShared()) {
             StridedTensor gradOut = kc.gradOut(arena);
             int[] reference = null;
             for (int threads : new int[] {1, 2, 3, 8}) {

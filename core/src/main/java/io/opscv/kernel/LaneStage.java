@@ -1,0 +1,135 @@
+package io.opscv.kernel;
+
+import io.opscv.runtime.DataType;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Moves a group of {@link KernelProvider#lanes()} rows of one tensor between memory and a lane-major
+ * buffer (position k of row l at {@code k·lanes + l}): reads gradOut's positions in, writes out's sums
+ * back, widening exactly on the way in and rounding once on the way out. This is where the rows-in-lanes
+ * kernels meet layouts and dtypes; the sums in between never see either.
+ *
+ * <p>The dispatch, chosen per group from where its rows lie (L stride s, row l's element 0 at o_l):
+ * <table>
+ *   <caption>Forms of a stage</caption>
+ *   <tr><th>the group's rows</th><th>form</th></tr>
+ *   <tr><td>side by side: s ≠ 1, o_l = o_0 + l, every lane a row (a channels-last tensor)</td>
+ *       <td>one vector per position ({@link KernelProvider#decodeLanes}, {@link KernelProvider#encodeLanes}),
+ *       no transpose</td></tr>
+ *   <tr><td>end to end: s = 1, o_l = o_0 + l·L, every lane a row, the whole row at once (short rows of a
+ *       contiguous tensor)</td>
+ *       <td>one run for the whole group, transposed</td></tr>
+ *   <tr><td>s = 1 (contiguous rows, any row strides; a last group of fewer rows)</td>
+ *       <td>one run per row, transposed</td></tr>
+ *   <tr><td>anything else</td><td>the codec's strided loops per row, transposed</td></tr>
+ * </table>
+ * Lanes past the tensor's last row (a partial last group) are neither read nor written: they hold
+ * whatever the buffers held, and their sums are dropped.
+ */
+final class LaneStage {
+    private final MemorySegment segment;
+    private final DataType type;
+    private final KernelProvider provider;
+    private final int lanes;
+    private final long channels;
+    private final long offset;
+    private final long batchStride;
+    private final long channelStride;
+    /** Positions along L, and the element stride between them. */
+    private final int length;
+    private final long stride;
+    /** Element index of position 0 of each lane's row, for the selected group. */
+    private final long[] rowStart;
+    /** Rows of positions between memory and the transposes: {@code lanes} rows {@code tileStride} apart. */
+    private final float[] tile;
+    private final int tileStride;
+    private int valid;
+    private boolean sideBySide;
+    private boolean endToEnd;
+
+    /** @param positions the most positions one {@link #read} or {@link #write} moves */
+    LaneStage(StridedTensor t, KernelProvider provider, int positions) {
+        this.segment = t.segment();
+        this.type = t.dataType();
+        this.provider = provider;
+        this.lanes = provider.lanes();
+        this.channels = t.shape()[1];
+        this.offset = t.offset();
+        this.batchStride = t.strides()[0];
+        this.channelStride = t.strides()[1];
+        this.length = Math.toIntExact(t.shape()[2]);
+        this.stride = t.strides()[2];
+        this.rowStart = new long[lanes];
+        this.tileStride = (positions + lanes - 1) / lanes * lanes;
+        // Slack of a vector: the transposes read and write whole blocks of lanes positions.
+        this.tile = new float[lanes * tileStride + lanes];
+    }
+
+    /** Selects the rows {@code r0 .. r0 + valid - 1} (N·C order) for the next reads or writes. */
+    void select(long r0, int valid) {
+        this.valid = valid;
+        long n = r0 / channels;
+        long c = r0 % channels;
+        for (int l = 0; l < valid; l++) {
+            rowStart[l] = offset + n * batchStride + c * channelStride;
+            if (++c == channels) {
+                c = 0;
+                n++;
+            }
+        }
+        boolean full = valid == lanes && lanes > 1;
+        boolean adjacent = full && stride != 1;
+        boolean ends = full && stride == 1;
+        for (int l = 1; l < valid && (adjacent || ends); l++) {
+            adjacent &= rowStart[l] == rowStart[0] + l;
+            ends &= rowStart[l] == rowStart[0] + (long) l * length;
+        }
+        sideBySide = adjacent;
+        endToEnd = ends;
+    }
+
+    /** Reads positions {@code [from, from + count)} of the group's rows into the lane-major {@code lanesOut}. */
+    void read(int from, int count, float[] lanesOut) {
+        if (sideBySide) {
+            provider.decodeLanes(segment, type, rowStart[0] + from * stride, stride, count, lanesOut, 0);
+        } else if (wholeRows(from, count)) {
+            provider.decodeRun(segment, type, rowStart[0], lanes * length, tile, 0);
+            provider.toLanes(tile, length, count, lanesOut, 0);
+        } else {
+            for (int l = 0; l < valid; l++) {
+                if (stride == 1) {
+                    provider.decodeRun(segment, type, rowStart[l] + from, count, tile, l * tileStride);
+                } else {
+                    ElementCodec.decode(segment, type, rowStart[l] + from * stride, stride, count, tile,
+                            l * tileStride);
+                }
+            }
+            provider.toLanes(tile, tileStride, count, lanesOut, 0);
+        }
+    }
+
+    /** Writes the lane-major {@code lanesIn} to positions {@code [from, from + count)} of the group's rows. */
+    void write(int from, int count, float[] lanesIn) {
+        if (sideBySide) {
+            provider.encodeLanes(lanesIn, 0, count, segment, type, rowStart[0] + from * stride, stride);
+        } else if (wholeRows(from, count)) {
+            provider.fromLanes(lanesIn, 0, count, tile, length);
+            provider.encodeRun(tile, 0, lanes * length, segment, type, rowStart[0]);
+        } else {
+            provider.fromLanes(lanesIn, 0, count, tile, tileStride);
+            for (int l = 0; l < valid; l++) {
+                if (stride == 1) {
+                    provider.encodeRun(tile, l * tileStride, count, segment, type, rowStart[l] + from);
+                } else {
+                    ElementCodec.encode(tile, l * tileStride, count, segment, type, rowStart[l] + from * stride,
+                            stride);
+                }
+            }
+        }
+    }
+
+    /** Whether the move covers the group's whole rows, end to end, in one run that fits the tile. */
+    private boolean wholeRows(int from, int count) {
+        return endToEnd && from == 0 && count == length && length <= tileStride;
+    }
+}
