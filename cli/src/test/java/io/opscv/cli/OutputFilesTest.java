@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.opscv.npy.Npy;
 import java.io.IOException;
@@ -138,6 +139,31 @@ class OutputFilesTest {
         } finally {
             Files.setPosixFilePermissions(readOnly, PosixFilePermissions.fromString("rwxr-xr-x"));
         }
+    }
+
+    @Test
+    void anExistingOutputWithoutWritePermissionIsRefusedAndKept() throws Exception {
+        // As cp and np.save: the rename alone could replace it, but its mode says it is not to be written.
+        Path out = dir.resolve("o.npy");
+        Files.writeString(out, "kept");
+        Files.setPosixFilePermissions(out, PosixFilePermissions.fromString("r--r--r--"));
+        CliProcess.Finished r = CliProcess.run(new CliProcess.Setting(null, 0, true), args(input(), out));
+        assertEquals(2, r.code(), r.err());
+        assertEquals("opscv: error: cannot write " + out + ": Permission denied", r.err().strip());
+        assertEquals("kept", Files.readString(out));
+        assertEquals(List.of(), temporaries());
+    }
+
+    @Test
+    void aReplacedFileKeepsItsGroupWhereTheWriterMayKeepIt() throws Exception {
+        assumeTrue(CliProcess.isRoot(), "only root may give a file any group");
+        Path out = dir.resolve("o.npy");
+        Files.writeString(out, "old");
+        var daemon = dir.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByGroupName("daemon");
+        Files.getFileAttributeView(out, java.nio.file.attribute.PosixFileAttributeView.class).setGroup(daemon);
+        assertEquals(0, run(input(), out).code());
+        assertEquals(daemon, Files.readAttributes(out, java.nio.file.attribute.PosixFileAttributes.class).group());
+        assertArrayEquals(new long[] {1, 1, 6}, Npy.readHeader(out).shape());
     }
 
     @Test
