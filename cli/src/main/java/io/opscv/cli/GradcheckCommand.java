@@ -18,6 +18,9 @@ import picocli.CommandLine.ParentCommand;
                     + "--input-size N,C,H,W with --output-size H,W checks aclnnUpsampleBilinear2d / "
                     + "aclnnUpsampleBilinear2dBackwardV2. The operators run in FLOAT through both phases on --soc's plans; "
                     + "their matrices are read exactly from unit-vector inputs, then the inner products are taken in double.",
+            "Sizes are bounded so that a check ends in seconds: each probe batch (Lin^2 and Lout^2; (Hin*Win)^2 and "
+                    + "(Hout*Wout)^2) at most 2^27 elements, each matrix (Lin*Lout; Hin*Win*Hout*Wout) at most 2^25 entries, "
+                    + "and N*C times the matrix at most 2^30; larger sizes are refused (exit 2).",
             "Exit code 4 when the check fails."
         })
 final class GradcheckCommand implements Callable<Integer> {

@@ -64,18 +64,10 @@ final class NpyTensors {
                 : tensor.segment().asSlice(tensor.storageOffset() * tensor.dataType().byteSize(), bytes));
     }
 
-    /** Rejects an output path that would overwrite the input or lies in a missing directory. */
+    /** Rejects an output path that would overwrite the input, lies in a missing directory or cannot be written. */
     static void checkOutputPath(Path out, Path... inputs) throws IOException {
-        Path dir = out.toAbsolutePath().getParent();
-        if (dir == null || !Files.isDirectory(dir)) {
-            throw new NpyFormatException(out + ": the output directory does not exist");
-        }
-        if (Files.isDirectory(out)) {
-            throw new NpyFormatException(out + ": is a directory");
-        }
-        if (Files.exists(out) && !Files.isRegularFile(out)) {
-            throw new NpyFormatException(out + ": exists and is not a regular file; choose another output path");
-        }
+        // Before any work: a read-only directory or an unwritable file is refused now, not after the run.
+        Npy.checkWritable(out);
         for (Path in : inputs) {
             boolean same = out.toAbsolutePath().normalize().equals(in.toAbsolutePath().normalize())
                     || (Files.exists(out) && Files.exists(in) && Files.isSameFile(out, in));
@@ -85,13 +77,16 @@ final class NpyTensors {
         }
     }
 
-    /** Parses {@code 1,2,3} into longs (any count, any sign: the operator validates them). */
+    /**
+     * Parses {@code 1,2,3} into longs (any count, any sign: the operator validates them). Each is a
+     * plain ASCII decimal integer ({@link Numbers#parseLong}), blanks around it allowed.
+     */
     static long[] parseSizes(String text, String option) {
         String[] parts = text.split(",", -1);
         long[] values = new long[parts.length];
         for (int i = 0; i < parts.length; i++) {
             try {
-                values[i] = Long.parseLong(parts[i].trim());
+                values[i] = Numbers.parseLong(parts[i].replaceAll("^[ \\t]+|[ \\t]+$", ""));
             } catch (NumberFormatException e) {
                 throw new CliException(option + " expects comma-separated integers, but got '" + text + "'");
             }

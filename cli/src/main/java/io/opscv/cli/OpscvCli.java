@@ -50,6 +50,7 @@ public final class OpscvCli implements Runnable {
         cli.out = out;
         cli.err = err;
         CommandLine cmd = new CommandLine(cli);
+        Numbers.register(cmd);
         cmd.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
         cmd.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
         cmd.setExecutionExceptionHandler((e, commandLine, parseResult) -> cli.report(e));

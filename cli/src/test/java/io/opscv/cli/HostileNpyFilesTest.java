@@ -131,6 +131,23 @@ class HostileNpyFilesTest {
         // U+0663 is ARABIC-INDIC DIGIT THREE: Character.isDigit and Long.parseLong take it, Python's literals do not.
         files.add(new Hostile("non-ASCII digit", npyVersion3(header("<f4", "False", "(1, 1, \u0663)"), 12), 2,
                 "not a Python dict literal"));
+        // What numpy.lib.format's reader refuses (ast.literal_eval, then its checks), this reader refuses too.
+        byte[] minor = valid.clone();
+        minor[7] = 1;
+        files.add(new Hostile("format version 1.1", minor, 2, "unsupported .npy format version 1.1"));
+        files.add(new Hostile("list shape", npy(header("<f4", "False", "[1, 1, 3]"), 12), 2,
+                "shape [1, 1, 3] must be a tuple"));
+        files.add(new Hostile("parenthesised integer shape", npy(header("<f4", "False", "(3)"), 12), 2,
+                "shape 3 must be a tuple"));
+        files.add(new Hostile("U+2003 as whitespace", npyVersion3(header("<f4", "False", "(1,\u20031, 3)"), 12), 2,
+                "not a Python dict literal"));
+        files.add(new Hostile("U+00A0 as whitespace", npy(header("<f4", "False", "(1,\u00a01, 3)"), 12), 2,
+                "not a Python dict literal"));
+        files.add(new Hostile("vertical tab as whitespace", npy(header("<f4", "False", "(1,\u000b1, 3)"), 12), 2,
+                "not a Python dict literal"));
+        files.add(new Hostile("leading zero", npy(header("<f4", "False", "(1, 1, 03)"), 12), 2, "leading zeros"));
+        files.add(new Hostile("long suffix in version 3", npyVersion3(header("<f4", "False", "(1, 1, 3L)"), 12), 2,
+                "not a Python dict literal"));
         files.add(new Hostile("nine dimensions", npy(header("<f4", "False", "(1, 1, 1, 1, 1, 1, 1, 1, 3)"), 12), 1,
                 "ACLNN_ERR_PARAM_INVALID (161002): A tensor has at most 8 dimensions"));
         files.add(new Hostile("integer dtype", npy(header("<i4", "False", "(1, 1, 3)"), 12), 1,

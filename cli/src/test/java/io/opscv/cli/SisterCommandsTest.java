@@ -224,6 +224,29 @@ class SisterCommandsTest {
     }
 
     @Test
+    void gradcheckRefusesSizesBeyondItsBoundsWithOneLineAndExitCode2() {
+        // The first overflowed an int (ArithmeticException, exit 3); the second ran for half an hour.
+        List<String[]> tooLarge = List.of(
+                new String[] {"--input-size", "1,1,60000,60000", "--output-size", "2,2"},
+                new String[] {"--input-size", "1000,1000,1000", "--output-size", "2000"},
+                new String[] {"--input-size", "1,1,2147483647", "--output-size", "2147483647"},
+                new String[] {"--input-size", "2147483647,2147483647,2147483647,2147483647", "--output-size", "2147483647,2147483647"},
+                new String[] {"--input-size", "1,1,6000", "--output-size", "6000"},
+                new String[] {"--input-size", "65,1,4096", "--output-size", "4096"});
+        for (String[] sizes : tooLarge) {
+            List<String> argv = new java.util.ArrayList<>(List.of("gradcheck"));
+            argv.addAll(List.of(sizes));
+            Run r = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(60),
+                    () -> cli(argv.toArray(new String[0])));
+            assertEquals(2, r.code(), String.join(" ", sizes) + ": " + r.err());
+            assertEquals(1, r.err().lines().count(), r.err());
+            assertTrue(r.err().startsWith("opscv: error: gradcheck") && r.err().contains("limit of"), r.err());
+        }
+        Run help = cli("gradcheck", "--help");
+        assertTrue(help.out().contains("2^27") && help.out().contains("2^25") && help.out().contains("2^30"), help.out());
+    }
+
+    @Test
     void helpListsTheNewSubcommands() {
         Run r = cli("--help");
         assertEquals(0, r.code());

@@ -34,14 +34,20 @@ import java.util.SplittableRandom;
  * compensated double sums; their relative difference is what the check reports (SPEC: ≤ 1e-12).
  *
  * <p>The cost is one operator call per matrix with (number of probes) × (probe size) elements:
- * Lin² and Lout² in 1-D, (Hin·Win)² and (Hout·Wout)² in 2-D; calls above {@link #MAX_PROBE_ELEMENTS}
- * are refused.
+ * Lin² and Lout² in 1-D, (Hin·Win)² and (Hout·Wout)² in 2-D, at most {@link #MAX_PROBE_ELEMENTS};
+ * two matrices of Lin·Lout (Hin·Win·Hout·Wout) floats on the heap, at most {@link #MAX_MATRIX_ENTRIES};
+ * and N·C passes over them, N·C·Lin·Lout (N·C·Hin·Win·Hout·Wout) at most {@link #MAX_PRODUCTS}.
+ * Larger sizes are refused with {@link IllegalArgumentException} before anything is allocated.
  */
 public final class AdjointCheck {
     /** The tolerance of the issue: relative difference ≤ 1e-12. */
     public static final double TOLERANCE = 1e-12;
     /** The largest probe batch (probes × probe elements) a check builds: 2^27 elements. */
     public static final long MAX_PROBE_ELEMENTS = 1L << 27;
+    /** The largest matrix (input elements × output elements of a plane): 2^25 floats, 128 MiB. */
+    public static final long MAX_MATRIX_ENTRIES = 1L << 25;
+    /** The most matrix entries the comparison visits (N·C · matrix entries): 2^30, a few seconds. */
+    public static final long MAX_PRODUCTS = 1L << 30;
 
     private AdjointCheck() {}
 
@@ -67,7 +73,7 @@ public final class AdjointCheck {
     public static Result linear1d(Platform platform, int n, int c, int lin, int lout, boolean alignCorners, double scales,
                                   long seed) {
         requireSizes(n, c, lin, lout);
-        checkProbeSize((long) lin * lin, (long) lout * lout);
+        checkWork(n, c, lin, lout);
         try (AclRuntime acl = AclRuntime.init(platform);
              Device device = acl.setDevice(0);
              Stream stream = device.createStream()) {
@@ -116,9 +122,9 @@ public final class AdjointCheck {
                                     boolean alignCorners, double scalesH, double scalesW, long seed) {
         requireSizes(n, c, hin, win);
         requireSizes(1, 1, hout, wout);
-        int in = Math.multiplyExact(hin, win);
-        int out = Math.multiplyExact(hout, wout);
-        checkProbeSize((long) in * in, (long) out * out);
+        checkWork(n, c, (long) hin * win, (long) hout * wout);
+        int in = hin * win;
+        int out = hout * wout;
         try (AclRuntime acl = AclRuntime.init(platform);
              Device device = acl.setDevice(0);
              Stream stream = device.createStream()) {
@@ -239,12 +245,38 @@ public final class AdjointCheck {
         }
     }
 
-    private static void checkProbeSize(long forwardElements, long backwardElements) {
-        long largest = Math.max(forwardElements, backwardElements);
+    /**
+     * Refuses sizes whose probes, matrices or comparison exceed the limits (the class comment), with
+     * saturating arithmetic: a product too large for a long is over every limit.
+     */
+    private static void checkWork(long n, long c, long in, long out) {
+        long largest = Math.max(times(in, in), times(out, out));
         if (largest > MAX_PROBE_ELEMENTS) {
             throw new IllegalArgumentException("gradcheck builds the operators' matrices from unit vectors: a probe batch of "
-                    + largest + " elements exceeds the limit of " + MAX_PROBE_ELEMENTS + " (2^27); choose smaller sizes");
+                    + show(largest) + " elements exceeds the limit of " + MAX_PROBE_ELEMENTS + " (2^27); choose smaller sizes");
         }
+        long matrix = times(in, out);
+        if (matrix > MAX_MATRIX_ENTRIES) {
+            throw new IllegalArgumentException("gradcheck's matrices would have " + show(matrix) + " entries (input elements "
+                    + in + " x output elements " + out + "), more than the limit of " + MAX_MATRIX_ENTRIES
+                    + " (2^25); choose smaller sizes");
+        }
+        long products = times(times(n, c), matrix);
+        if (products > MAX_PRODUCTS) {
+            throw new IllegalArgumentException("gradcheck would visit " + show(products) + " matrix entries (N*C = "
+                    + show(times(n, c)) + " times " + matrix + "), more than the limit of " + MAX_PRODUCTS
+                    + " (2^30); choose a smaller N or C");
+        }
+    }
+
+    private static long times(long a, long b) {
+        long high = Math.multiplyHigh(a, b);
+        long low = a * b;
+        return high != 0 || low < 0 ? Long.MAX_VALUE : low;
+    }
+
+    private static String show(long value) {
+        return value == Long.MAX_VALUE ? "more than 2^63" : Long.toString(value);
     }
 
     /** The unit vectors e_(k-1), ..., e_0 as the planes of one tensor: overlapping strides over a single 1. */

@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +21,7 @@ import java.util.Map;
  * <p>Reading checks the header against the file before anything is allocated: a header that
  * claims more data than the file holds is rejected. Writing is atomic: the data goes to a
  * temporary file beside the target, which is then renamed over it, so a failure leaves no
- * partial output.
+ * partial output ({@link AtomicWrite}).
  */
 public final class Npy {
     private static final byte[] MAGIC = {(byte) 0x93, 'N', 'U', 'M', 'P', 'Y'};
@@ -47,7 +46,16 @@ public final class Npy {
             return readHeader(ch, file);
         } catch (NoSuchFileException e) {
             throw new NpyFormatException(file + ": no such file");
+        } catch (NpyFormatException e) {
+            throw e;
+        } catch (IOException e) {
+            throw cannotRead(file, e);
         }
+    }
+
+    /** A read failure as {@code cannot read g.npy: Permission denied}: the path given and the system's reason. */
+    private static NpyFormatException cannotRead(Path file, IOException e) {
+        return new NpyFormatException("cannot read " + file + ": " + AtomicWrite.reason(e));
     }
 
     private static NpyHeader readHeader(FileChannel ch, Path file) throws IOException {
@@ -67,17 +75,19 @@ public final class Npy {
         int minor = pre.get() & 0xff;
         long headerLength;
         int prefix;
+        if (minor != 0 || major < 1 || major > 3) {
+            // numpy.lib.format knows exactly the versions (1, 0), (2, 0) and (3, 0).
+            throw new NpyFormatException(file + ": unsupported .npy format version " + major + "." + minor + " (1.0, 2.0 and 3.0 are)");
+        }
         if (major == 1) {
             headerLength = pre.getShort() & 0xffff;
             prefix = 10;
-        } else if (major == 2 || major == 3) {
+        } else {
             if (pre.remaining() < 4) {
                 throw new NpyFormatException(file + ": truncated .npy header");
             }
             headerLength = pre.getInt() & 0xffffffffL;
             prefix = 12;
-        } else {
-            throw new NpyFormatException(file + ": unsupported .npy format version " + major + "." + minor + " (1.0-3.0 are)");
         }
         if (headerLength > MAX_HEADER_BYTES) {
             throw new NpyFormatException(file + ": header length " + headerLength + " is larger than " + MAX_HEADER_BYTES + " bytes");
@@ -92,21 +102,24 @@ public final class Npy {
                 major == 3 ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
         Map<String, Object> dict;
         try {
-            dict = new HeaderParser(text).parseDict();
+            dict = new HeaderParser(text, major < 3).parseDict();
         } catch (IllegalArgumentException e) {
             throw new NpyFormatException(file + ": header is not a Python dict literal: " + e.getMessage());
         }
         Object descr = dict.get("descr");
         Object fortran = dict.get("fortran_order");
         Object shapeObj = dict.get("shape");
-        if (!(descr instanceof String d) || !(fortran instanceof Boolean f) || !(shapeObj instanceof List<?> shapeList)
-                || dict.size() != 3) {
+        if (!(descr instanceof String d) || !(fortran instanceof Boolean f) || shapeObj == null || dict.size() != 3) {
             throw new NpyFormatException(file + ": header must have exactly the keys 'descr' (str), 'fortran_order' (bool) and 'shape' (tuple)");
+        }
+        if (!(shapeObj instanceof HeaderParser.Tuple(List<Object> shapeList))) {
+            // NumPy's reader requires a tuple ("shape is not valid"): a list or a bare integer is not one.
+            throw new NpyFormatException(file + ": shape " + HeaderParser.show(shapeObj) + " must be a tuple of non-negative integers");
         }
         long[] shape = new long[shapeList.size()];
         for (int i = 0; i < shape.length; i++) {
             if (!(shapeList.get(i) instanceof Long v) || v < 0) {
-                throw new NpyFormatException(file + ": shape " + shapeList + " must hold non-negative integers");
+                throw new NpyFormatException(file + ": shape " + HeaderParser.show(shapeObj) + " must hold non-negative integers");
             }
             shape[i] = v;
         }
@@ -152,57 +165,42 @@ public final class Npy {
                     throw new NpyFormatException(file + ": truncated data");
                 }
             }
+        } catch (NpyFormatException e) {
+            throw e;
+        } catch (IOException e) {
+            throw cannotRead(file, e);
         }
     }
 
     /**
-     * Writes {@code data} (the elements in C order) as a .npy file, atomically: temporary file
-     * beside {@code file}, then rename.
+     * Writes {@code data} (the elements in C order) as a .npy file, atomically, as Unix tools write:
+     * through a symbolic link, with the umask's permissions for a new file and the old mode for a
+     * replaced one, via a temporary beside the target that no exit but SIGKILL leaves behind (and
+     * that the next write of the same file removes). See {@link AtomicWrite}.
+     *
+     * @throws NpyFormatException naming {@code file} and the reason, e.g.
+     *                            {@code cannot write o.npy: Permission denied}
      */
     public static void write(Path file, String descr, long[] shape, MemorySegment data) throws IOException {
         byte[] header = headerBytes(descr, shape);
-        Path dir = file.toAbsolutePath().getParent();
-        if (dir == null || !Files.isDirectory(dir)) {
-            throw new NpyFormatException(file + ": the output directory does not exist");
-        }
-        if (Files.exists(file) && !Files.isRegularFile(file)) {
-            // Renaming over a directory, FIFO or device node would replace it (or fail half-way).
-            throw new NpyFormatException(file + ": exists and is not a regular file; choose another output path");
-        }
-        Path tmp = Files.createTempFile(dir, "." + file.getFileName() + ".", ".tmp");
-        boolean done = false;
-        try {
-            givePermissionsOfANewFile(tmp, file);
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-                writeFully(ch, ByteBuffer.wrap(header));
-                for (long pos = 0; pos < data.byteSize(); pos += CHUNK) {
-                    int n = (int) Math.min(CHUNK, data.byteSize() - pos);
-                    writeFully(ch, data.asSlice(pos, n).asByteBuffer());
-                }
-                ch.force(false);
+        AtomicWrite.write(file, ch -> {
+            writeFully(ch, ByteBuffer.wrap(header));
+            for (long pos = 0; pos < data.byteSize(); pos += CHUNK) {
+                int n = (int) Math.min(CHUNK, data.byteSize() - pos);
+                writeFully(ch, data.asSlice(pos, n).asByteBuffer());
             }
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            done = true;
-        } finally {
-            if (!done) {
-                Files.deleteIfExists(tmp);
-            }
-        }
+        });
     }
 
     /**
-     * A temporary file is created owner-only (0600) and the rename keeps that mode: give it the
-     * target's permissions when the target exists, else those of an ordinary new file (0644, the
-     * usual umask 022), so that a result is as readable as any file the user writes.
+     * Checks, before any work, that {@link #write} could write {@code file}: its directory (after
+     * following links) exists and is writable, and it is a regular file or absent.
+     *
+     * @return the file a write replaces ({@code file} with its symbolic links followed)
+     * @throws NpyFormatException naming {@code file} and what is wrong
      */
-    private static void givePermissionsOfANewFile(Path tmp, Path target) throws IOException {
-        if (Files.getFileAttributeView(tmp, java.nio.file.attribute.PosixFileAttributeView.class) == null) {
-            return;
-        }
-        java.util.Set<java.nio.file.attribute.PosixFilePermission> permissions = Files.exists(target)
-                ? Files.getPosixFilePermissions(target)
-                : java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--");
-        Files.setPosixFilePermissions(tmp, permissions);
+    public static Path checkWritable(Path file) throws NpyFormatException {
+        return AtomicWrite.target(file);
     }
 
     /** The bytes of a version 1.0 header (2.0 if it does not fit), padded to a multiple of 64. */
@@ -260,19 +258,44 @@ public final class Npy {
     }
 
     /**
-     * A strict parser for the Python literal subset .npy headers use: dicts, tuples, str, int, bool.
-     * Nesting is limited (NumPy's headers nest two levels), so that a hostile header of a million
-     * brackets fails with a message instead of overflowing the stack.
+     * A strict parser for the Python literal subset .npy headers use: dicts, tuples, lists, str, int,
+     * bool, read as {@code ast.literal_eval} reads them (a parenthesised value without a comma is the
+     * value, not a tuple; whitespace is Python's, ASCII only; no leading zeros). Nesting is limited
+     * (NumPy's headers nest two levels), so that a hostile header of a million brackets fails with a
+     * message instead of overflowing the stack.
      */
     static final class HeaderParser {
         /** The deepest nesting of dicts, tuples and lists accepted. */
         static final int MAX_DEPTH = 8;
         private final String s;
+        /** Whether Python 2's long suffix is accepted: NumPy filters it out of version 1.0 and 2.0 headers only. */
+        private final boolean longSuffix;
         private int pos;
         private int depth;
+        private boolean trailingComma;
 
-        HeaderParser(String s) {
+        /** A Python tuple, told apart from a list: NumPy's shape must be a tuple. */
+        record Tuple(List<Object> items) {}
+
+        HeaderParser(String s, boolean longSuffix) {
             this.s = s;
+            this.longSuffix = longSuffix;
+        }
+
+        /** A parsed value as Python prints it (for messages). */
+        static String show(Object value) {
+            if (value instanceof Tuple(List<Object> items)) {
+                StringBuilder b = new StringBuilder("(");
+                for (int i = 0; i < items.size(); i++) {
+                    b.append(i > 0 ? ", " : "").append(show(items.get(i)));
+                }
+                return b.append(items.size() == 1 ? ",)" : ")").toString();
+            }
+            if (value instanceof List<?> list) {
+                return list.stream().map(HeaderParser::show).collect(java.util.stream.Collectors.joining(", ", "[", "]"));
+            }
+            return value instanceof String str ? "'" + str + "'" : String.valueOf(value).replace("true", "True")
+                    .replace("false", "False");
         }
 
         Map<String, Object> parseDict() {
@@ -300,7 +323,7 @@ public final class Npy {
                 if (++depth > MAX_DEPTH) {
                     throw new IllegalArgumentException("nesting deeper than " + MAX_DEPTH + " levels at offset " + pos);
                 }
-                Object value = ch == '{' ? parseMap() : parseSequence(ch == '(' ? ')' : ']');
+                Object value = ch == '{' ? parseMap() : ch == '(' ? parseParenthesised() : parseSequence(']');
                 depth--;
                 return value;
             }
@@ -349,18 +372,29 @@ public final class Npy {
             }
         }
 
+        /** {@code ()} and {@code (a,)} or {@code (a, b)} are tuples; {@code (a)} is a itself. */
+        private Object parseParenthesised() {
+            List<Object> items = parseSequence(')');
+            return items.size() == 1 && !trailingComma ? items.get(0) : new Tuple(items);
+        }
+
+        /** Parses a sequence up to {@code close}; sets {@link #trailingComma} to whether a comma preceded it. */
         private List<Object> parseSequence(char close) {
             pos++;
             List<Object> items = new ArrayList<>();
+            boolean comma = false;
             while (true) {
                 skipSpace();
                 if (peek() == close) {
                     pos++;
+                    trailingComma = comma;
                     return items;
                 }
                 items.add(parseValue());
+                comma = false;
                 skipSpace();
                 if (peek() == ',') {
+                    comma = true;
                     pos++;
                 } else if (peek() != close) {
                     throw new IllegalArgumentException("expected ',' or '" + close + "' at offset " + pos);
@@ -387,10 +421,18 @@ public final class Npy {
             if (peek() == '-') {
                 pos++;
             }
+            int first = pos;
             while (pos < s.length() && isAsciiDigit(s.charAt(pos))) {
                 pos++;
             }
-            if (pos < s.length() && s.charAt(pos) == 'L') {
+            String digits = s.substring(first, pos);
+            if (digits.isEmpty()) {
+                throw new IllegalArgumentException("expected digits at offset " + first);
+            }
+            if (digits.length() > 1 && digits.charAt(0) == '0' && !digits.chars().allMatch(c -> c == '0')) {
+                throw new IllegalArgumentException("leading zeros in the integer '" + digits + "' (Python refuses them)");
+            }
+            if (longSuffix && pos < s.length() && s.charAt(pos) == 'L') {
                 pos++; // Python 2 long suffix, as old NumPy wrote it
                 return parseLong(s.substring(begin, pos - 1));
             }
@@ -425,9 +467,17 @@ public final class Npy {
         }
 
         private void skipSpace() {
-            while (pos < s.length() && Character.isWhitespace(s.charAt(pos))) {
+            while (pos < s.length() && isPythonSpace(s.charAt(pos))) {
                 pos++;
             }
+        }
+
+        /**
+         * Python's tokenizer separates tokens by space, tab and form feed, and joins lines inside
+         * brackets; {@link Character#isWhitespace} would also take U+2003 and other scripts' spaces.
+         */
+        private static boolean isPythonSpace(char ch) {
+            return ch == ' ' || ch == '\t' || ch == '\f' || ch == '\n' || ch == '\r';
         }
     }
 }

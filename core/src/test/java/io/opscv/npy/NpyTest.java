@@ -16,6 +16,7 @@ import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -70,7 +71,7 @@ class NpyTest {
             MemorySegment data = arena.allocate(4);
             Path fresh = dir.resolve("fresh.npy");
             Npy.write(fresh, "<f4", new long[] {1}, data);
-            assertEquals("rw-r--r--", java.nio.file.attribute.PosixFilePermissions.toString(
+            assertEquals(newFileMode(), java.nio.file.attribute.PosixFilePermissions.toString(
                     Files.getPosixFilePermissions(fresh)));
             Path existing = dir.resolve("existing.npy");
             Files.writeString(existing, "old");
@@ -79,6 +80,38 @@ class NpyTest {
             assertEquals("rw-rw----", java.nio.file.attribute.PosixFilePermissions.toString(
                     Files.getPosixFilePermissions(existing)));
         }
+    }
+
+    /** 0666 less this process's umask (from /proc/self/status), as rwx text: the mode of any new file. */
+    private static String newFileMode() throws IOException {
+        int umask = 022;
+        for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+            if (line.startsWith("Umask:")) {
+                umask = Integer.parseInt(line.substring(6).strip(), 8);
+            }
+        }
+        int mode = 0666 & ~umask;
+        StringBuilder text = new StringBuilder();
+        for (int bit = 8; bit >= 0; bit--) {
+            text.append((mode >> bit & 1) == 0 ? '-' : "rwx".charAt((8 - bit) % 3));
+        }
+        return text.toString();
+    }
+
+    @Test
+    void acceptsTheHeadersNumPyAccepts() throws IOException {
+        // Python's own spellings of the same dict: tabs, line breaks and form feeds between tokens, no
+        // trailing commas, double quotes, Python 2's long suffix (NumPy filters it from versions 1.0 and 2.0).
+        for (String dict : List.of("{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }",
+                "{\t'descr':\t'<f4',\n 'fortran_order' : False ,\f'shape': ( 2 , )}",
+                "{\"descr\": \"<f4\", \"fortran_order\": False, \"shape\": (2L,)}",
+                "{'shape': (1, 2), 'fortran_order': False, 'descr': '<f4'}",
+                "{'descr': '<f4', 'fortran_order': False, 'shape': ((2),)}")) {
+            NpyHeader h = Npy.readHeader(fileWithHeader(dict, 8));
+            assertEquals(2, java.util.Arrays.stream(h.shape()).reduce(1, (a, b) -> a * b), dict);
+        }
+        assertArrayEquals(new long[0], Npy.readHeader(fileWithHeader(
+                "{'descr': '<f4', 'fortran_order': False, 'shape': ()}", 4)).shape());
     }
 
     @Test
