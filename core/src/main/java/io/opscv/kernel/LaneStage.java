@@ -24,7 +24,8 @@ import java.lang.foreign.MemorySegment;
  *   <tr><td>anything else</td><td>the codec's strided loops per row, transposed</td></tr>
  * </table>
  * Lanes past the tensor's last row (a partial last group) are neither read nor written: they hold
- * whatever the buffers held, and their sums are dropped.
+ * whatever the buffers held, and their sums are dropped. A lane may also hold a stretch of a row rather
+ * than a whole row ({@link #select}), for calls of few rows on a periodic table.
  */
 final class LaneStage {
     private final MemorySegment segment;
@@ -65,19 +66,26 @@ final class LaneStage {
         this.tile = new float[lanes * tileStride + lanes];
     }
 
-    /** Selects the rows {@code r0 .. r0 + valid - 1} (N·C order) for the next reads or writes. */
-    void select(long r0, int valid) {
-        this.valid = valid;
+    /**
+     * Selects the lanes for the next reads and writes: {@code segments} stretches of each of the rows
+     * {@code r0 .. r0 + rows - 1} (N·C order), stretch k of a row starting {@code k·shift} positions into it
+     * (lane {@code r·segments + k}); one stretch of shift 0 is the rows themselves.
+     */
+    void select(long r0, int rows, int segments, long shift) {
+        this.valid = rows * segments;
         long n = r0 / channels;
         long c = r0 % channels;
-        for (int l = 0; l < valid; l++) {
-            rowStart[l] = offset + n * batchStride + c * channelStride;
+        for (int r = 0; r < rows; r++) {
+            long start = offset + n * batchStride + c * channelStride;
+            for (int k = 0; k < segments; k++) {
+                rowStart[r * segments + k] = start + k * shift * stride;
+            }
             if (++c == channels) {
                 c = 0;
                 n++;
             }
         }
-        boolean full = valid == lanes && lanes > 1;
+        boolean full = valid == lanes && lanes > 1 && segments == 1;
         boolean adjacent = full && stride != 1;
         boolean ends = full && stride == 1;
         for (int l = 1; l < valid && (adjacent || ends); l++) {

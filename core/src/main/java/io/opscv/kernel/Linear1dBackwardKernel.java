@@ -91,6 +91,12 @@ public final class Linear1dBackwardKernel {
         }
     }
 
+    /**
+     * A range of inputs and how its rows fill the lanes: each row in a lane of its own, or (few rows on a
+     * periodic table) {@code segments} stretches of each row, {@code shift} inputs apart, in lanes of their own.
+     */
+    private record Region(int from, int to, int segments, int shift, int shiftOut, int blocks, long tasks) {}
+
     /** How a call is cut into tasks. */
     private static final class Plan {
         final StridedTensor gradOut;
@@ -100,8 +106,8 @@ public final class Linear1dBackwardKernel {
         final long rows;
         final long groups;
         final int block;
-        final int blocks;
         final long groupsPerTask;
+        final Region[] regions;
         final int tasks;
         final boolean small;
 
@@ -116,45 +122,98 @@ public final class Linear1dBackwardKernel {
             rows = out.shape()[0] * out.shape()[1];
             groups = (rows + lanes - 1) / lanes;
             block = Math.min(lin, BLOCK_INPUTS);
-            blocks = (lin + block - 1) / block;
             long elements = rows * (lin + (long) lout);
             small = elements < PARALLEL_THRESHOLD || threads == 1;
             // Enough groups per task to be worth handing out, few enough to give every thread several tasks.
+            long blocks = (lin + block - 1) / block;
             long perGroupBlock = Math.max(1, (long) lanes * (block + (long) lout * block / lin));
             long byWork = Math.max(1, TASK_ELEMENTS / perGroupBlock);
             long groupTasks = Math.max(1, ((long) threads * TASKS_PER_THREAD + blocks - 1) / blocks);
             long perTask = Math.min(byWork, Math.max(1, groups / groupTasks));
             perTask = Math.max(perTask, (groups * blocks + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
             groupsPerTask = rows == 0 ? 1 : perTask;
-            long taskCount = rows == 0 ? 0 : (groups + groupsPerTask - 1) / groupsPerTask * blocks;
-            tasks = Math.toIntExact(taskCount);
+            regions = rows == 0 ? new Region[0] : regions(lin);
+            long count = 0;
+            for (Region r : regions) {
+                count += r.tasks();
+            }
+            tasks = Math.toIntExact(count);
+        }
+
+        /**
+         * Few rows leave most lanes idle: on a periodic stretch of the table ({@link LinearTable#periodicInputs})
+         * each row is cut into as many segments, a whole number of periods long, as fill the lanes, and the
+         * inputs before and after the stretch go row by row.
+         */
+        private Region[] regions(int lin) {
+            int lanes = provider.lanes();
+            int segments = rows * 2 <= lanes ? (int) (lanes / rows) : 1;
+            LinearTable.Period period = segments > 1 ? table.periodicInputs() : null;
+            int length = period == null ? 0 : (period.to() - period.from()) / segments / period.inputs()
+                    * period.inputs();
+            if (length < BLOCK_INPUTS) {
+                return new Region[] {rowsRegion(0, lin)};
+            }
+            int from = period.from();
+            int to = from + segments * length;
+            int shiftOut = (int) ((long) length / period.inputs() * period.outputs());
+            int blocks = (length + block - 1) / block;
+            Region segmented = new Region(from, from + length, segments, length, shiftOut, blocks, blocks);
+            return java.util.stream.Stream.of(rowsRegion(0, from), segmented, rowsRegion(to, lin))
+                    .filter(r -> r.tasks() > 0).toArray(Region[]::new);
+        }
+
+        private Region rowsRegion(int from, int to) {
+            int blocks = (to - from + block - 1) / block;
+            return new Region(from, to, 1, 0, 0, blocks, (groups + groupsPerTask - 1) / groupsPerTask * blocks);
         }
 
         void runTask(int task, Scratch s) {
-            int b = task % blocks;
-            long firstGroup = (task / blocks) * groupsPerTask;
+            long t = task;
+            Region region = regions[0];
+            for (Region r : regions) {
+                region = r;
+                if (t < r.tasks()) {
+                    break;
+                }
+                t -= r.tasks();
+            }
+            int b = (int) (t % region.blocks());
+            int i0 = region.from() + b * block;
+            int i1 = Math.min(region.to(), i0 + block);
+            if (region.segments() > 1) {
+                s.in.select(0, (int) rows, region.segments(), region.shiftOut());
+                s.out.select(0, (int) rows, region.segments(), region.shift());
+                sumBlock(i0, i1, s);
+                return;
+            }
+            long firstGroup = (t / region.blocks()) * groupsPerTask;
             long endGroup = Math.min(groups, firstGroup + groupsPerTask);
-            int i0 = b * block;
-            int i1 = Math.min(table.lin(), i0 + block);
-            int jLo = table.gatherFrom(i0);
-            int jHi = table.gatherTo(i1);
             int lanes = provider.lanes();
             for (long group = firstGroup; group < endGroup; group++) {
                 long r0 = group * lanes;
                 int valid = (int) Math.min(lanes, rows - r0);
-                s.in.select(r0, valid);
-                s.out.select(r0, valid);
-                java.util.Arrays.fill(s.sums, 0, (i1 - i0) * lanes, 0f);
-                for (int ja = jLo; ja < jHi; ja += CHUNK_POSITIONS) {
-                    int jb = Math.min(jHi, ja + CHUNK_POSITIONS);
-                    s.in.read(ja, jb - ja, s.staged);
-                    // The inputs this chunk reaches: the left tap of its first position to the right tap of its last.
-                    int from = Math.max(i0, table.x0[ja]);
-                    int to = Math.min(i1, table.x1(jb - 1) + 1);
-                    provider.sumLanes(table, from, to, ja, jb, s.staged, ja, s.sums, i0);
-                }
-                s.out.write(i0, i1 - i0, s.sums);
+                s.in.select(r0, valid, 1, 0);
+                s.out.select(r0, valid, 1, 0);
+                sumBlock(i0, i1, s);
             }
+        }
+
+        /** The sums of inputs [i0, i1) of the selected lanes, from gradOut to out. */
+        private void sumBlock(int i0, int i1, Scratch s) {
+            int lanes = provider.lanes();
+            int jLo = table.gatherFrom(i0);
+            int jHi = table.gatherTo(i1);
+            java.util.Arrays.fill(s.sums, 0, (i1 - i0) * lanes, 0f);
+            for (int ja = jLo; ja < jHi; ja += CHUNK_POSITIONS) {
+                int jb = Math.min(jHi, ja + CHUNK_POSITIONS);
+                s.in.read(ja, jb - ja, s.staged);
+                // The inputs this chunk reaches: the left tap of its first position to the right tap of its last.
+                int from = Math.max(i0, table.x0[ja]);
+                int to = Math.min(i1, table.x1(jb - 1) + 1);
+                provider.sumLanes(table, from, to, ja, jb, s.staged, ja, s.sums, i0);
+            }
+            s.out.write(i0, i1 - i0, s.sums);
         }
     }
 }

@@ -50,6 +50,8 @@ public final class LinearTable {
     private volatile LinearTable full;
     /** {@link #gatherWeights}, built on first use. */
     private volatile float[] gatherWeights;
+    /** {@link #periodicInputs}, found on first use (NO_PERIOD when there is none). */
+    private volatile Period period;
     /** {@link #maxTerms}, computed on first use (-1 until then; every thread computes the same value). */
     private int maxTerms = -1;
 
@@ -312,6 +314,80 @@ public final class LinearTable {
             t.gatherWeights = weights;
         }
         return weights;
+    }
+
+    /**
+     * A run of inputs whose terms repeat with a period: for every i with {@code from <= i} and
+     * {@code i + inputs < to}, input {@code i + inputs} gathers from the positions of input i moved by
+     * {@code outputs}, with the same weights bit for bit (checked on the built table, not assumed from the
+     * ratio: the double-precision sources round differently from one period to the next unless the scale
+     * is exact). Kernels may then treat stretches of one row a whole number of periods apart as rows of
+     * their own.
+     */
+    record Period(int inputs, int outputs, int from, int to) {}
+
+    private static final Period NO_PERIOD = new Period(0, 0, 0, 0);
+
+    /** The longest run of periodic inputs ({@link Period}), or null; found on first use, in O(lin + lout). */
+    Period periodicInputs() {
+        LinearTable t = full();
+        Period p = t.period;
+        if (p == null) {
+            p = findPeriod(t);
+            t.period = p;
+        }
+        return p == NO_PERIOD ? null : p;
+    }
+
+    private static Period findPeriod(LinearTable t) {
+        Axis axis = t.axis;
+        long lin = axis.lin();
+        long lout = axis.lout();
+        // The period the ratio implies: lout/lin (half pixels) or (lout-1)/(lin-1) (alignCorners), reduced.
+        boolean corners = axis.half() == 0;
+        long a = corners ? lin - 1 : lin;
+        long b = corners ? lout - 1 : lout;
+        if (axis.identity() || a <= 0 || b <= 0 || axis.scale() != (double) a / (double) b) {
+            return NO_PERIOD;
+        }
+        long g = java.math.BigInteger.valueOf(a).gcd(java.math.BigInteger.valueOf(b)).longValue();
+        int q = (int) (a / g);
+        int pOut = (int) (b / g);
+        if (q > lin / 4) {
+            return NO_PERIOD;
+        }
+        float[] weights = t.gatherWeights();
+        int[] bounds = t.bounds;
+        int bestFrom = 0;
+        int bestLength = 0;
+        int runFrom = 0;
+        // same(i): input i + q repeats input i; the last input has a rule of its own and never repeats.
+        for (int i = 0; i + q < lin - 1; i++) {
+            if (!repeats(bounds, weights, i, q, pOut)) {
+                runFrom = i + 1;
+                continue;
+            }
+            if (i + 1 - runFrom > bestLength) {
+                bestLength = i + 1 - runFrom;
+                bestFrom = runFrom;
+            }
+        }
+        return bestLength == 0 ? NO_PERIOD : new Period(q, pOut, bestFrom, bestFrom + bestLength + q);
+    }
+
+    private static boolean repeats(int[] bounds, float[] weights, int i, int q, int p) {
+        for (int k = 0; k < 3; k++) {
+            if (bounds[i + q + k] - bounds[i + k] != p) {
+                return false;
+            }
+        }
+        for (int j = bounds[i], end = bounds[i + 2]; j < end; j++) {
+            if (Float.floatToRawIntBits(weights[bounds[i + 1] + j])
+                    != Float.floatToRawIntBits(weights[bounds[i + q + 1] + j + p])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** First output j whose left tap is ≥ i, for 0 ≤ i ≤ lin. */

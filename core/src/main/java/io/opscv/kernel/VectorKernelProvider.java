@@ -59,25 +59,63 @@ final class VectorKernelProvider implements KernelProvider {
         final int[] bounds = t.bounds;
         final float[] weights = t.gatherWeights();
         final int last = t.lin() - 1;
-        for (int i = i0; i < i1; i++) {
+        final int quadEnd = Math.min(i1, last);
+        int i = i0;
+        // Four inputs at a time: four independent sums, so that the adds of one input's chain overlap the others'.
+        for (; i + 4 <= quadEnd; i += 4) {
+            int f0 = Math.max(bounds[i], jFrom);
+            int f1 = Math.max(bounds[i + 1], jFrom);
+            int f2 = Math.max(bounds[i + 2], jFrom);
+            int f3 = Math.max(bounds[i + 3], jFrom);
+            int n0 = Math.min(bounds[i + 2], jTo) - f0;
+            int n1 = Math.min(bounds[i + 3], jTo) - f1;
+            int n2 = Math.min(bounds[i + 4], jTo) - f2;
+            int n3 = Math.min(bounds[i + 5], jTo) - f3;
+            int common = Math.max(0, Math.min(Math.min(n0, n1), Math.min(n2, n3)));
+            // Input q's term j has its weight at weights[bounds[q + 1] + j] (LinearTable.gatherWeights).
+            int w0 = bounds[i + 1] + f0;
+            int w1 = bounds[i + 2] + f1;
+            int w2 = bounds[i + 3] + f2;
+            int w3 = bounds[i + 4] + f3;
+            int g0 = (f0 - jBase) * LANES;
+            int g1 = (f1 - jBase) * LANES;
+            int g2 = (f2 - jBase) * LANES;
+            int g3 = (f3 - jBase) * LANES;
+            int at = (i - iBase) * LANES;
+            FloatVector s0 = FloatVector.fromArray(FLOATS, sums, at);
+            FloatVector s1 = FloatVector.fromArray(FLOATS, sums, at + LANES);
+            FloatVector s2 = FloatVector.fromArray(FLOATS, sums, at + 2 * LANES);
+            FloatVector s3 = FloatVector.fromArray(FLOATS, sums, at + 3 * LANES);
+            for (int k = 0; k < common; k++) {
+                s0 = s0.add(FloatVector.fromArray(FLOATS, g, g0 + k * LANES).mul(weights[w0 + k]));
+                s1 = s1.add(FloatVector.fromArray(FLOATS, g, g1 + k * LANES).mul(weights[w1 + k]));
+                s2 = s2.add(FloatVector.fromArray(FLOATS, g, g2 + k * LANES).mul(weights[w2 + k]));
+                s3 = s3.add(FloatVector.fromArray(FLOATS, g, g3 + k * LANES).mul(weights[w3 + k]));
+            }
+            terms(s0, g, g0, weights, w0, common, n0).intoArray(sums, at);
+            terms(s1, g, g1, weights, w1, common, n1).intoArray(sums, at + LANES);
+            terms(s2, g, g2, weights, w2, common, n2).intoArray(sums, at + 2 * LANES);
+            terms(s3, g, g3, weights, w3, common, n3).intoArray(sums, at + 3 * LANES);
+        }
+        for (; i < i1; i++) {
             final int at = (i - iBase) * LANES;
             if (i == last) {
                 lastInput(t, i, jFrom, jTo, g, jBase, sums, at);
                 continue;
             }
             int from = Math.max(bounds[i], jFrom);
-            int to = Math.min(bounds[i + 2], jTo);
-            if (from >= to) {
-                continue;
-            }
-            // One loop over the input's terms in the canonical order: gatherWeights lists them so.
-            int w = bounds[i + 1];
+            int n = Math.min(bounds[i + 2], jTo) - from;
             FloatVector sum = FloatVector.fromArray(FLOATS, sums, at);
-            for (int j = from, k = (from - jBase) * LANES; j < to; j++, k += LANES) {
-                sum = sum.add(FloatVector.fromArray(FLOATS, g, k).mul(weights[w + j]));
-            }
-            sum.intoArray(sums, at);
+            terms(sum, g, (from - jBase) * LANES, weights, bounds[i + 1] + from, 0, n).intoArray(sums, at);
         }
+    }
+
+    /** {@code sum} continued with terms {@code k} in [from, to): {@code g[gAt + k·lanes ..] · weights[wAt + k]}. */
+    private static FloatVector terms(FloatVector sum, float[] g, int gAt, float[] weights, int wAt, int from, int to) {
+        for (int k = from; k < to; k++) {
+            sum = sum.add(FloatVector.fromArray(FLOATS, g, gAt + k * LANES).mul(weights[wAt + k]));
+        }
+        return sum;
     }
 
     /** The last input: its right-tap terms, then per j its left-tap term and its right-tap term (both taps are it). */

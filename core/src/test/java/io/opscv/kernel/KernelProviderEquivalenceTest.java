@@ -102,7 +102,14 @@ class KernelProviderEquivalenceTest {
                 new KernelCase("wide_short_rows", 3, 5, 10, 33, false, 0, f, cont, false),
                 // Enough rows for 16-row tiles (and leftover rows): windowed and tiled forms, every layout.
                 new KernelCase("tiles_up2x", 2, 33, 300, 600, false, 0, f, cont, false),
-                new KernelCase("tiles_up3.7x", 2, 17, 70, 259, true, 0, f, cont, false));
+                new KernelCase("tiles_up3.7x", 2, 17, 70, 259, true, 0, f, cont, false),
+                // Few rows on periodic tables: stretches of each row in lanes of their own (3 rows: 5 stretches
+                // each, one lane idle; 7 rows: 2 each), before and after them the clamped inputs row by row.
+                new KernelCase("segments_3_rows", 1, 3, 20000, 40000, false, 0, f, cont, false),
+                new KernelCase("segments_7_rows_ac", 1, 7, 12289, 49153, true, 0, f, cont, false),
+                new KernelCase("segments_down3x", 1, 2, 30000, 10000, false, 0, f, cont, false),
+                new KernelCase("segments_transposed", 2, 3, 9000, 27000, false, 0, f,
+                        KernelCase.Layout.TRANSPOSED_GRAD_OUT, false));
     }
 
     static Stream<KernelCase> cases() {

@@ -116,4 +116,43 @@ class LinearTableTest {
         assertFalse(a == LinearTable.deferred(3001, 7919, true, 0).full(), "alignCorners is part of the axis");
         assertFalse(a == LinearTable.deferred(3001, 7919, false, 2.7).full(), "so is a given scales");
     }
+
+    /**
+     * A period the table reports holds entry for entry (inputs q apart gather from positions p apart with the
+     * same weight bits); exact scales have one over almost the whole axis, the identity none.
+     */
+    @Test
+    void periodsHoldEntryForEntry() {
+        LinearTable up2x = LinearTable.of(16384, 32768, false, 0);
+        LinearTable.Period p = up2x.periodicInputs();
+        assertEquals(1, p.inputs());
+        assertEquals(2, p.outputs());
+        assertTrue(p.from() <= 2 && p.to() >= 16382, p.toString());
+        LinearTable corners = LinearTable.of(12289, 49153, true, 0);
+        assertEquals(4, corners.periodicInputs().outputs());
+        assertEquals(null, LinearTable.of(500, 500, false, 0).periodicInputs());
+        assertEquals(null, LinearTable.of(1000, 2000, false, 2.1).periodicInputs(), "a given scales of another ratio");
+        int[][] axes = {{16384, 32768}, {3000, 1000}, {7000, 25900}, {4410, 4800}, {9000, 4001}, {2000, 16000}};
+        for (int[] axis : axes) {
+            for (boolean ac : new boolean[] {false, true}) {
+                LinearTable t = LinearTable.of(axis[0], axis[1], ac, 0);
+                LinearTable.Period period = t.periodicInputs();
+                if (period == null) {
+                    continue;
+                }
+                for (int i = period.from(); i + period.inputs() < period.to(); i++) {
+                    int k = i + period.inputs();
+                    String where = java.util.Arrays.toString(axis) + " ac=" + ac + " " + period + " input " + i;
+                    assertEquals(t.gatherFrom(i) + period.outputs(), t.gatherFrom(k), where);
+                    assertEquals(t.gatherTo(i) + period.outputs(), t.gatherTo(k), where);
+                    for (int j = t.gatherFrom(i); j < t.gatherTo(i); j++) {
+                        int m = j + period.outputs();
+                        assertEquals(t.x0(j) + period.inputs(), t.x0(m), where + " j=" + j);
+                        assertEquals(Float.floatToRawIntBits(t.w0(j)), Float.floatToRawIntBits(t.w0(m)), where);
+                        assertEquals(Float.floatToRawIntBits(t.w1(j)), Float.floatToRawIntBits(t.w1(m)), where);
+                    }
+                }
+            }
+        }
+    }
 }
