@@ -148,7 +148,7 @@ public final class UpsampleBilinear2d {
         String parameters = "alignCorners=" + alignCorners + ", scalesH=" + scalesH + ", scalesW=" + scalesW;
         if (Arrays.equals(s, o)) {
             plan.viewCopy(input, result);
-            return plan.build(NAME, platform, List.of(self, out));
+            return plan.build(NAME, platform, List.of(self, out), List.of("self", "out"));
         }
         LinearTable h = LinearTable.of(hin, hout, alignCorners, scalesH);
         LinearTable w = LinearTable.of(win, wout, alignCorners, scalesW);
@@ -185,7 +185,7 @@ public final class UpsampleBilinear2d {
                 plan.viewCopy(resized, result);
             }
         }
-        return plan.build(NAME, platform, List.of(self, out));
+        return plan.build(NAME, platform, List.of(self, out), List.of("self", "out"));
     }
 
     /**

@@ -169,7 +169,7 @@ public final class UpsampleBilinear2dBackwardV2 {
         String parameters = "alignCorners=" + alignCorners + ", scalesH=" + scalesH + ", scalesW=" + scalesW;
         if (Arrays.equals(g, o)) {
             plan.viewCopy(grad, result);
-            return plan.build(NAME, platform, List.of(gradOut, out));
+            return plan.build(NAME, platform, List.of(gradOut, out), List.of("gradOut", "out"));
         }
         LinearTable h = LinearTable.of(hin, hout, alignCorners, scalesH);
         LinearTable w = LinearTable.of(win, wout, alignCorners, scalesW);
@@ -208,7 +208,7 @@ public final class UpsampleBilinear2dBackwardV2 {
                 plan.viewCopy(gradInput, result);
             }
         }
-        return plan.build(NAME, platform, List.of(gradOut, out));
+        return plan.build(NAME, platform, List.of(gradOut, out), List.of("gradOut", "out"));
     }
 
     /** Upstream's ComputeBilinear2dBackwardScales: 1 / scales when given, else in / out. */

@@ -166,7 +166,7 @@ public final class UpsampleLinear1d {
             }
             plan.viewCopy(plan.view4dAs3d(plan.cast(resized, out.dataType()), out.format()), result);
         }
-        return plan.build(NAME, platform, List.of(self, out));
+        return plan.build(NAME, platform, List.of(self, out), List.of("self", "out"));
     }
 
     /** Upstream's CheckLinear1dScales: the source step, in float, lies in [0.00125, 50]. */

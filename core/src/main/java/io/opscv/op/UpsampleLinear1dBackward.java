@@ -182,7 +182,7 @@ public final class UpsampleLinear1dBackward {
             }
             plan.viewCopy(plan.view4dAs3d(plan.cast(gradInput, out.dataType()), out.format()), result);
         }
-        return plan.build(NAME, platform, List.of(gradOut, out));
+        return plan.build(NAME, platform, List.of(gradOut, out), List.of("gradOut", "out"));
     }
 
     /**
