@@ -248,10 +248,15 @@ public final class Executor {
     }
 
     private void runPinned(MemorySegment workspace, DeviceMemory workspaceMemory) {
+        PlanStep running = null;
         try {
             for (PlanStep step : steps) {
+                running = step;
                 step.run(workspace);
             }
+        } catch (OutOfMemoryError e) {
+            // A step's host memory (its coordinate tables, its threads' buffers) did not fit the Java heap.
+            throw outOfMemory(operator, "its step " + running.name(), e);
         } catch (IllegalStateException e) {
             // A shared arena closed during the run makes the access fail (the JDK never lets it touch freed memory).
             String during = freedOperand(workspaceMemory);
@@ -261,6 +266,15 @@ public final class Executor {
             throw new AclnnException(AclnnStatus.ERR_PARAM_INVALID, during + " while " + operator + " ran on the stream;"
                     + " free device memory only after synchronizing the stream.", e);
         }
+    }
+
+    /**
+     * An allocation failure as the status every runtime failure is (361001), never a raw {@link Error}: the JVM
+     * could not give {@code operator} the host memory {@code where} needed.
+     */
+    public static AclnnException outOfMemory(String operator, String where, OutOfMemoryError e) {
+        return AclnnException.runtime(operator + " ran out of host memory in " + where + " (" + e.getMessage()
+                + "): run the JVM with a larger heap (-Xmx) or call it on smaller tensors.", e);
     }
 
     /** Which operand is no longer usable, or {@code null}. */
