@@ -50,10 +50,10 @@ public final class DeviceMemory implements AutoCloseable {
             return allocateZeroed(device, size);
         }
         synchronized (LARGE_ALLOCATIONS) {
-            long available = AvailableMemory.bytes();
-            if (size > available) {
-                throw AclnnException.runtime("aclrtMalloc could not allocate " + size + " bytes of device memory: only "
-                        + available + " bytes are available on this machine.", null);
+            AvailableMemory.Figure available = AvailableMemory.figure();
+            if (size > available.bytes()) {
+                throw AclnnException.runtime("aclrtMalloc could not allocate " + size + " bytes (" + available.bytes()
+                        + " available to this process: " + available.source() + ").", null);
             }
             return allocateZeroed(device, size);
         }
