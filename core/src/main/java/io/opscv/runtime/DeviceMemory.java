@@ -8,8 +8,9 @@ import java.lang.foreign.MemorySegment;
  * 64-bit size. Closing it frees it; any later use fails with a status instead of touching freed
  * memory.
  *
- * <p>Allocation never ends in an {@link OutOfMemoryError}: a request beyond what the machine has
- * available fails with 361001 before any page is touched (see {@link AvailableMemory}). Freeing
+ * <p>Allocation never ends in an {@link OutOfMemoryError}: a request beyond what this process can
+ * still get (its container's limit included) fails with 361001 before any page is touched (see
+ * {@link AvailableMemory}). Freeing
  * is safe while other threads use the memory: a plan running on a stream {@linkplain #pin pins} the
  * memory it uses, and a free waits until the plan has finished (its kernels read and write pinned
  * memory through raw addresses, see {@link PinnedScopes}); any other concurrent access fails with
