@@ -334,35 +334,14 @@ public final class Checks {
             // Bounded by the view's extent, which creation checked to fit in its memory.
             span += strides[d] * (shape[d] - 1);
         }
-        if (input.isEmpty() || input.memory() == null) {
-            return;
-        }
-        MemorySegment outMemory = output.memory().segment();
-        MemorySegment inMemory = input.memory().segment();
-        boolean sameMemory = outMemory.heapBase().isPresent() == inMemory.heapBase().isPresent()
-                && outMemory.heapBase().map(base -> base == inMemory.heapBase().get()).orElse(true);
-        if (!sameMemory) {
-            return;
-        }
-        long outFirst = outMemory.address() + output.storageOffset() * output.dataType().byteSize();
-        long outEnd = outMemory.address() + (lastElement(output) + 1) * output.dataType().byteSize();
-        long inFirst = inMemory.address() + input.storageOffset() * input.dataType().byteSize();
-        long inEnd = inMemory.address() + (lastElement(input) + 1) * input.dataType().byteSize();
-        if (outFirst < inEnd && inFirst < outEnd) {
+        MemorySegment outBytes = output.spannedBytes();
+        MemorySegment inBytes = input.spannedBytes();
+        if (inBytes != null && outBytes.asOverlappingSlice(inBytes).isPresent()) {
             throw AclnnException.invalid("Tensor " + outputName + " shares memory with " + inputName + ": the bytes "
-                    + outputName + "'s view spans (" + (outEnd - outFirst) + " bytes) overlap those " + inputName
-                    + "'s view spans (" + (inEnd - inFirst) + " bytes); " + outputName + " must not share memory with "
+                    + outputName + "'s view spans (" + outBytes.byteSize() + " bytes) overlap those " + inputName
+                    + "'s view spans (" + inBytes.byteSize() + " bytes); " + outputName + " must not share memory with "
                     + inputName + " (compute into separate memory, then copy).");
         }
-    }
-
-    /** Storage index of the last element a non-empty view reaches (fits a long: creation checked it). */
-    private static long lastElement(Tensor t) {
-        long last = t.storageOffset();
-        for (int d = 0; d < t.dim(); d++) {
-            last += (t.size(d) - 1) * t.stride(d);
-        }
-        return last;
     }
 
     private static String formatFloor(double value) {

@@ -1,9 +1,9 @@
 package io.opscv.op;
 
-import io.opscv.kernel.LinearTable;
 import io.opscv.plan.Bilinear2dForwardStep;
 import io.opscv.plan.Executor;
 import io.opscv.plan.Layouts;
+import io.opscv.plan.LinearAxis;
 import io.opscv.plan.Operand;
 import io.opscv.plan.PlanBuilder;
 import io.opscv.plan.ResizeBilinearV2Step;
@@ -67,6 +67,16 @@ public final class UpsampleBilinear2d {
      */
     public static WorkspaceAndExecutor getWorkspaceSize(Platform platform, Tensor self, IntArray outputSize,
                                                         boolean alignCorners, double scalesH, double scalesW, Tensor out) {
+        try {
+            return checkAndPlan(platform, self, outputSize, alignCorners, scalesH, scalesW, out);
+        } catch (OutOfMemoryError e) {
+            throw Executor.outOfMemory(NAME + "GetWorkspaceSize", "phase 1", e);
+        }
+    }
+
+    /** SPEC §4's checks in order, then the plan; an allocation failure is turned into a status by the caller. */
+    private static WorkspaceAndExecutor checkAndPlan(Platform platform, Tensor self, IntArray outputSize,
+                                                     boolean alignCorners, double scalesH, double scalesW, Tensor out) {
         Checks.platformGiven(platform);
         // 1. CheckNotNull
         Checks.notNull(self, "self");
@@ -148,10 +158,10 @@ public final class UpsampleBilinear2d {
         String parameters = "alignCorners=" + alignCorners + ", scalesH=" + scalesH + ", scalesW=" + scalesW;
         if (Arrays.equals(s, o)) {
             plan.viewCopy(input, result);
-            return plan.build(NAME, platform, List.of(self, out));
+            return plan.build(NAME, platform, List.of(self, out), List.of("self", "out"));
         }
-        LinearTable h = LinearTable.of(hin, hout, alignCorners, scalesH);
-        LinearTable w = LinearTable.of(win, wout, alignCorners, scalesW);
+        LinearAxis h = LinearAxis.of(hin, hout, alignCorners, scalesH);
+        LinearAxis w = LinearAxis.of(win, wout, alignCorners, scalesW);
         switch (platform.arch()) {
             case CPU -> plan.add(new Bilinear2dForwardStep("UpsampleBilinear2dFused", input, result, h, w, parameters));
             case DAV_3510 -> {
@@ -185,7 +195,7 @@ public final class UpsampleBilinear2d {
                 plan.viewCopy(resized, result);
             }
         }
-        return plan.build(NAME, platform, List.of(self, out));
+        return plan.build(NAME, platform, List.of(self, out), List.of("self", "out"));
     }
 
     /**

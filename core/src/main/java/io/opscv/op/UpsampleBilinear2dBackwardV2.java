@@ -1,9 +1,9 @@
 package io.opscv.op;
 
-import io.opscv.kernel.LinearTable;
 import io.opscv.plan.Bilinear2dBackwardStep;
 import io.opscv.plan.Executor;
 import io.opscv.plan.Layouts;
+import io.opscv.plan.LinearAxis;
 import io.opscv.plan.Operand;
 import io.opscv.plan.PlanBuilder;
 import io.opscv.plan.ResizeBilinearV2Grad5HdStep;
@@ -81,6 +81,17 @@ public final class UpsampleBilinear2dBackwardV2 {
     public static WorkspaceAndExecutor getWorkspaceSize(Platform platform, Tensor gradOut, IntArray outputSize,
                                                         IntArray inputSize, boolean alignCorners, double scalesH,
                                                         double scalesW, Tensor out) {
+        try {
+            return checkAndPlan(platform, gradOut, outputSize, inputSize, alignCorners, scalesH, scalesW, out);
+        } catch (OutOfMemoryError e) {
+            throw Executor.outOfMemory(NAME + "GetWorkspaceSize", "phase 1", e);
+        }
+    }
+
+    /** SPEC §4's checks in order, then the plan; an allocation failure is turned into a status by the caller. */
+    private static WorkspaceAndExecutor checkAndPlan(Platform platform, Tensor gradOut, IntArray outputSize,
+                                                     IntArray inputSize, boolean alignCorners, double scalesH,
+                                                     double scalesW, Tensor out) {
         Checks.platformGiven(platform);
         // 1. CheckNotNull
         Checks.notNull(gradOut, "gradOut");
@@ -169,10 +180,10 @@ public final class UpsampleBilinear2dBackwardV2 {
         String parameters = "alignCorners=" + alignCorners + ", scalesH=" + scalesH + ", scalesW=" + scalesW;
         if (Arrays.equals(g, o)) {
             plan.viewCopy(grad, result);
-            return plan.build(NAME, platform, List.of(gradOut, out));
+            return plan.build(NAME, platform, List.of(gradOut, out), List.of("gradOut", "out"));
         }
-        LinearTable h = LinearTable.of(hin, hout, alignCorners, scalesH);
-        LinearTable w = LinearTable.of(win, wout, alignCorners, scalesW);
+        LinearAxis h = LinearAxis.of(hin, hout, alignCorners, scalesH);
+        LinearAxis w = LinearAxis.of(win, wout, alignCorners, scalesW);
         switch (platform.arch()) {
             case CPU -> plan.add(new Bilinear2dBackwardStep("UpsampleBilinear2dBackwardFused", grad, result, h, w, parameters));
             case DAV_3510 -> {
@@ -208,7 +219,7 @@ public final class UpsampleBilinear2dBackwardV2 {
                 plan.viewCopy(gradInput, result);
             }
         }
-        return plan.build(NAME, platform, List.of(gradOut, out));
+        return plan.build(NAME, platform, List.of(gradOut, out), List.of("gradOut", "out"));
     }
 
     /** Upstream's ComputeBilinear2dBackwardScales: 1 / scales when given, else in / out. */

@@ -1,8 +1,8 @@
 package io.opscv.op;
 
-import io.opscv.kernel.LinearTable;
 import io.opscv.plan.Executor;
 import io.opscv.plan.Linear1dForwardStep;
+import io.opscv.plan.LinearAxis;
 import io.opscv.plan.Operand;
 import io.opscv.plan.PlanBuilder;
 import io.opscv.runtime.AclnnException;
@@ -67,6 +67,16 @@ public final class UpsampleLinear1d {
      */
     public static WorkspaceAndExecutor getWorkspaceSize(Platform platform, Tensor self, IntArray outputSize,
                                                         boolean alignCorners, double scales, Tensor out) {
+        try {
+            return checkAndPlan(platform, self, outputSize, alignCorners, scales, out);
+        } catch (OutOfMemoryError e) {
+            throw Executor.outOfMemory(NAME + "GetWorkspaceSize", "phase 1", e);
+        }
+    }
+
+    /** SPEC §4's checks in order, then the plan; an allocation failure is turned into a status by the caller. */
+    private static WorkspaceAndExecutor checkAndPlan(Platform platform, Tensor self, IntArray outputSize,
+                                                     boolean alignCorners, double scales, Tensor out) {
         Checks.platformGiven(platform);
         // 1. CheckNotNull
         Checks.notNull(self, "self");
@@ -139,16 +149,16 @@ public final class UpsampleLinear1d {
         Operand result = Operand.of("out", out);
         int lin = Math.toIntExact(self.size(2));
         int lout = Math.toIntExact(out.size(2));
-        LinearTable table = LinearTable.of(lin, lout, alignCorners, scales);
+        LinearAxis axis = LinearAxis.of(lin, lout, alignCorners, scales);
         String parameters = "alignCorners=" + alignCorners + ", scales=" + scales;
         if (lin == lout) {
             plan.viewCopy(input, result);
         } else if (platform.arch() == Platform.Arch.CPU) {
-            plan.add(new Linear1dForwardStep("UpsampleLinear1dFused", input, result, table, parameters));
+            plan.add(new Linear1dForwardStep("UpsampleLinear1dFused", input, result, axis, parameters));
         } else if (platform.arch() == Platform.Arch.DAV_3510) {
             Operand contiguous = plan.contiguous(input);
             Operand resized = plan.allocate("resized", out.shape(), self.dataType(), contiguous.format());
-            plan.add(new Linear1dForwardStep("ResizeLinear", contiguous, resized, table,
+            plan.add(new Linear1dForwardStep("ResizeLinear", contiguous, resized, axis,
                     parameters + ", " + PlanNotes.determinism(self, platform)));
             plan.viewCopy(resized, result);
         } else {
@@ -158,15 +168,15 @@ public final class UpsampleLinear1d {
             if (platform.arch() == Platform.Arch.DAV_2201 && sourceStepInKernelRange(lin, lout, alignCorners, scales)) {
                 Operand fp32 = plan.cast(x, DataType.FLOAT);
                 resized = plan.allocate("resized", resizedShape, DataType.FLOAT, fp32.format());
-                plan.add(new Linear1dForwardStep("UpsampleLinear1d", fp32, resized, table, parameters));
+                plan.add(new Linear1dForwardStep("UpsampleLinear1d", fp32, resized, axis, parameters));
             } else {
                 Operand compute = self.dataType() == DataType.BF16 ? plan.cast(x, DataType.FLOAT) : x;
                 resized = plan.allocate("resized", resizedShape, compute.dataType(), compute.format());
-                plan.add(new Linear1dForwardStep("ResizeD", compute, resized, table, parameters + ", mode=linear"));
+                plan.add(new Linear1dForwardStep("ResizeD", compute, resized, axis, parameters + ", mode=linear"));
             }
             plan.viewCopy(plan.view4dAs3d(plan.cast(resized, out.dataType()), out.format()), result);
         }
-        return plan.build(NAME, platform, List.of(self, out));
+        return plan.build(NAME, platform, List.of(self, out), List.of("self", "out"));
     }
 
     /** Upstream's CheckLinear1dScales: the source step, in float, lies in [0.00125, 50]. */

@@ -1,9 +1,9 @@
 package io.opscv.op;
 
-import io.opscv.kernel.LinearTable;
 import io.opscv.kernel.TransDataKernel;
 import io.opscv.plan.Bilinear2dBackwardStep;
 import io.opscv.plan.Executor;
+import io.opscv.plan.LinearAxis;
 import io.opscv.plan.LinearBackwardFusedStep;
 import io.opscv.plan.Operand;
 import io.opscv.plan.PlanBuilder;
@@ -63,6 +63,17 @@ public final class UpsampleLinear1dBackward {
     /** Phase 1 as {@code platform} would run it (SPEC §6). */
     public static WorkspaceAndExecutor getWorkspaceSize(Platform platform, Tensor gradOut, IntArray outputSize,
                                                         IntArray inputSize, boolean alignCorners, double scales, Tensor out) {
+        try {
+            return checkAndPlan(platform, gradOut, outputSize, inputSize, alignCorners, scales, out);
+        } catch (OutOfMemoryError e) {
+            throw Executor.outOfMemory(NAME + "GetWorkspaceSize", "phase 1", e);
+        }
+    }
+
+    /** SPEC §4's checks in order, then the plan; an allocation failure is turned into a status by the caller. */
+    private static WorkspaceAndExecutor checkAndPlan(Platform platform, Tensor gradOut, IntArray outputSize,
+                                                     IntArray inputSize, boolean alignCorners, double scales,
+                                                     Tensor out) {
         Checks.platformGiven(platform);
         // 1. CheckNotNull
         Checks.notNull(gradOut, "gradOut");
@@ -160,7 +171,7 @@ public final class UpsampleLinear1dBackward {
         } else if (platform.arch() == Platform.Arch.DAV_3510) {
             Operand contiguous = plan.contiguous(grad);
             Operand gradInput = plan.allocate("gradInput", out.shape(), gradOut.dataType(), contiguous.format());
-            plan.add(new ResizeLinearGradStep(contiguous, gradInput, LinearTable.of(lin, lout, alignCorners, scales),
+            plan.add(new ResizeLinearGradStep(contiguous, gradInput, LinearAxis.of(lin, lout, alignCorners, scales),
                     "alignCorners=" + alignCorners + ", scales=" + scales + ", " + PlanNotes.determinism(gradOut, platform)));
             plan.viewCopy(gradInput, result);
         } else {
@@ -177,12 +188,12 @@ public final class UpsampleLinear1dBackward {
                 Operand fp32 = plan.cast(x, DataType.FLOAT);
                 gradInput = plan.allocate("gradInput", gradInputShape, DataType.FLOAT, Format.NCHW);
                 plan.add(new Bilinear2dBackwardStep("UpsampleBilinear2dGrad", fp32, gradInput,
-                        LinearTable.of(1, 1, alignCorners, 1.0), LinearTable.of(lin, lout, alignCorners, scales),
+                        LinearAxis.of(1, 1, alignCorners, 1.0), LinearAxis.of(lin, lout, alignCorners, scales),
                         "alignCorners=" + alignCorners + ", scales_h=1.0, scales_w=" + PlanNotes.sourceStep(scales)));
             }
             plan.viewCopy(plan.view4dAs3d(plan.cast(gradInput, out.dataType()), out.format()), result);
         }
-        return plan.build(NAME, platform, List.of(gradOut, out));
+        return plan.build(NAME, platform, List.of(gradOut, out), List.of("gradOut", "out"));
     }
 
     /**

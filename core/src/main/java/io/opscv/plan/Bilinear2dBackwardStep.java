@@ -1,7 +1,6 @@
 package io.opscv.plan;
 
 import io.opscv.kernel.Bilinear2dBackwardKernel;
-import io.opscv.kernel.LinearTable;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -13,11 +12,11 @@ public final class Bilinear2dBackwardStep implements PlanStep {
     private final String name;
     private final Operand gradOut;
     private final Operand out;
-    private final LinearTable h;
-    private final LinearTable w;
+    private final LinearAxis h;
+    private final LinearAxis w;
     private final String parameters;
 
-    public Bilinear2dBackwardStep(String name, Operand gradOut, Operand out, LinearTable h, LinearTable w,
+    public Bilinear2dBackwardStep(String name, Operand gradOut, Operand out, LinearAxis h, LinearAxis w,
                                   String parameters) {
         this.name = name;
         this.gradOut = gradOut;
@@ -45,6 +44,6 @@ public final class Bilinear2dBackwardStep implements PlanStep {
     @Override
     public void run(MemorySegment workspace) {
         Bilinear2dBackwardKernel.run(Layouts.nchwView(gradOut).resolve(workspace), Layouts.nchwView(out).resolve(workspace),
-                h, w);
+                h.table(), w.table());
     }
 }

@@ -1,7 +1,6 @@
 package io.opscv.plan;
 
 import io.opscv.kernel.Bilinear2dForwardKernel;
-import io.opscv.kernel.LinearTable;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -13,11 +12,11 @@ public final class Bilinear2dForwardStep implements PlanStep {
     private final String name;
     private final Operand self;
     private final Operand out;
-    private final LinearTable h;
-    private final LinearTable w;
+    private final LinearAxis h;
+    private final LinearAxis w;
     private final String parameters;
 
-    public Bilinear2dForwardStep(String name, Operand self, Operand out, LinearTable h, LinearTable w, String parameters) {
+    public Bilinear2dForwardStep(String name, Operand self, Operand out, LinearAxis h, LinearAxis w, String parameters) {
         this.name = name;
         this.self = self;
         this.out = out;
@@ -43,6 +42,6 @@ public final class Bilinear2dForwardStep implements PlanStep {
 
     @Override
     public void run(MemorySegment workspace) {
-        Bilinear2dForwardKernel.run(Layouts.nchwView(self).resolve(workspace), Layouts.nchwView(out).resolve(workspace), h, w);
+        Bilinear2dForwardKernel.run(Layouts.nchwView(self).resolve(workspace), Layouts.nchwView(out).resolve(workspace), h.table(), w.table());
     }
 }

@@ -22,13 +22,28 @@ public final class Executor {
     private final List<PlanStep> steps;
     private final long workspaceSize;
     private final List<Tensor> tensors;
+    /** The operators' names of {@link #tensors}, e.g. gradOut, for messages. */
+    private final List<String> tensorNames;
     private final AtomicBoolean launched = new AtomicBoolean();
 
+    /** An executor whose tensors are named by position in messages ("tensor 1", ...). */
     public Executor(String operator, Platform platform, List<PlanStep> steps, List<Tensor> tensors) {
+        this(operator, platform, steps, tensors, positionalNames(tensors.size()));
+    }
+
+    /**
+     * @param tensors     the caller's tensors the plan reads and writes
+     * @param tensorNames their argument names (gradOut, self, out), as messages name them
+     */
+    public Executor(String operator, Platform platform, List<PlanStep> steps, List<Tensor> tensors, List<String> tensorNames) {
+        if (tensorNames.size() != tensors.size()) {
+            throw new IllegalArgumentException(tensors.size() + " tensors but " + tensorNames.size() + " names");
+        }
         this.operator = operator;
         this.platform = platform;
         this.steps = List.copyOf(steps);
         this.tensors = List.copyOf(tensors);
+        this.tensorNames = List.copyOf(tensorNames);
         long total = 0;
         for (PlanStep step : this.steps) {
             try {
@@ -38,6 +53,14 @@ public final class Executor {
             }
         }
         this.workspaceSize = total;
+    }
+
+    private static List<String> positionalNames(int count) {
+        List<String> names = new ArrayList<>(count);
+        for (int k = 1; k <= count; k++) {
+            names.add("tensor " + k);
+        }
+        return names;
     }
 
     /** The ACLNN operator that built this executor, e.g. {@code aclnnUpsampleLinear1dBackward}. */
@@ -90,7 +113,8 @@ public final class Executor {
      * <p>Every misuse of the two-phase protocol is a status, and leaves the executor as it was
      * unless it was queued: no executor (phase 2 before phase 1) or stream is 161001; an executor
      * of another operator, a workspace missing, freed or smaller than phase 1 asked for, a
-     * {@code workspaceSize} that is negative or larger than the workspace, a tensor destroyed,
+     * {@code workspaceSize} that is negative or larger than the workspace, a workspace that shares
+     * memory with a tensor of the call ({@link #workspaceDisjoint}), a tensor destroyed,
      * freed or without memory (a placeholder), a destroyed stream, and a second run are 161002.
      * Memory freed after this call but before the stream runs the plan makes the run fail with
      * 161002 at synchronize, without touching freed memory; a free while the plan runs waits for it.
@@ -138,6 +162,7 @@ public final class Executor {
                         + "; run phase 1 again with tensors in device memory.");
             }
         }
+        executor.workspaceDisjoint(ws);
         if (!stream.isOpen()) {
             throw AclnnException.invalid("The stream was destroyed (aclrtDestroyStream) and cannot take work.");
         }
@@ -153,6 +178,31 @@ public final class Executor {
             // Not queued (the stream was destroyed meanwhile): the executor was not used.
             executor.launched.set(false);
             throw e;
+        }
+    }
+
+    /**
+     * The workspace holds the plan's intermediates, which its steps write while they read and write the
+     * caller's tensors: none of the {@link #workspaceSize} bytes the plan uses may lie in the bytes a tensor's
+     * view spans (this project's rule, as for out and gradOut in {@code Checks.outputMemoryDisjoint}; SPEC
+     * §2 only asks for device memory of at least workspaceSize bytes). Shared memory would silently corrupt
+     * both the result and the input, so it is refused with 161002. A workspace the plan does not use
+     * (workspaceSize 0) is not checked.
+     */
+    private void workspaceDisjoint(MemorySegment workspace) {
+        if (workspaceSize == 0) {
+            return;
+        }
+        MemorySegment used = workspace.asSlice(0, workspaceSize);
+        for (int k = 0; k < tensors.size(); k++) {
+            MemorySegment spanned = tensors.get(k).spannedBytes();
+            if (spanned != null && used.asOverlappingSlice(spanned).isPresent()) {
+                String name = tensorNames.get(k);
+                throw AclnnException.invalid("The workspace shares memory with " + name + ": the " + workspaceSize
+                        + " bytes of workspace the plan of " + operator + " writes overlap the bytes " + name
+                        + "'s view spans (" + spanned.byteSize() + " bytes); give the workspace memory of its own"
+                        + " (aclrtMalloc of workspaceSize bytes).");
+            }
         }
     }
 
@@ -198,10 +248,15 @@ public final class Executor {
     }
 
     private void runPinned(MemorySegment workspace, DeviceMemory workspaceMemory) {
+        PlanStep running = null;
         try {
             for (PlanStep step : steps) {
+                running = step;
                 step.run(workspace);
             }
+        } catch (OutOfMemoryError e) {
+            // A step's host memory (its coordinate tables, its threads' buffers) did not fit the Java heap.
+            throw outOfMemory(operator, "its step " + running.name(), e);
         } catch (IllegalStateException e) {
             // A shared arena closed during the run makes the access fail (the JDK never lets it touch freed memory).
             String during = freedOperand(workspaceMemory);
@@ -211,6 +266,15 @@ public final class Executor {
             throw new AclnnException(AclnnStatus.ERR_PARAM_INVALID, during + " while " + operator + " ran on the stream;"
                     + " free device memory only after synchronizing the stream.", e);
         }
+    }
+
+    /**
+     * An allocation failure as the status every runtime failure is (361001), never a raw {@link Error}: the JVM
+     * could not give {@code operator} the host memory {@code where} needed.
+     */
+    public static AclnnException outOfMemory(String operator, String where, OutOfMemoryError e) {
+        return AclnnException.runtime(operator + " ran out of host memory in " + where + " (" + e.getMessage()
+                + "): run the JVM with a larger heap (-Xmx) or call it on smaller tensors.", e);
     }
 
     /** Which operand is no longer usable, or {@code null}. */

@@ -1,7 +1,6 @@
 package io.opscv.plan;
 
 import io.opscv.kernel.Linear1dForwardKernel;
-import io.opscv.kernel.LinearTable;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -13,14 +12,14 @@ public final class Linear1dForwardStep implements PlanStep {
     private final String name;
     private final Operand self;
     private final Operand out;
-    private final LinearTable table;
+    private final LinearAxis axis;
     private final String parameters;
 
-    public Linear1dForwardStep(String name, Operand self, Operand out, LinearTable table, String parameters) {
+    public Linear1dForwardStep(String name, Operand self, Operand out, LinearAxis axis, String parameters) {
         this.name = name;
         this.self = self;
         this.out = out;
-        this.table = table;
+        this.axis = axis;
         this.parameters = parameters;
     }
 
@@ -41,7 +40,7 @@ public final class Linear1dForwardStep implements PlanStep {
 
     @Override
     public void run(MemorySegment workspace) {
-        Linear1dForwardKernel.run(lastAxisView(self, workspace), lastAxisView(out, workspace), table);
+        Linear1dForwardKernel.run(lastAxisView(self, workspace), lastAxisView(out, workspace), axis.table());
     }
 
     /** The (N, C, L) view of a 3-D operand, or of an (N, C, 1, L) one (the NPU plans' 4-D intermediates). */

@@ -141,7 +141,13 @@ public final class PlanBuilder {
      * the workspace laid out; a difference would be a bug in the plan (561000).
      */
     public Executor build(String operator, Platform platform, List<Tensor> tensors) {
-        Executor executor = new Executor(operator, platform, steps, tensors);
+        return build(operator, platform, tensors, null);
+    }
+
+    /** As {@link #build(String, Platform, List)}, with the tensors' argument names for messages (or null). */
+    public Executor build(String operator, Platform platform, List<Tensor> tensors, List<String> tensorNames) {
+        Executor executor = tensorNames == null ? new Executor(operator, platform, steps, tensors)
+                : new Executor(operator, platform, steps, tensors, tensorNames);
         if (executor.workspaceSize() != workspace.totalBytes()) {
             throw new AclnnException(AclnnStatus.ERR_INNER, "The plan of " + operator + " lays out "
                     + workspace.totalBytes() + " bytes of workspace but its steps own " + executor.workspaceSize() + ".");

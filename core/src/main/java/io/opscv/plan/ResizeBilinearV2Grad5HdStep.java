@@ -11,16 +11,12 @@ import java.lang.foreign.MemorySegment;
 public final class ResizeBilinearV2Grad5HdStep implements PlanStep {
     private final Operand gradOut;
     private final Operand out;
-    private final HalfPixelTaps h;
-    private final HalfPixelTaps w;
     private final boolean alignCorners;
 
     public ResizeBilinearV2Grad5HdStep(Operand gradOut, Operand out, boolean alignCorners) {
         this.gradOut = gradOut;
         this.out = out;
         this.alignCorners = alignCorners;
-        this.h = HalfPixelTaps.of(Math.toIntExact(out.size(2)), Math.toIntExact(gradOut.size(2)), alignCorners);
-        this.w = HalfPixelTaps.of(Math.toIntExact(out.size(3)), Math.toIntExact(gradOut.size(3)), alignCorners);
     }
 
     @Override
@@ -39,8 +35,13 @@ public final class ResizeBilinearV2Grad5HdStep implements PlanStep {
         return out.ownedWorkspaceBytes();
     }
 
+    /** The taps of axis {@code d} (2: H, 3: W), built when the step runs: proportional to the axis. */
+    private HalfPixelTaps taps(int d) {
+        return HalfPixelTaps.of(Math.toIntExact(out.size(d)), Math.toIntExact(gradOut.size(d)), alignCorners);
+    }
+
     @Override
     public void run(MemorySegment workspace) {
-        ResizeBilinearV2Grad5HdKernel.run(gradOut.resolve(workspace), out.resolve(workspace), h, w);
+        ResizeBilinearV2Grad5HdKernel.run(gradOut.resolve(workspace), out.resolve(workspace), taps(2), taps(3));
     }
 }

@@ -11,16 +11,12 @@ import java.lang.foreign.MemorySegment;
 public final class ResizeBilinearV2Step implements PlanStep {
     private final Operand self;
     private final Operand out;
-    private final HalfPixelTaps h;
-    private final HalfPixelTaps w;
     private final boolean alignCorners;
 
     public ResizeBilinearV2Step(Operand self, Operand out, boolean alignCorners) {
         this.self = self;
         this.out = out;
         this.alignCorners = alignCorners;
-        this.h = HalfPixelTaps.of(Math.toIntExact(self.size(2)), Math.toIntExact(out.size(2)), alignCorners);
-        this.w = HalfPixelTaps.of(Math.toIntExact(self.size(3)), Math.toIntExact(out.size(3)), alignCorners);
     }
 
     @Override
@@ -39,8 +35,13 @@ public final class ResizeBilinearV2Step implements PlanStep {
         return out.ownedWorkspaceBytes();
     }
 
+    /** The taps of axis {@code d} (2: H, 3: W), built when the step runs: proportional to the axis. */
+    private HalfPixelTaps taps(int d) {
+        return HalfPixelTaps.of(Math.toIntExact(self.size(d)), Math.toIntExact(out.size(d)), alignCorners);
+    }
+
     @Override
     public void run(MemorySegment workspace) {
-        ResizeBilinearV2Kernel.run(self.resolve(workspace), out.resolve(workspace), h, w);
+        ResizeBilinearV2Kernel.run(self.resolve(workspace), out.resolve(workspace), taps(2), taps(3));
     }
 }

@@ -1,26 +1,26 @@
 package io.opscv.plan;
 
 import io.opscv.kernel.Linear1dBackwardKernel;
-import io.opscv.kernel.LinearTable;
 import java.lang.foreign.MemorySegment;
 
 /**
  * Ascend950 (RegBase) l0 {@code ResizeLinearGrad}: the 3-D 1-D-linear backward on a contiguous
- * gradOut, in its own dtype (sums in float), into an intermediate.
+ * gradOut, in its own dtype (sums in float), into an intermediate; the coordinate table is built when it
+ * runs ({@link LinearAxis}).
  */
 public final class ResizeLinearGradStep implements PlanStep {
     private final Operand gradOut;
     private final Operand out;
-    private final LinearTable table;
+    private final LinearAxis axis;
     private final String parameters;
 
     /**
      * @param parameters shown by {@link #describe()}, e.g. {@code alignCorners=false, scales=2.0, deterministic=false}
      */
-    public ResizeLinearGradStep(Operand gradOut, Operand out, LinearTable table, String parameters) {
+    public ResizeLinearGradStep(Operand gradOut, Operand out, LinearAxis axis, String parameters) {
         this.gradOut = gradOut;
         this.out = out;
-        this.table = table;
+        this.axis = axis;
         this.parameters = parameters;
     }
 
@@ -41,6 +41,6 @@ public final class ResizeLinearGradStep implements PlanStep {
 
     @Override
     public void run(MemorySegment workspace) {
-        Linear1dBackwardKernel.run(gradOut.resolve(workspace), out.resolve(workspace), table);
+        Linear1dBackwardKernel.run(gradOut.resolve(workspace), out.resolve(workspace), axis.table());
     }
 }

@@ -8,8 +8,9 @@ import java.lang.foreign.MemorySegment;
  * 64-bit size. Closing it frees it; any later use fails with a status instead of touching freed
  * memory.
  *
- * <p>Allocation never ends in an {@link OutOfMemoryError}: a request beyond what the machine has
- * available fails with 361001 before any page is touched (see {@link AvailableMemory}). Freeing
+ * <p>Allocation never ends in an {@link OutOfMemoryError}: a request beyond what this process can
+ * still get (its container's limit included) fails with 361001 before any page is touched (see
+ * {@link AvailableMemory}). Freeing
  * is safe while other threads use the memory: a plan running on a stream {@linkplain #pin pins} the
  * memory it uses, and a free waits until the plan has finished; any other concurrent access fails with
  * {@link IllegalStateException} (the JDK's shared arenas; the executor reports it as a status)
@@ -48,10 +49,10 @@ public final class DeviceMemory implements AutoCloseable {
             return allocateZeroed(device, size);
         }
         synchronized (LARGE_ALLOCATIONS) {
-            long available = AvailableMemory.bytes();
-            if (size > available) {
-                throw AclnnException.runtime("aclrtMalloc could not allocate " + size + " bytes of device memory: only "
-                        + available + " bytes are available on this machine.", null);
+            AvailableMemory.Figure available = AvailableMemory.figure();
+            if (size > available.bytes()) {
+                throw AclnnException.runtime("aclrtMalloc could not allocate " + size + " bytes (" + available.bytes()
+                        + " available to this process: " + available.source() + ").", null);
             }
             return allocateZeroed(device, size);
         }

@@ -8,30 +8,41 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A stream ({@code aclrtCreateStream}): an ordered, asynchronous queue of work with a thread of its
- * own. {@link #synchronize()} waits until everything queued so far has run and reports the first
- * failure since the last synchronize; {@link #close()} ({@code aclrtDestroyStream}) drains the
- * queue first.
+ * A stream ({@code aclrtCreateStream}): an ordered, asynchronous queue of work.
  *
- * <p>Implementation overview. Tasks go through a lock-free queue. One thread at a time holds the
- * runner role and runs them in order, counting the completed ones: the stream's thread, woken by
- * launch, or a synchronizing thread that finds the queue waiting and runs the tasks it waits for
- * itself (as a caller-runs executor does). A launch followed at once by a synchronize therefore runs
- * on the caller, with no hand-over between threads, and a kernel's parallel loop gets the same
- * threads as any other loop of the caller; work nobody waits for still runs asynchronously on the
- * stream's thread. The stream's thread parks when it finds nothing to do, or when another thread
- * holds the role (that one wakes it on leaving the role if tasks remain); after running tasks it
- * spins for {@link #SPIN_NANOS}, so that a quick series of launches runs without wake-ups. A
- * synchronizing thread that cannot take the role spins as long, then parks until woken by the runner.
- * While launches keep coming ({@link #POLL_WINDOW_NANOS} since the last), the stream's thread parks
- * for at most {@link #POLL_NANOS} at a time and launch does not wake it: it finds work nobody waits
- * for within that time, and a launch followed by a synchronize costs no wake-up (on the Zen 5 host an
- * unpark took 7–35 µs of the launching thread, and the woken thread raced the synchronizing caller for
- * the role: the long-row bench case's whole call took 0.255 ms with it and 0.239 without, medians of
- * six processes each). After a quiet window it parks until woken, and the next launch wakes it.
- * Only launch and close take a lock, so that no task is accepted after close has begun draining.
+ * <ul>
+ *   <li><b>Ordering.</b> Tasks run one at a time, in the order their {@link #launch} calls were
+ *       accepted; each starts after the previous one has finished, so a task sees everything the
+ *       tasks before it wrote. Launches from several threads are ordered by when each was accepted.</li>
+ *   <li><b>Where tasks run.</b> On the stream's own thread, or on a thread blocked in
+ *       {@link #synchronize()} or {@link #close()} that runs the queued tasks it waits for itself;
+ *       either way, never two tasks of one stream at once.</li>
+ *   <li><b>Thread safety.</b> {@link #launch}, {@link #synchronize()}, {@link #close()} and
+ *       {@link #isOpen()} may be called from any thread, concurrently.</li>
+ *   <li><b>Failures.</b> A task that throws does not stop the stream: the tasks after it still run.
+ *       {@link #synchronize()} waits for every task queued before it was called and throws the first
+ *       failure recorded since the previous synchronize (an {@link AclnnException}; anything else a
+ *       task throws becomes 361001), then clears it; later failures of the same interval are not
+ *       reported. A synchronize from a task of the same stream is refused with 161002.</li>
+ *   <li><b>Close.</b> {@link #close()} ({@code aclrtDestroyStream}) refuses further launches
+ *       (161002), runs what is already queued, stops the stream's thread and returns once all of
+ *       that is done (also to a second caller). It reports no failure: a synchronize after it
+ *       still throws one not reported yet. Called from a task of the same stream, it returns at
+ *       once and the queue still drains.</li>
+ * </ul>
  */
 public final class Stream implements AutoCloseable {
+    /*
+     * Implementation overview. Tasks go through a lock-free queue. One thread at a time holds the runner
+     * role and runs them in order, counting the completed ones: the stream's thread, woken by launch, or a
+     * synchronizing thread that finds the queue waiting and runs the tasks it waits for itself (as a
+     * caller-runs executor does), so that a launch followed at once by a synchronize needs no hand-over
+     * between threads. The stream's thread parks when it finds nothing to do or another thread holds the
+     * role (that one wakes it on leaving the role if tasks remain); after running tasks it spins a while
+     * before parking, and while launches keep coming it parks for short intervals and launch does not wake
+     * it, so that a series of launches costs no wake-ups. Only launch and close take a lock, so that no
+     * task is accepted after close has begun draining.
+     */
     /** How long the stream's thread (after running tasks) or a waiting synchronizer spins before parking. */
     static final long SPIN_NANOS = 50_000;
     /** How long the stream's thread parks at a time while launches keep coming, at most. */

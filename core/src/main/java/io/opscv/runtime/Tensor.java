@@ -308,6 +308,25 @@ public final class Tensor implements AutoCloseable {
         return memory.segmentForAccess();
     }
 
+    /**
+     * The bytes of its memory this view spans, from its first element to the end of its last one
+     * (elements in between that the view skips included), for the checks that operands do not share
+     * memory ({@link MemorySegment#asOverlappingSlice}); {@code null} for an empty tensor or one without
+     * memory, which occupy no bytes. Fails as {@link #segment()} once the tensor is no longer usable.
+     */
+    public MemorySegment spannedBytes() {
+        if (isEmpty() || memory == null) {
+            return null;
+        }
+        long last = storageOffset;
+        for (int d = 0; d < shape.length; d++) {
+            last += (shape[d] - 1) * strides[d];
+        }
+        // Within the memory: creation checked that the view fits.
+        long size = dataType.byteSize();
+        return segment().asSlice(storageOffset * size, (last - storageOffset + 1) * size);
+    }
+
     /** Whether the tensor can still be used: not destroyed, memory not freed. */
     public boolean isUsable() {
         return !destroyed && (memory == null || !memory.isFreed());
