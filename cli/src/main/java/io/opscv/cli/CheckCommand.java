@@ -24,8 +24,8 @@ import picocli.CommandLine.ParentCommand;
                     + "per-element criterion of golden/README.md, and the upstream MERE/MARE standard for all-ones inputs.",
             "Progress goes to stderr, the summary table to stdout."
         },
-        footer = {"", "Exit codes: 0 every case passed, or was refused by its platform as SPEC section 6 says (REFUSED); 2 bad argument or "
-                + "case file; 4 a case failed or could not be judged."})
+        footer = {"", "Exit codes: 0 every case passed, or was refused as it must be (REFUSED: the status the case expects, or a product "
+                + "rule of SPEC section 6), or was skipped; 2 bad argument or case file; 4 a case failed or could not be judged."})
 final class CheckCommand implements Callable<Integer> {
     /** Exit code when a case failed or could not be judged. */
     static final int EXIT_CASES_FAILED = 4;

@@ -331,13 +331,18 @@ final class AtkFiles {
             double[] std = interval(nd, "std", 0.0);
             nd.rejectUnknown(Set.of());
             SplitMix64 random = SplitMix64.forItem(SEED, id);
-            double m = mean[0] + (mean[1] - mean[0]) * random.nextDouble();
-            double s = std[0] + (std[1] - std[0]) * random.nextDouble();
+            // Four significant digits, so that the report's input column reads as a distribution one could type.
+            double m = Math.clamp(round4(mean[0] + (mean[1] - mean[0]) * random.nextDouble()), mean[0], mean[1]);
+            double s = Math.clamp(round4(std[0] + (std[1] - std[0]) * random.nextDouble()), std[0], std[1]);
             source = new InputSource.Drawn(new ValueSpec(ValueSpec.Kind.NORMAL, m, s, 0.0, 0.0), random.nextLong());
         } else {
             throw input.wrong("range_values", "a distribution {\"name\": \"nd\", ...} or a list of special values", range);
         }
         return backward ? new InputSource.Drawn(ValueSpec.ONES, 0) : source;
+    }
+
+    private static double round4(double v) {
+        return new java.math.BigDecimal(v).round(new java.math.MathContext(4)).doubleValue();
     }
 
     private static double[] interval(JsonFields nd, String field, double least) {

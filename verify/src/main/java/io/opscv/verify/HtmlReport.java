@@ -266,7 +266,8 @@ public final class HtmlReport {
         h.append(". A case is drawn at its ratio to the limit that decides its verdict: the max error ratio where the "
                 + "per-element criterion decides, the larger of MERE/T and MARE/10&#183;T where the upstream standard does, the "
                 + "larger of the two where both do; at or below the red line (1) it passes. Ratios of 0 sit on the bottom edge, "
-                + "infinite ones (a broken NaN/overflow rule) on the top edge.</p>\n");
+                + "infinite ones (a broken NaN/overflow rule) on the top edge. Cases without numbers (REFUSED, ERROR, SKIP) are "
+                + "not drawn.</p>\n");
     }
 
     private static final String PASS_COLOUR = "#2e7d32";
