@@ -17,14 +17,15 @@ import picocli.CommandLine.ParentCommand;
 
 @Command(name = "check", mixinStandardHelpOptions = true,
         description = {
-            "Verify operators on the cases of a JSON case file (explicit cases and seeded sweeps; see docs/VERIFICATION.md).",
+            "Verify operators on the cases of a JSON case file: this project's format (explicit cases and seeded sweeps) or an "
+                    + "upstream ATK file (a JSON array of cases with 'aclnn_name'); see docs/VERIFICATION.md.",
             "Each case runs through the two-phase API (or, with an 'actual' file, judges a result produced elsewhere) and is "
                     + "compared with its golden: the file's expected values, else the float64 reference. Verdicts follow the "
                     + "per-element criterion of golden/README.md, and the upstream MERE/MARE standard for all-ones inputs.",
             "Progress goes to stderr, the summary table to stdout."
         },
-        footer = {"", "Exit codes: 0 every case passed, or was refused by its platform as SPEC section 6 says (REFUSED); 2 bad argument or "
-                + "case file; 4 a case failed or could not be judged."})
+        footer = {"", "Exit codes: 0 every case passed, or was refused as it must be (REFUSED: the status the case expects, or a product "
+                + "rule of SPEC section 6), or was skipped; 2 bad argument or case file; 4 a case failed or could not be judged."})
 final class CheckCommand implements Callable<Integer> {
     /** Exit code when a case failed or could not be judged. */
     static final int EXIT_CASES_FAILED = 4;
@@ -43,10 +44,15 @@ final class CheckCommand implements Callable<Integer> {
     @Option(names = "--report", paramLabel = "DIR", description = "Also write an HTML report, DIR/index.html.")
     Path reportDir;
 
+    @Option(names = "--actual", paramLabel = "DIR",
+            description = "For an ATK file: judge the hardware results in DIR (DIR/<id>.npy per case, encoded like the "
+                    + "operator's output) by each case's standard instead of running the operators.")
+    Path actualDir;
+
     @Override
     public Integer call() throws Exception {
         Platform platform = platformName == null ? null : OpscvCli.platform(platformName, "--platform");
-        List<CheckCase> cases = CaseFiles.read(caseFile);
+        List<CheckCase> cases = actualDir == null ? CaseFiles.read(caseFile) : CaseFiles.readWithResults(caseFile, actualDir);
         parent.err().println("check: " + cases.size() + " cases from " + caseFile);
         CheckRun run = Checker.check(caseFile.toString(), cases, platform, line -> parent.err().println("check: " + line));
         parent.out().print(SummaryTable.format(run));

@@ -139,6 +139,7 @@ class CheckCommandTest {
         assertEquals(0, help.code());
         assertTrue(help.out().contains("--platform=NAME"), help.out());
         assertTrue(help.out().contains("--report=DIR"), help.out());
+        assertTrue(help.out().contains("--actual=DIR"), help.out());
         assertTrue(opscv("--help").out().contains("check"));
     }
 }

@@ -30,6 +30,7 @@ final class CaseData {
         switch (c.input()) {
             case InputSource.File file -> readEncoded(file.path(), "input", c.dataType(), shape, bytes);
             case InputSource.Drawn drawn -> encode(drawn.values().draw(drawn.seed(), Math.toIntExact(count)), c.dataType(), bytes);
+            case InputSource.Listed listed -> encode(listed.fill(Math.toIntExact(count)), c.dataType(), bytes);
             case InputSource.Unused unused -> throw new IllegalStateException(c.name() + " has no input: it only expects a status");
         }
         return bytes.asSlice(0, count * c.dataType().byteSize());

@@ -1,15 +1,20 @@
 package io.opscv.verify;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.opscv.runtime.DataType;
 import io.opscv.runtime.Format;
 import io.opscv.runtime.Platform;
 import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -19,7 +24,8 @@ import java.util.Set;
 /**
  * Reads case files (docs/VERIFICATION.md): a JSON object with explicit {@code "cases"} in the format of
  * the golden set's {@code cases.json} and/or {@code "sweeps"} that generate cases from a seed, and an
- * optional default {@code "platform"}. File names in a case are relative to the case file's folder.
+ * optional default {@code "platform"}; or an upstream ATK file, a JSON array ({@link AtkFiles}). File names
+ * in a case are relative to the case file's folder.
  */
 public final class CaseFiles {
     /**
@@ -34,16 +40,34 @@ public final class CaseFiles {
 
     private CaseFiles() {}
 
-    /** Every case of {@code file}: its explicit cases, then each sweep's, in file order. */
+    /**
+     * The most bytes of a case file: the golden set's and upstream's files are a few hundred KiB; the file is held
+     * as text and as a tree while it is read.
+     */
+    public static final long MAX_FILE_BYTES = 64L << 20;
+
+    /**
+     * Jackson's limits, set here rather than left to its defaults: case files nest a few levels deep (an ATK
+     * argument list is four), so a deeper document is malformed, not a bigger case.
+     */
+    static final StreamReadConstraints LIMITS = StreamReadConstraints.builder()
+            .maxNestingDepth(64)
+            .maxDocumentLength(MAX_FILE_BYTES)
+            .maxStringLength(1 << 20)
+            .maxNumberLength(400)
+            .maxNameLength(4096)
+            .build();
+
+    private static final ObjectMapper MAPPER = new ObjectMapper(JsonFactory.builder().streamReadConstraints(LIMITS).build());
+
+    /**
+     * Every case of {@code file}: its explicit cases, then each sweep's, in file order; or, for an upstream ATK file
+     * (a JSON array, {@link AtkFiles}), its cases. A sweep's cases are drawn when they are asked for.
+     */
     public static List<CheckCase> read(Path file) throws IOException {
-        JsonNode root;
-        try {
-            root = new ObjectMapper().readTree(Files.readString(file));
-        } catch (NoSuchFileException e) {
-            throw new CaseFileException(file + ": no such file");
-        } catch (JsonProcessingException e) {
-            throw new CaseFileException(file + ": not valid JSON: " + e.getOriginalMessage() + " (line "
-                    + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")", e);
+        JsonNode root = parse(file);
+        if (root.isArray()) {
+            return AtkFiles.cases(root, file.toString());
         }
         Path folder = file.toAbsolutePath().getParent();
         JsonFields top = new JsonFields(root, file.toString());
@@ -54,28 +78,140 @@ public final class CaseFiles {
         if (cases == null && sweeps == null) {
             throw new CaseFileException(file + ": expected \"cases\" and/or \"sweeps\", found neither");
         }
-        List<CheckCase> all = new ArrayList<>();
+        List<CheckCase> explicit = new ArrayList<>();
         if (cases != null) {
             requireArray(cases, file + ": field 'cases'");
             int index = 0;
             for (JsonNode node : cases) {
-                all.add(explicitCase(node, file + ": case " + index++, folder, platform));
+                explicit.add(explicitCase(node, file + ": case " + index++, folder, platform));
             }
         }
+        List<Sweep> parsed = new ArrayList<>();
         if (sweeps != null) {
             requireArray(sweeps, file + ": field 'sweeps'");
             int index = 0;
             for (JsonNode node : sweeps) {
-                all.addAll(Sweep.parse(node, file + ": sweep " + index++, platform).generate());
+                parsed.add(Sweep.parse(node, file + ": sweep " + index++, platform));
             }
         }
+        requireUniqueNames(file, explicit, parsed);
+        return CaseList.of(explicit, parsed, file);
+    }
+
+    /**
+     * The cases of the ATK file {@code file}, each judged against its hardware result in {@code resultsDir}
+     * ({@code <id>.npy}, {@link AtkFiles#withResults}) instead of being run.
+     */
+    public static List<CheckCase> readWithResults(Path file, Path resultsDir) throws IOException {
+        JsonNode root = parse(file);
+        if (!root.isArray()) {
+            throw new CaseFileException(file + ": hardware results from a folder are for ATK files (a JSON array of cases); "
+                    + "a case file of this project names each case's result in its 'actual'");
+        }
+        if (!Files.isDirectory(resultsDir)) {
+            throw new CaseFileException(resultsDir + ": not a folder of hardware results (<id>.npy per case)");
+        }
+        return AtkFiles.withResults(AtkFiles.cases(root, file.toString()), resultsDir);
+    }
+
+    /** The JSON tree of {@code file}, within {@link #LIMITS}; a file that is not JSON is a {@link CaseFileException}. */
+    static JsonNode parse(Path file) throws IOException {
+        try {
+            long size = Files.size(file);
+            if (size > MAX_FILE_BYTES) {
+                throw new CaseFileException(file + ": " + size + " bytes is larger than a case file may be (" + MAX_FILE_BYTES
+                        + " bytes)");
+            }
+            JsonNode root = MAPPER.readTree(Files.readString(file));
+            if (root == null || root.isMissingNode()) {
+                throw new CaseFileException(file + ": empty file, expected a JSON object or array");
+            }
+            return root;
+        } catch (NoSuchFileException e) {
+            throw new CaseFileException(file + ": no such file");
+        } catch (CharacterCodingException e) {
+            throw new CaseFileException(file + ": not UTF-8 text, so not a JSON case file");
+        } catch (JsonProcessingException e) {
+            // A limit's exception (StreamConstraintsException) may carry no location.
+            JsonLocation at = e.getLocation();
+            String where = at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
+            throw new CaseFileException(file + ": not valid JSON: " + oneLine(e.getOriginalMessage()) + where, e);
+        }
+    }
+
+    private static String oneLine(String text) {
+        return text == null ? "" : text.replace('\n', ' ').replace('\r', ' ');
+    }
+
+    /**
+     * Names are unique: explicit cases among themselves, sweeps by name, and no explicit case may take a sweep case's
+     * name. A sweep's names are {@code NAME_} and digits, so two sweeps of different names never share one, and the
+     * check needs no set of every generated name.
+     */
+    private static void requireUniqueNames(Path file, List<CheckCase> explicit, List<Sweep> sweeps) {
         Set<String> names = new HashSet<>();
-        for (CheckCase c : all) {
+        for (CheckCase c : explicit) {
             if (!names.add(c.name())) {
                 throw new CaseFileException(file + ": two cases are named '" + c.name() + "'; names must be unique");
             }
         }
-        return all;
+        Set<String> sweepNames = new HashSet<>();
+        for (Sweep sweep : sweeps) {
+            if (!sweepNames.add(sweep.name())) {
+                throw new CaseFileException(file + ": two sweeps are named '" + sweep.name() + "'; their cases' names would "
+                        + "repeat");
+            }
+            for (String name : names) {
+                if (sweep.names(name)) {
+                    throw new CaseFileException(file + ": two cases are named '" + name + "' (an explicit case and one of sweep '"
+                            + sweep.name() + "'); names must be unique");
+                }
+            }
+        }
+    }
+
+    /** The explicit cases followed by each sweep's, drawing a sweep's case when it is asked for. */
+    private static final class CaseList extends AbstractList<CheckCase> {
+        private final List<List<CheckCase>> parts;
+        private final int size;
+
+        private CaseList(List<List<CheckCase>> parts, int size) {
+            this.parts = parts;
+            this.size = size;
+        }
+
+        static List<CheckCase> of(List<CheckCase> explicit, List<Sweep> sweeps, Path file) {
+            List<List<CheckCase>> parts = new ArrayList<>();
+            parts.add(List.copyOf(explicit));
+            long total = explicit.size();
+            for (Sweep sweep : sweeps) {
+                parts.add(sweep.generate());
+                total += sweep.count();
+            }
+            if (total > Sweep.MAX_COUNT) {
+                throw new CaseFileException(file + ": " + total + " cases are more than a case file may hold (" + Sweep.MAX_COUNT
+                        + "; each case's result is kept for the table and the report)");
+            }
+            return new CaseList(parts, (int) total);
+        }
+
+        @Override
+        public CheckCase get(int index) {
+            java.util.Objects.checkIndex(index, size);
+            int i = index;
+            for (List<CheckCase> part : parts) {
+                if (i < part.size()) {
+                    return part.get(i);
+                }
+                i -= part.size();
+            }
+            throw new IndexOutOfBoundsException(index);
+        }
+
+        @Override
+        public int size() {
+            return size;
+        }
     }
 
     private static CheckCase explicitCase(JsonNode node, String where, Path folder, Platform filePlatform) {
@@ -275,7 +411,7 @@ public final class CaseFiles {
                 return s;
             }
         }
-        throw new CaseFileException(f.context() + ": field 'standard' should be auto, element or upstream, but got \"" + name + "\"");
+        throw new CaseFileException(f.context() + ": field 'standard' should be auto, element, upstream or both, but got \"" + name + "\"");
     }
 
     /** Refuses a case whose tensors exceed {@link #MAX_ELEMENTS_PER_TENSOR}. */

@@ -55,6 +55,19 @@ public record CaseResult(CheckCase checkCase, Verdict verdict, String judged, St
         return SIZES_ONLY_GOLDEN.equals(golden);
     }
 
+    /**
+     * The largest ratio of an error to the limit that decides the verdict: the max error ratio where the per-element
+     * criterion decides, max(MERE / T, MARE / 10·T) where the upstream standard does, the larger where both do. At
+     * most 1 for a pass and above 1 for a failure, so that a chart of it agrees with the verdicts; NaN when not judged.
+     */
+    public double decidingRatio() {
+        Standard standard = checkCase.standard();
+        double upstream = Math.max(mere / threshold(), mare / (10 * threshold()));
+        boolean criterion = Judgement.criterionDecides(standard);
+        boolean bm = Judgement.upstreamDecides(standard, allOnes);
+        return criterion && bm ? Math.max(maxErrorRatio, upstream) : bm ? upstream : maxErrorRatio;
+    }
+
     /** Whether numbers were computed (false for skipped, refused, status and error cases). */
     public boolean judgedNumerically() {
         return !Double.isNaN(maxErrorRatio);

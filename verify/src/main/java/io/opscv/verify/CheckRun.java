@@ -29,8 +29,9 @@ public record CheckRun(String source, Platform platformOverride, List<CaseResult
     }
 
     /**
-     * One line: counts per verdict; which platforms refused cases (SPEC §6), how many results were judged against
-     * the sizes-only golden of SPEC §6's fallback plan, and which ops were skipped.
+     * One line: counts per verdict; how many refusals were a case's expected status and which platforms refused
+     * cases (SPEC §6), how many results were judged against the sizes-only golden of SPEC §6's fallback plan, and
+     * which ops were skipped.
      */
     public String summaryLine() {
         StringBuilder line = new StringBuilder();
@@ -42,8 +43,11 @@ public record CheckRun(String source, Platform platformOverride, List<CaseResult
                 .append(count(Verdict.SKIP)).append(" skipped");
         Map<String, Integer> refusing = new TreeMap<>();
         Map<String, Integer> skipped = new TreeMap<>();
+        long expected = 0;
         for (CaseResult r : results) {
-            if (r.verdict() == Verdict.REFUSED) {
+            if (r.verdict() == Verdict.REFUSED && r.checkCase().expectStatus() != null) {
+                expected++;
+            } else if (r.verdict() == Verdict.REFUSED) {
                 Platform p = r.checkCase().platform() != null ? r.checkCase().platform() : Platform.defaultPlatform();
                 refusing.merge(p.cliName(), 1, Integer::sum);
             } else if (r.verdict() == Verdict.SKIP) {
@@ -51,8 +55,16 @@ public record CheckRun(String source, Platform platformOverride, List<CaseResult
             }
         }
         long sizesOnly = results.stream().filter(CaseResult::sizesOnlyGolden).count();
-        if (!refusing.isEmpty()) {
-            line.append(" (refused by ").append(String.join(", ", refusing.keySet())).append(" as SPEC §6 says)");
+        if (expected > 0 || !refusing.isEmpty()) {
+            line.append(" (");
+            if (expected > 0) {
+                line.append(expected).append(" with the status the case expects");
+            }
+            if (!refusing.isEmpty()) {
+                line.append(expected > 0 ? "; " : "").append("refused by ").append(String.join(", ", refusing.keySet()))
+                        .append(" as SPEC §6 says");
+            }
+            line.append(')');
         }
         if (sizesOnly > 0) {
             long differ = results.stream().filter(r -> r.sizesOnlyGolden() && r.withScales() != Verdict.PASS).count();

@@ -26,7 +26,8 @@ import java.util.function.Consumer;
  * (the case's {@code actual} file, else the operator run through both phases on the case's platform);
  * then {@link Judgement}. A case that expects a status runs phase 1 only.
  *
- * <p>As a product (SPEC §6, {@link PlatformRules}): a case the product refuses by SPEC §6 is {@link Verdict#REFUSED}
+ * <p>A case that expects a status is {@link Verdict#REFUSED} when phase 1 fails with it. As a product (SPEC §6,
+ * {@link PlatformRules}): a case the product refuses by SPEC §6 is {@link Verdict#REFUSED}
  * when phase 1 fails with 161002, and fails when phase 1 accepts it; a result of a plan that takes the sizes only
  * (the fallback) is judged against the sizes-only reference, since that plan ignores a given scales.
  *
@@ -69,7 +70,12 @@ public final class Checker {
     }
 
     private static CaseResult checkOne(CheckCase c, Sessions sessions) {
-        OperatorAdapter adapter = OperatorAdapters.forOp(c.op());
+        OperatorAdapter adapter = OperatorAdapters.find(c.op());
+        if (adapter == null) {
+            return CaseResult.unjudged(c, Verdict.SKIP, "", "aclnn" + c.op() + " is not an operator of this project (it has "
+                    + OperatorAdapters.all().stream().map(OperatorAdapter::aclnnName).collect(java.util.stream.Collectors.joining(", "))
+                    + ")");
+        }
         Platform platform = c.platform() != null ? c.platform() : Platform.defaultPlatform();
         if (c.actual() == null && !adapter.hasOperator()) {
             return CaseResult.unjudged(c, Verdict.SKIP, "", adapter.aclnnName() + " is not in this build; give an 'actual' "
@@ -186,9 +192,11 @@ public final class Checker {
             try {
                 adapter.getWorkspaceSize(platform, c, in, out);
             } catch (AclnnException e) {
+                // Refused as the case expects: REFUSED, as for a product's refusal, so that "refused" means one thing.
                 boolean expected = e.code() == c.expectStatus();
-                return CaseResult.unjudged(c, expected ? Verdict.PASS : Verdict.FAIL, "status",
-                        (expected ? "" : "expected status " + c.expectStatus() + ", got ") + oneLine(e.toString()));
+                return CaseResult.unjudged(c, expected ? Verdict.REFUSED : Verdict.FAIL, "status",
+                        (expected ? "refused with the status the case expects: " : "expected status " + c.expectStatus() + ", got ")
+                                + oneLine(e.toString()));
             }
             return CaseResult.unjudged(c, Verdict.FAIL, "status", "expected status " + c.expectStatus()
                     + ", but phase 1 succeeded");

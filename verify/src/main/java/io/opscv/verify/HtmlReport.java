@@ -57,11 +57,15 @@ public final class HtmlReport {
         h.append("<p class=\"meta\">Verdicts: the per-element criterion of golden/README.md, |got &#8722; e| &#8804; (terms + 2)&#183;2<sup>-24</sup>&#183;B + "
                 + "2<sup>-p</sup>&#183;|e| + a (error ratio = |got &#8722; e| / allowed, &#8804; 1 passes); the upstream standard "
                 + "MERE &lt; T, MARE &lt; 10&#183;T (T = 2<sup>-13</sup> float32, 2<sup>-10</sup> float16, 2<sup>-7</sup> bfloat16) "
-                + "decides as well when the input is all ones (standard <code>auto</code>).</p>\n");
+                + "decides as well when the input is all ones (standard <code>auto</code>), always with <code>both</code> (an "
+                + "upstream ATK case run here), and alone with <code>upstream</code> (an ATK case's hardware result). The golden "
+                + "is a case's expected file, else this project's float64 reference (at least as exact as the float32 PyTorch "
+                + "golden of the upstream tests). REFUSED: phase 1 refused the case as it must, with the status the case "
+                + "expects or by a product rule of SPEC &#167;6; not a failure.</p>\n");
         overview(h, run);
-        h.append("<h2>Max error ratio per case</h2>\n");
+        h.append("<h2>Each case against the limit of its verdict</h2>\n");
         perCaseChart(h, run);
-        h.append("<h2>Max error ratio against size ratio</h2>\n");
+        h.append("<h2>Against the size ratio</h2>\n");
         ratioChart(h, run);
         casesTable(h, run);
         h.append("</body>\n</html>\n");
@@ -77,11 +81,11 @@ public final class HtmlReport {
             counts[r.verdict().ordinal()]++;
             counts[Verdict.values().length]++;
             if (r.judgedNumerically()) {
-                worst.merge(key, r.maxErrorRatio(), Math::max);
+                worst.merge(key, r.decidingRatio(), Math::max);
             }
         }
         h.append("<h2>Overview</h2>\n<table class=\"overview\">\n<thead><tr><th>op</th><th>dtype</th><th>cases</th><th>pass</th>"
-                + "<th>fail</th><th>error</th><th>refused</th><th>skip</th><th>worst error ratio</th></tr></thead>\n<tbody>\n");
+                + "<th>fail</th><th>error</th><th>refused</th><th>skip</th><th>worst ratio to the limit</th></tr></thead>\n<tbody>\n");
         for (Map.Entry<String, long[]> g : groups.entrySet()) {
             String[] key = g.getKey().split("\u0000");
             long[] n = g.getValue();
@@ -96,9 +100,12 @@ public final class HtmlReport {
         h.append("</tbody>\n</table>\n");
     }
 
-    /** Dots: x = case number, y = log10(max error ratio); the line at 1 is the criterion's limit. */
+    /**
+     * Dots: x = case number, y = log10 of the ratio to the limit that decides the case's verdict
+     * ({@link CaseResult#decidingRatio}); the line at 1 is that limit, so a pass is never drawn above it.
+     */
     private static void perCaseChart(StringBuilder h, CheckRun run) {
-        openChart(h, "per-case", "Max error ratio of each judged case, in file order");
+        openChart(h, "per-case", "Ratio of each judged case to the limit of its verdict, in file order");
         yAxis(h);
         int count = Math.max(1, run.results().size());
         xLabel(h, "case number (1.." + run.results().size() + ")");
@@ -108,13 +115,13 @@ public final class HtmlReport {
                 continue;
             }
             double x = LEFT + (i + 0.5) * plotWidth() / count;
-            point(h, r, x, y(r.maxErrorRatio()), colourOf(r));
+            point(h, r, x, y(r.decidingRatio()), colourOf(r));
         }
         h.append("</svg>\n");
         legend(h, false);
     }
 
-    /** Dots: x = log10(output/input size ratio), y = log10(max error ratio), coloured by dtype. */
+    /** Dots: x = log10(output/input size ratio), y = log10(ratio to the deciding limit), coloured by dtype. */
     private static void ratioChart(StringBuilder h, CheckRun run) {
         List<CaseResult> judged = judged(run);
         double lo = Math.floor(Math.log10(judged.stream().mapToDouble(r -> r.checkCase().sizeRatio()).min().orElse(0.1)));
@@ -123,8 +130,8 @@ public final class HtmlReport {
             lo -= 1;
             hi += 1;
         }
-        openChart(h, "size-ratio", "Max error ratio against the size ratio, forward output / forward input per row or plane "
-                + "(log scales)");
+        openChart(h, "size-ratio", "Ratio to the limit of the verdict against the size ratio, forward output / forward input "
+                + "per row or plane (log scales)");
         yAxis(h);
         for (int p = (int) lo; p <= (int) hi; p++) {
             double x = LEFT + (p - lo) / (hi - lo) * plotWidth();
@@ -136,17 +143,19 @@ public final class HtmlReport {
         xLabel(h, "size ratio: forward output / forward input elements per row or plane (Lout / Lin)");
         for (CaseResult r : judged) {
             double x = LEFT + (Math.log10(r.checkCase().sizeRatio()) - lo) / (hi - lo) * plotWidth();
-            point(h, r, x, y(r.maxErrorRatio()), dtypeColour(r));
+            point(h, r, x, y(r.decidingRatio()), dtypeColour(r));
         }
         h.append("</svg>\n");
         legend(h, true);
     }
 
+    /** The columns of a case's first row; the rest of its numbers and its note are in a detail row below it. */
+    private static final List<String> COLUMNS = List.of("#", "case", "op", "dtype", "platform", "shape (input &#8594; output)",
+            "max error ratio", "MERE", "MARE", "verdict");
+
     private static void casesTable(StringBuilder h, CheckRun run) {
         h.append("<h2>Cases</h2>\n<table class=\"cases\" id=\"cases\">\n<thead><tr>");
-        for (String column : List.of("#", "case", "op", "dtype", "platform", "shape (input &#8594; output)", "align corners", "scales",
-                "input",
-                "judged", "golden", "terms", "max error ratio", "worst element", "MERE", "MARE", "T", "standard", "verdict", "note")) {
+        for (String column : COLUMNS) {
             h.append("<th>").append(column).append("</th>");
         }
         h.append("</tr></thead>\n<tbody>\n");
@@ -154,26 +163,47 @@ public final class HtmlReport {
             CaseResult r = run.results().get(i);
             CheckCase c = r.checkCase();
             boolean numbers = r.judgedNumerically();
-            h.append("<tr class=\"").append(r.verdict().name().toLowerCase(Locale.ROOT)).append("\">")
+            String verdict = r.verdict().name().toLowerCase(Locale.ROOT);
+            h.append("<tr class=\"").append(verdict).append("\">")
                     .append(cell(Integer.toString(i + 1), true))
                     .append("<td class=\"name\">").append(esc(c.name())).append("</td>")
                     .append(cell(c.op(), false)).append(cell(CaseFiles.dtypeName(c.dataType()), false))
                     .append(cell((c.platform() != null ? c.platform() : Platform.defaultPlatform()).cliName(), false))
-                    .append("<td class=\"shape\">").append(esc(SummaryTable.shape(r))).append("</td>").append(cell(Boolean.toString(c.alignCorners()), false))
-                    .append(cell(scales(c.scales()), false)).append(cell(c.input().describe(), false))
-                    .append(cell(r.judged(), false)).append(cell(r.golden(), false))
-                    .append(cell(numbers ? Integer.toString(r.terms()) : "-", true))
+                    .append("<td class=\"shape\">").append(esc(SummaryTable.shape(r))).append("</td>")
                     .append(cell(numbers ? SummaryTable.ratio(r.maxErrorRatio()) : "-", true))
-                    .append(cell(numbers && r.worstElement() >= 0 ? r.worstElement() + ": got " + significant(r.worstGot())
-                            + ", expected " + significant(r.worstExpected()) : "-", false))
                     .append(cell(numbers ? SummaryTable.scientific(r.mere()) : "-", true))
                     .append(cell(numbers ? SummaryTable.scientific(r.mare()) : "-", true))
-                    .append(cell(SummaryTable.scientific(r.threshold()), true))
-                    .append(cell(c.standard().fileName() + (numbers && r.allOnes() ? " (all ones)" : ""), false))
-                    .append("<td class=\"verdict\">").append(r.verdict().name()).append("</td>")
-                    .append(cell(r.message(), false)).append("</tr>\n");
+                    .append("<td class=\"verdict\">").append(r.verdict().name()).append("</td></tr>\n");
+            h.append("<tr class=\"detail ").append(verdict).append("\"><td></td><td colspan=\"").append(COLUMNS.size() - 1)
+                    .append("\">");
+            detail(h, "align corners", Boolean.toString(c.alignCorners()), false);
+            detail(h, "scales", scales(c.scales()), true);
+            detail(h, "input", c.input().describe(), false);
+            detail(h, "judged", r.judged().isEmpty() ? "-" : r.judged() + (r.golden().isEmpty() ? "" : " against the " + r.golden()),
+                    false);
+            if (numbers) {
+                detail(h, "terms", Integer.toString(r.terms()), true);
+                if (r.worstElement() >= 0) {
+                    h.append("<span class=\"field\">worst element <span class=\"num\">").append(r.worstElement())
+                            .append("</span>: got <span class=\"num\">").append(esc(significant(r.worstGot())))
+                            .append("</span>, expected <span class=\"num\">").append(esc(significant(r.worstExpected())))
+                            .append("</span></span> ");
+                }
+            }
+            detail(h, "T", SummaryTable.scientific(r.threshold()), true);
+            detail(h, "standard", c.standard().fileName() + (numbers && r.allOnes() ? " (all ones)" : ""), false);
+            if (!r.message().isEmpty()) {
+                h.append("<div class=\"note\">").append(esc(r.message())).append("</div>");
+            }
+            h.append("</td></tr>\n");
         }
         h.append("</tbody>\n</table>\n");
+    }
+
+    /** One labelled value of a detail row; a number does not wrap. */
+    private static void detail(StringBuilder h, String label, String value, boolean number) {
+        h.append("<span class=\"field\">").append(esc(label)).append(' ').append(number ? "<span class=\"num\">" : "<b>")
+                .append(esc(value)).append(number ? "</span>" : "</b>").append("</span> ");
     }
 
     private static List<CaseResult> judged(CheckRun run) {
@@ -203,7 +233,7 @@ public final class HtmlReport {
                     .append("\" text-anchor=\"end\">").append(esc(power(p))).append("</text>\n");
         }
         h.append("<text class=\"axis\" transform=\"translate(14 ").append(TOP + plotHeight() / 2)
-                .append(") rotate(-90)\" text-anchor=\"middle\">max error ratio</text>\n");
+                .append(") rotate(-90)\" text-anchor=\"middle\">ratio to the limit</text>\n");
     }
 
     private static void xLabel(StringBuilder h, String label) {
@@ -215,8 +245,11 @@ public final class HtmlReport {
         boolean failed = r.verdict() != Verdict.PASS;
         h.append("<circle class=\"point").append(failed ? " failed" : "").append("\" cx=\"").append(fmt(x)).append("\" cy=\"")
                 .append(fmt(y)).append("\" r=\"").append(failed ? 5 : 3).append("\" fill=\"").append(colour).append("\">")
-                .append("<title>").append(esc(r.checkCase().name() + ": error ratio " + SummaryTable.ratio(r.maxErrorRatio())
-                        + ", size ratio " + String.format(Locale.ROOT, "%.4g", r.checkCase().sizeRatio()) + ", " + r.verdict()))
+                .append("<title>").append(esc(r.checkCase().name() + ": " + r.verdict() + " by standard " + r.checkCase().standard()
+                        .fileName() + ", ratio to its limit " + SummaryTable.ratio(r.decidingRatio()) + " (max error ratio "
+                        + SummaryTable.ratio(r.maxErrorRatio()) + ", MERE " + SummaryTable.scientific(r.mere()) + ", MARE "
+                        + SummaryTable.scientific(r.mare()) + "), size ratio " + String.format(Locale.ROOT, "%.4g",
+                        r.checkCase().sizeRatio())))
                 .append("</title></circle>\n");
     }
 
@@ -230,8 +263,11 @@ public final class HtmlReport {
             h.append("<span style=\"color:").append(PASS_COLOUR).append("\">&#9679; pass</span> <span style=\"color:")
                     .append(FAIL_COLOUR).append("\">&#9679; fail</span>");
         }
-        h.append("; the red line is the criterion's limit (ratio 1); ratios of 0 sit on the bottom edge, infinite ones "
-                + "(a broken NaN/overflow rule) on the top edge.</p>\n");
+        h.append(". A case is drawn at its ratio to the limit that decides its verdict: the max error ratio where the "
+                + "per-element criterion decides, the larger of MERE/T and MARE/10&#183;T where the upstream standard does, the "
+                + "larger of the two where both do; at or below the red line (1) it passes. Ratios of 0 sit on the bottom edge, "
+                + "infinite ones (a broken NaN/overflow rule) on the top edge. Cases without numbers (REFUSED, ERROR, SKIP) are "
+                + "not drawn.</p>\n");
     }
 
     private static final String PASS_COLOUR = "#2e7d32";
@@ -322,6 +358,10 @@ public final class HtmlReport {
             "th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: left; vertical-align: top; }",
             "th { background: #eee; position: sticky; top: 0; }",
             "td.num { text-align: right; font-variant-numeric: tabular-nums; }",
+            "td.num, span.num, td.verdict { white-space: nowrap; } span.num { font-variant-numeric: tabular-nums; }",
+            "table.cases { max-width: 100%; } tr.detail td { border-top: none; font-size: 12px; color: #444; }",
+            "tr.detail .field { margin-right: 14px; display: inline-block; } .note { overflow-wrap: anywhere; }",
+            "tbody tr:not(.detail) td { border-bottom: none; }",
             "tr.fail td, tr.error td { background: #fdecea; } tr.skip td, tr.refused td { color: #888; }",
             "td.verdict { font-weight: bold; } td.shape, td.name { white-space: nowrap; }",
             "tr.pass td.verdict { color: #2e7d32; } tr.fail td.verdict, tr.error td.verdict { color: #c62828; }",

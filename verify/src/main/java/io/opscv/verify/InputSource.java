@@ -20,6 +20,33 @@ public sealed interface InputSource {
         }
     }
 
+    /** The values in turn, repeated to fill the tensor (an ATK case's special values, e.g. {@code ["nan"]}). */
+    record Listed(double[] values) implements InputSource {
+        /** Copies {@code values}. */
+        public Listed {
+            values = values.clone();
+        }
+
+        /** The first {@code count} values of the repetition. */
+        double[] fill(int count) {
+            double[] filled = new double[count];
+            for (int k = 0; k < count; k++) {
+                filled[k] = values[k % values.length];
+            }
+            return filled;
+        }
+
+        @Override
+        public String describe() {
+            StringBuilder s = new StringBuilder("filled with ");
+            for (int k = 0; k < values.length; k++) {
+                s.append(k == 0 ? "" : ", ").append(Double.isNaN(values[k]) ? "nan" : Double.isInfinite(values[k])
+                        ? (values[k] > 0 ? "inf" : "-inf") : Double.toString(values[k]));
+            }
+            return s.toString();
+        }
+    }
+
     /** No input: a case that expects phase 1 to fail reads no values. */
     record Unused() implements InputSource {
         @Override

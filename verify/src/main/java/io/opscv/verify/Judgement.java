@@ -10,6 +10,16 @@ import io.opscv.runtime.DataType;
 final class Judgement {
     private Judgement() {}
 
+    /** Whether the upstream MERE/MARE standard takes part in the verdict. */
+    static boolean upstreamDecides(Standard standard, boolean allOnes) {
+        return standard == Standard.UPSTREAM || standard == Standard.BOTH || (standard == Standard.AUTO && allOnes);
+    }
+
+    /** Whether the per-element criterion takes part in the verdict. */
+    static boolean criterionDecides(Standard standard) {
+        return standard != Standard.UPSTREAM;
+    }
+
     /**
      * @param got      the result, widened to float64, row-major
      * @param expected the golden, same length
@@ -47,12 +57,13 @@ final class Judgement {
             case AUTO -> criterionPass && (!allOnes || upstreamPass);
             case ELEMENT -> criterionPass;
             case UPSTREAM -> upstreamPass;
+            case BOTH -> criterionPass && upstreamPass;
         };
         String message = "";
         if (!pass) {
             StringBuilder why = new StringBuilder();
-            boolean criterionDecides = c.standard() != Standard.UPSTREAM;
-            boolean upstreamDecides = c.standard() == Standard.UPSTREAM || (c.standard() == Standard.AUTO && allOnes);
+            boolean criterionDecides = criterionDecides(c.standard());
+            boolean upstreamDecides = upstreamDecides(c.standard(), allOnes);
             if (criterionDecides && !criterionPass) {
                 int w = (int) worst;
                 why.append("element ").append(w).append(": got ").append(got[w]).append(", expected ").append(expected[w])

@@ -25,6 +25,16 @@ public final class OperatorAdapters {
         throw new IllegalArgumentException("unknown op '" + op + "' (known: " + names() + ")");
     }
 
+    /** The adapter of case-file op {@code op}, or {@code null} when the harness does not know it. */
+    public static OperatorAdapter find(String op) {
+        for (OperatorAdapter adapter : ALL) {
+            if (adapter.op().equals(op)) {
+                return adapter;
+            }
+        }
+        return null;
+    }
+
     /** The known op names, comma-separated. */
     public static String names() {
         return ALL.stream().map(OperatorAdapter::op).collect(Collectors.joining(", "));

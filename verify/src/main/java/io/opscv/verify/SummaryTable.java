@@ -51,7 +51,10 @@ public final class SummaryTable {
 
     /** The operator's input and output shapes, e.g. {@code 2x3x32 -> 2x3x16}, or {@code 1x8x8x3 -> 1x4x4x3 nhwc}. */
     static String shape(CaseResult r) {
-        OperatorAdapter adapter = OperatorAdapters.forOp(r.checkCase().op());
+        OperatorAdapter adapter = OperatorAdapters.find(r.checkCase().op());
+        if (adapter == null) {
+            return "-";
+        }
         return dims(adapter.inputShape(r.checkCase())) + " -> " + dims(adapter.outputShape(r.checkCase()))
                 + (r.checkCase().channelsLast() ? " nhwc" : "");
     }

@@ -6,6 +6,7 @@ import io.opscv.runtime.Format;
 import io.opscv.runtime.Platform;
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -29,6 +30,11 @@ final class Sweep {
     /** SPEC §5: scales ≤ 500 and a size ratio ≤ 500. */
     static final double MAX_RATIO = 500.0;
     static final long DEFAULT_MAX_ELEMENTS = 2_000_000;
+    /**
+     * The most cases a sweep (and a case file) may hold: the cases are drawn one at a time as they run, but
+     * each result is kept for the table and the report.
+     */
+    static final int MAX_COUNT = 100_000;
     private static final int MAX_TRIES = 1000;
 
     private final String context;
@@ -82,6 +88,10 @@ final class Sweep {
         f.requiredText("name");
         OperatorAdapter adapter = CaseFiles.adapter(f);
         int count = f.requiredInt("count", 1);
+        if (count > MAX_COUNT) {
+            throw new CaseFileException(f.context() + ": field 'count' should be at most " + MAX_COUNT + " (each case's result "
+                    + "is kept for the table and the report), but got " + count);
+        }
         long seed = f.requiredLong("seed");
         Distribution<Integer> n = f.has("n") ? Distribution.ints(f, "n", 1) : new Distribution.Fixed<>(1);
         Distribution<Integer> c = f.has("c") ? Distribution.ints(f, "c", 1) : new Distribution.Fixed<>(1);
@@ -123,8 +133,35 @@ final class Sweep {
                     + CaseFiles.MAX_ELEMENTS_PER_TENSOR + "], but got " + maxElements);
         }
         f.rejectUnknown(Set.of("comment", "description"));
-        return new Sweep(f.context(), name, adapter, count, seed, n, c, inLengths, ratios, outBounds, alignCorners, scalesMode,
-                dtype, values, format, platform, standard, maxElements);
+        Sweep sweep = new Sweep(f.context(), name, adapter, count, seed, n, c, inLengths, ratios, outBounds, alignCorners,
+                scalesMode, dtype, values, format, platform, standard, maxElements);
+        // The cases are drawn as they run; drawing the first here catches bounds that can never meet before any runs.
+        sweep.generate().getFirst();
+        return sweep;
+    }
+
+    /** The sweep's name. */
+    String name() {
+        return name;
+    }
+
+    /** How many cases it draws. */
+    int count() {
+        return count;
+    }
+
+    /** Whether {@code caseName} is the name of one of this sweep's cases. */
+    boolean names(String caseName) {
+        String prefix = name + "_";
+        if (!caseName.startsWith(prefix) || caseName.length() != prefix.length() + digits()) {
+            return false;
+        }
+        String index = caseName.substring(prefix.length());
+        return index.chars().allMatch(ch -> ch >= '0' && ch <= '9') && Integer.parseInt(index) < count;
+    }
+
+    private int digits() {
+        return Math.max(4, Integer.toString(count - 1).length());
     }
 
     private static int[] bounds(JsonFields f, String field) {
@@ -139,14 +176,24 @@ final class Sweep {
         return new int[] {min, max};
     }
 
-    /** The sweep's cases, named {@code name_0000}, {@code name_0001}, ... */
+    /**
+     * The sweep's cases, named {@code name_0000}, {@code name_0001}, ...: a list that draws case {@code i} when it is
+     * asked for, so that its memory does not grow with {@code count}.
+     */
     List<CheckCase> generate() {
-        List<CheckCase> cases = new ArrayList<>(count);
-        String pattern = "%s_%0" + Math.max(4, Integer.toString(count - 1).length()) + "d";
-        for (int i = 0; i < count; i++) {
-            cases.add(draw(String.format(pattern, name, i), SplitMix64.forItem(seed, i)));
-        }
-        return cases;
+        String pattern = "%s_%0" + digits() + "d";
+        return new AbstractList<>() {
+            @Override
+            public CheckCase get(int i) {
+                java.util.Objects.checkIndex(i, count);
+                return draw(String.format(pattern, name, i), SplitMix64.forItem(seed, i));
+            }
+
+            @Override
+            public int size() {
+                return count;
+            }
+        };
     }
 
     private CheckCase draw(String caseName, SplitMix64 random) {

@@ -2,18 +2,22 @@ package io.opscv.verify;
 
 /** The outcome of one case. */
 public enum Verdict {
-    /** Judged and within the standard (or phase 1 failed with the expected status). */
+    /** Judged and within the standard. */
     PASS,
     /** Judged and outside the standard, or the wrong status. */
     FAIL,
     /** Could not be judged: a missing or malformed file, an operator failure at run time. */
     ERROR,
     /**
-     * Not run: the case's platform refuses it, as SPEC §6 says it must (phase 1 failed with 161002 for a product
-     * rule, e.g. BF16 on the training series); not a failure.
+     * Not run, rightly: phase 1 refused the case as it must, either with the status the case expects
+     * ({@code expect_status}) or with 161002 for a product rule of SPEC §6 (e.g. BF16 on the training series); not a
+     * failure.
      */
     REFUSED,
-    /** Not run: the operator is not in this build and the case has no {@code actual} file. */
+    /**
+     * Not run: the operator is not in this build and the case has no {@code actual} file, or (an ATK case) it is not
+     * one of this project's operators.
+     */
     SKIP;
 
     /** Whether this verdict makes {@code check} exit non-zero. */

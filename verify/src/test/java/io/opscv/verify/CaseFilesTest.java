@@ -115,7 +115,7 @@ class CaseFilesTest {
         assertError("nan_fraction (0.7) and inf_fraction (0.6) must be >= 0 with a sum <= 1",
                 head + "\"l_out\": 4, \"dtype\": \"float32\", \"values\": {\"kind\": \"normal\", \"nan_fraction\": 0.7, "
                         + "\"inf_fraction\": 0.6}}]}");
-        assertError("field 'standard' should be auto, element or upstream, but got \"strict\"",
+        assertError("field 'standard' should be auto, element, upstream or both, but got \"strict\"",
                 head + "\"l_out\": 4, \"dtype\": \"float32\", \"values\": \"ones\", \"standard\": \"strict\"}]}");
     }
 

@@ -130,7 +130,7 @@ class CheckerTest {
     }
 
     @Test
-    void statusCasesPassOnTheExpectedStatusOnly() throws IOException {
+    void statusCasesAreRefusedOnTheExpectedStatusOnly() throws IOException {
         Path file = dir.resolve("status.json");
         Files.writeString(file, """
                 {"cases": [
@@ -152,14 +152,17 @@ class CheckerTest {
         CheckRun run = Checker.check("status.json", CaseFiles.read(file), null, line -> { });
         Map<String, CaseResult> byName = run.results().stream().collect(Collectors.toMap(r -> r.checkCase().name(),
                 Function.identity()));
-        assertEquals(Verdict.PASS, byName.get("scale501").verdict());
+        // Phase 1 refusing as the case expects is REFUSED, the verdict of a product's refusal too: one notion of refused.
+        assertEquals(Verdict.REFUSED, byName.get("scale501").verdict());
         assertEquals("status", byName.get("scale501").judged());
+        assertTrue(byName.get("scale501").message().startsWith("refused with the status the case expects: ACLNN_ERR_PARAM_INVALID "
+                + "(161002)"), byName.get("scale501").message());
         assertEquals(Verdict.PASS, byName.get("scale400").verdict(), byName.get("scale400").message());
         assertEquals(6, byName.get("scale400").elements(), "out (1, 1, 6) is judged");
         assertEquals(Verdict.PASS, byName.get("013_empty").verdict());
         assertEquals(0, byName.get("013_empty").elements());
-        assertEquals(Verdict.PASS, byName.get("019_output_size_0").verdict());
-        assertEquals(Verdict.PASS, byName.get("bf16_on_training_series").verdict());
+        assertEquals(Verdict.REFUSED, byName.get("019_output_size_0").verdict());
+        assertEquals(Verdict.REFUSED, byName.get("bf16_on_training_series").verdict());
         assertTrue(byName.get("bf16_on_training_series").message().contains("DT_BF16"), byName.get("bf16_on_training_series").message());
         assertEquals(Verdict.FAIL, byName.get("wrongly_expects_refusal").verdict());
         assertEquals("expected status 161002, but phase 1 succeeded", byName.get("wrongly_expects_refusal").message());
@@ -167,6 +170,9 @@ class CheckerTest {
         assertTrue(byName.get("wrong_status").message().startsWith("expected status 161001, got ACLNN_ERR_PARAM_INVALID (161002): "
                 + "scales should be <= 500"), byName.get("wrong_status").message());
         assertEquals(2, run.count(Verdict.FAIL));
+        assertEquals(3, run.count(Verdict.REFUSED));
+        assertTrue(run.summaryLine().startsWith("7 cases: 2 passed, 2 failed, 0 errors, 3 refused, 0 skipped (3 with the status the "
+                + "case expects)"), run.summaryLine());
         assertTrue(!run.passed());
     }
 

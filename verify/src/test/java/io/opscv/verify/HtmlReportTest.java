@@ -77,25 +77,29 @@ class HtmlReportTest {
                 ]}""");
         CheckRun run = Checker.check(cases + " <&>", CaseFiles.read(cases), null, l -> { });
         List<String> verdicts = run.results().stream().map(r -> r.verdict().name()).toList();
-        assertEquals(List.of("PASS", "FAIL", "PASS", "ERROR", "PASS", "REFUSED"), verdicts);
+        assertEquals(List.of("PASS", "FAIL", "REFUSED", "ERROR", "PASS", "REFUSED"), verdicts);
         Path file = HtmlReport.write(run, dir.resolve("mixed-report"));
         String html = Files.readString(file);
         assertTrue(!html.contains("<script") && !html.contains("src=\"") && !html.contains("href=\""), "self-contained");
         Document page = parse(file);
         assertEquals(names(run), caseNames(page));
         assertEquals("a <b> & \"c\" 'd'", caseNames(page).getFirst());
-        // Rows carry their verdict as a class (the page colours them); the failure says which element.
+        // Rows carry their verdict as a class (the page colours them), each followed by its detail row; the failure says
+        // which element.
         NodeList rows = rows(page);
+        NodeList details = details(page);
+        assertEquals(rows.getLength(), details.getLength());
         for (int k = 0; k < rows.getLength(); k++) {
             assertEquals(verdicts.get(k).toLowerCase(java.util.Locale.ROOT), ((Element) rows.item(k)).getAttribute("class"));
+            assertEquals("detail " + verdicts.get(k).toLowerCase(java.util.Locale.ROOT), ((Element) details.item(k)).getAttribute("class"));
         }
         // The out of an all-ones gradOut upsampled 2x is 2 everywhere.
-        assertTrue(rows.item(1).getTextContent().contains("0: got 0.0, expected 2.0"), rows.item(1).getTextContent());
-        assertTrue(rows.item(3).getTextContent().contains("missing<&>.npy: no such file"), rows.item(3).getTextContent());
+        assertTrue(details.item(1).getTextContent().contains("0: got 0.0, expected 2.0"), details.item(1).getTextContent());
+        assertTrue(details.item(3).getTextContent().contains("missing<&>.npy: no such file"), details.item(3).getTextContent());
         assertTrue(rows.item(4).getTextContent().contains("1x2x3x3 -> 1x4x6x3 nhwc"), rows.item(4).getTextContent());
         assertTrue(rows.item(5).getTextContent().contains("ascend910"), rows.item(5).getTextContent());
-        assertTrue(rows.item(5).getTextContent().contains("SPEC §6: the training series (Ascend910) has no BF16"),
-                rows.item(5).getTextContent());
+        assertTrue(details.item(5).getTextContent().contains("SPEC §6: the training series (Ascend910) has no BF16"),
+                details.item(5).getTextContent());
         // Three cases have numbers (the two passing drawn ones and the wrong actual): three points per chart, one failed.
         NodeList charts = page.getElementsByTagNameNS(SVG, "svg");
         for (int k = 0; k < charts.getLength(); k++) {
@@ -109,10 +113,18 @@ class HtmlReportTest {
         return run.results().stream().map(r -> r.checkCase().name()).toList();
     }
 
-    private static NodeList rows(Document page) throws Exception {
+    /** The cases table's first row of each case. */
+    static NodeList rows(Document page) throws Exception {
         XPath xpath = XPathFactory.newInstance().newXPath();
-        return (NodeList) xpath.evaluate("//*[local-name()='table'][@id='cases']/*[local-name()='tbody']/*[local-name()='tr']",
-                page, XPathConstants.NODESET);
+        return (NodeList) xpath.evaluate("//*[local-name()='table'][@id='cases']/*[local-name()='tbody']/*[local-name()='tr']"
+                + "[not(starts-with(@class, 'detail'))]", page, XPathConstants.NODESET);
+    }
+
+    /** The detail row below each case's first row. */
+    static NodeList details(Document page) throws Exception {
+        XPath xpath = XPathFactory.newInstance().newXPath();
+        return (NodeList) xpath.evaluate("//*[local-name()='table'][@id='cases']/*[local-name()='tbody']/*[local-name()='tr']"
+                + "[starts-with(@class, 'detail')]", page, XPathConstants.NODESET);
     }
 
     private static List<String> caseNames(Document page) throws Exception {
@@ -130,7 +142,7 @@ class HtmlReportTest {
     }
 
     /** Parses the page as XML: any markup error (unclosed tag, bare '&' or '<') fails here. */
-    private static Document parse(Path file) throws Exception {
+    static Document parse(Path file) throws Exception {
         DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
         factory.setNamespaceAware(true);
         factory.setFeature(XMLConstants.FEATURE_SECURE_PROCESSING, true);
