@@ -15,14 +15,16 @@ import java.util.List;
  *       (160/147, 3/2, 4/3, 5/4, 37/10, 5/2, 8/7, 7/4), half irregular p/q; {@code up_large} 16–500 with
  *       Lin 1–16; {@code equal}; {@code down_int} 2–10; {@code down_frac} 1–4; {@code down_extreme} 1/50–1/500,
  *       half of them exactly 1/500;</li>
- *   <li>rows requested: {@code long} (N·C 1–8, rows as long as the traffic allows), {@code mid} (N·C 16–4096),
- *       {@code short} (longer side 17–512, N·C from the traffic), {@code tiny} (longer side 4–16). The class
- *       the case reports is read back from its sizes ({@link #rowsClass}): large up has short inputs by
- *       definition, and extreme down has long ones;</li>
+ *   <li>rows requested: {@code long} (the longest rows the contract and the traffic allow, longer side up to
+ *       2^20, N·C from the traffic: 1 in the cache-resident group, 8–64 when memory-bound), {@code mid} (N·C 16–4096,
+ *       the rows as long as the traffic needs), {@code short} (longer side 17–512), {@code tiny} (longer side
+ *       4–16). The class the case reports is read back from its sizes ({@link #rowsClass}): large up has
+ *       short inputs by definition, and extreme down long ones;</li>
  *   <li>layout contiguous / transposed (C ≥ 2 there) / strided_out.</li>
  * </ul>
- * The sizes give at least the drawn traffic; N·C is split as N × C with C from a list of channel counts
- * no larger than a quarter of N·C, so rounding N up adds at most a quarter.
+ * The sizes give at least the drawn traffic; every dimension stays within 2^20 (SPEC §5), so a row never
+ * exceeds 2^20 elements and a memory-bound case has more than a few rows. N·C is split as N × C with C from
+ * a list of channel counts no larger than a quarter of N·C, so rounding N up adds at most a quarter.
  */
 final class Linear1dDistribution {
     static final List<String> RATIO_CLASSES =
@@ -34,6 +36,8 @@ final class Linear1dDistribution {
     /** Up ratios users meet, as {Lout, Lin}: 44.1 → 48 kHz, 2:3, 3:4, 4:5, 7000 → 25900, 2:5, 224 → 256, 4:7. */
     private static final List<long[]> NAMED_UP = List.of(new long[] {160, 147}, new long[] {3, 2}, new long[] {4, 3},
             new long[] {5, 4}, new long[] {37, 10}, new long[] {5, 2}, new long[] {8, 7}, new long[] {7, 4});
+    /** SPEC §5: every dimension of the 1-D operators' tensors is at most 2^20. */
+    static final long MAX_LENGTH = 1L << 20;
     private static final List<Long> CHANNELS = List.of(1L, 2L, 3L, 4L, 8L, 16L, 32L, 64L, 128L, 256L, 512L, 1024L);
 
     private Linear1dDistribution() {}
@@ -67,40 +71,50 @@ final class Linear1dDistribution {
         long[] pq = ratio(ratioClass, d, maxSide);
         long p = pq[0];
         long q = pq[1];
-        long n;
-        long c;
         long k;
-        if (ratioClass.equals("up_large") || rowsRequest.equals("short") || rowsRequest.equals("tiny")) {
-            // The row length is fixed first, N·C follows from the traffic.
-            k = ratioClass.equals("up_large")
-                    ? (rowsRequest.equals("tiny") ? 1 : d.uniform(1, 16))
-                    : Math.max(1, (rowsRequest.equals("tiny") ? d.uniform(4, 16) : d.logUniform(17, 512)) / Math.max(p, q));
-            long rowCount = Math.max(1, (long) Math.ceil(traffic / ((double) k * (p + q) * size)));
-            c = channels(d, rowCount, transposed);
-            n = Math.ceilDiv(rowCount, c);
+        long rowCount;
+        if (rowsRequest.equals("mid") && !ratioClass.equals("up_large")) {
+            // N·C first, the row length follows from the traffic.
+            rowCount = d.logUniform(16, 4096);
+            k = Math.max(1, (long) Math.ceil(traffic / ((double) rowCount * (p + q) * size)));
         } else {
-            long rowCount = rowsRequest.equals("long") ? d.logUniform(1, 8) : d.logUniform(16, 4096);
-            c = channels(d, rowCount, transposed);
-            n = Math.ceilDiv(rowCount, c);
-            k = Math.max(1, (long) Math.ceil(traffic / ((double) n * c * (p + q) * size)));
+            // The row length first (large up: Lin 1-16 by definition), N·C follows from the traffic.
+            long longerSide = switch (rowsRequest) {
+                case "long" -> MAX_LENGTH;
+                case "short" -> d.logUniform(17, 512);
+                default -> d.uniform(4, 16);
+            };
+            if (ratioClass.equals("up_large")) {
+                k = rowsRequest.equals("tiny") ? 1 : d.uniform(1, 16);
+            } else {
+                k = Math.max(1, longerSide / Math.max(p, q));
+            }
+            rowCount = 0;
         }
+        // Every dimension at most 2^20 (SPEC §5), and no row beyond the traffic; as many rows as the traffic needs,
+        // then the rows shortened to what N × C of them need (N rounded up, or C ≥ 2 for a transposed view).
+        k = Math.min(k, Math.min(MAX_LENGTH / Math.max(p, q), Math.max(1, Math.round(traffic / ((p + q) * size)))));
+        rowCount = (long) Math.ceil(traffic / ((double) k * (p + q) * size));
+        long c = channels(d, rowCount, transposed);
+        long n = Math.ceilDiv(rowCount, c);
+        k = Math.max(1, Math.min(k, (long) Math.ceil(traffic / ((double) n * c * (p + q) * size))));
         long lin = k * q;
         long lout = k * p;
         double scales = scalesGiven ? Draws.givenScales(lin, lout) : 0;
-        String rowsClass = rowsClass(n * c, Math.max(lin, lout));
+        String rowsClass = rowsClass(Math.max(lin, lout));
         return new SweepCase(index + "_" + ratioClass + "_" + rowsClass, op, dtype, n, c, 1, lin, 1, lout, alignCorners,
                 0, scales, layout, ratioClass, rowsClass, cache);
     }
 
-    /** The rows class of a case, from its sizes: tiny rows, few long rows, short rows, else mid. */
-    static String rowsClass(long rows, long longerSide) {
+    /** The rows class of a case, from the longer of its row lengths. */
+    static String rowsClass(long longerSide) {
         if (longerSide <= 16) {
             return "tiny";
         }
-        if (rows <= 8) {
-            return "long";
+        if (longerSide <= 512) {
+            return "short";
         }
-        return longerSide <= 512 ? "short" : "mid";
+        return longerSide < MAX_LENGTH / 16 ? "mid" : "long";
     }
 
     /** {Lout, Lin} in lowest terms for the class, both at most {@code maxSide} where the class allows it. */
@@ -143,10 +157,14 @@ final class Linear1dDistribution {
         return b == 0 ? a : gcd(b, a % b);
     }
 
-    /** A channel count for {@code rows} rows: at most a quarter of them (two at least where transposed). */
+    /**
+     * A channel count for {@code rows} rows: at most a quarter of them (two at least where transposed), and
+     * enough that N stays within 2^20.
+     */
     private static long channels(Draws d, long rows, boolean transposed) {
         long cap = Math.max(transposed ? 2 : 1, rows / 4);
-        List<Long> fitting = CHANNELS.stream().filter(c -> c <= cap && (!transposed || c >= 2)).toList();
-        return d.pick(fitting);
+        long least = Math.max(transposed ? 2 : 1, Math.ceilDiv(rows, MAX_LENGTH));
+        List<Long> fitting = CHANNELS.stream().filter(c -> c <= cap && c >= least).toList();
+        return fitting.isEmpty() ? least : d.pick(fitting);
     }
 }

@@ -1,5 +1,6 @@
 package io.opscv.perf.sweep;
 
+import io.opscv.perf.BenchmarkCase;
 import io.opscv.runtime.DataType;
 
 /**
@@ -75,11 +76,6 @@ public record SweepCase(String name, SweepOp op, DataType dtype, long n, long c,
 
     /** The dtype as the CSV writes it: fp32, fp16, bf16. */
     public String dtypeLabel() {
-        return switch (dtype) {
-            case FLOAT -> "fp32";
-            case FLOAT16 -> "fp16";
-            case BF16 -> "bf16";
-            default -> dtype.dtName();
-        };
+        return BenchmarkCase.dtypeLabel(dtype);
     }
 }

@@ -27,14 +27,17 @@ public final class SweepRunner {
         this.progress = progress;
     }
 
-    /** Warm-up at least 2 calls and 0.4 s (up to 2 s while the time still improves); then 7 rounds. */
+    /**
+     * Warm-up in slices of 0.1 s (a call at least) until 0.4 s have passed and the last slice is no longer 10 %
+     * faster than the best (two slices at least, at most 2 s); then 7 rounds.
+     */
     public List<SweepResult> run(List<SweepCase> cases) {
         List<SweepResult> results = new ArrayList<>(cases.size());
         int index = 0;
         for (SweepCase k : cases) {
             index++;
             try (SweepFixture fixture = new SweepFixture(k)) {
-                PairedTiming.warmUntilSteady(fixture::runOperator, fixture::runCopy, quick ? 1 : 2,
+                PairedTiming.warmUntilSteady(fixture::runOperator, fixture::runCopy, 1,
                         quick ? 0 : 400_000_000L);
                 PairedTiming.Medians m = PairedTiming.alternate(fixture::runOperator, fixture::runCopy, quick ? 3 : 7,
                         () -> { });

@@ -72,9 +72,17 @@ class SweepDistributionTest {
         assertEquals(Set.copyOf(Linear1dDistribution.LAYOUTS), values(memory, SweepCase::layout));
         assertEquals(Set.copyOf(Linear1dDistribution.RATIO_CLASSES), values(memory, SweepCase::ratioClass));
         assertEquals(Set.of("long", "mid", "short", "tiny"), values(memory, SweepCase::rowsClass));
-        assertTrue(memory.stream().anyMatch(k -> k.n() * k.c() <= 2), "a few very long rows");
+        assertTrue(memory.stream().anyMatch(k -> k.n() * k.c() <= 64 && Math.max(k.win(), k.wout()) >= 1 << 19),
+                "a few very long rows");
+        assertTrue(group(defaults(SweepOp.LINEAR1D_BACKWARD), true).stream().anyMatch(k -> k.n() * k.c() == 1),
+                "N·C of 1 (cache-resident: a memory-bound case needs more rows of at most 2^20)");
         assertTrue(memory.stream().anyMatch(k -> k.n() * k.c() >= 100_000), "N·C of 1e5 and more");
         assertTrue(memory.stream().anyMatch(k -> k.win() == 500 * k.wout()), "extreme down, 1/500");
+        for (SweepCase k : defaults(SweepOp.LINEAR1D_BACKWARD)) {
+            for (long dim : new long[] {k.n(), k.c(), k.win(), k.wout()}) {
+                assertTrue(dim >= 1 && dim <= 1 << 20, "SPEC §5: every dimension at most 2^20: " + k);
+            }
+        }
         for (SweepCase k : memory) {
             long lin = k.win();
             long lout = k.wout();
