@@ -25,6 +25,7 @@ except ImportError:
     sys.exit("torch_sweep.py: PyTorch is not installed (e.g. apt-get install python3-torch)")
 
 DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+OPS = ("linear1d_backward", "linear1d", "bilinear2d", "bilinear2d_backward")
 
 
 def shape(text):
@@ -148,10 +149,15 @@ def main():
     print("%-40s %5s %6s %8s %8s %8s %11s" % ("speed-up (torch ms / opscv ms)", "cases", "faster", "median", "p10",
                                               "worst", "unsupported"))
     groups = {}
-    for row, s in results:
-        group = "cache-resident (l2_)" if row["case"].startswith("l2_") else "memory-bound"
-        for key in (group + ", all", group + ", " + row["dtype"], group + ", " + row["op"]):
-            groups.setdefault(key, []).append(s)
+    for group in ("memory-bound", "cache-resident (l2_)"):
+        rows_of = [(row, v) for row, v in results if row["case"].startswith("l2_") == group.startswith("cache")]
+        keys = [("all", lambda row: True)]
+        keys += [(d, lambda row, d=d: row["dtype"] == d) for d in DTYPES]
+        keys += [(o, lambda row, o=o: row["op"] == o) for o in OPS]
+        for name, keep in keys:
+            values = [v for row, v in rows_of if keep(row)]
+            if values:
+                groups[group + ", " + name] = values
     for key, values in groups.items():
         known = [v for v in values if v is not None]
         if not known:
