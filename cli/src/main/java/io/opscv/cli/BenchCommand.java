@@ -5,9 +5,15 @@ import io.opscv.kernel.WorkerPool;
 import io.opscv.perf.BenchmarkCase;
 import io.opscv.perf.BenchmarkCases;
 import io.opscv.perf.BenchmarkFixture;
+import io.opscv.perf.PairedTiming;
+import io.opscv.perf.sweep.SweepCase;
+import io.opscv.perf.sweep.SweepDistribution;
+import io.opscv.perf.sweep.SweepOp;
+import io.opscv.perf.sweep.SweepResult;
+import io.opscv.perf.sweep.SweepRunner;
+import io.opscv.perf.sweep.SweepSummary;
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -21,7 +27,14 @@ import picocli.CommandLine.ParentCommand;
                     + "a copy of the same number of bytes, in this process, alternating the two; prints medians "
                     + "and their ratio. Progress goes to stderr.",
             "The copy baseline copies (gradOut bytes + out bytes) / 2 bytes with the same threads, so it reads "
-                    + "and writes as many bytes as the operator. GB/s is the operator's (gradOut + out bytes) / time."
+                    + "and writes as many bytes as the operator. GB/s is the operator's (gradOut + out bytes) / time.",
+            "With --sweep: instead of the fixed cases, K cases drawn reproducibly from the seed over the shapes users "
+                    + "bring (dtypes, alignCorners, scales given or derived, ratio classes, row counts and lengths, "
+                    + "layouts; docs/KERNELS.md, 'How to measure'), each moving 64-128 MiB, plus K/4 cache-resident "
+                    + "cases (1-4 MiB, names l2_...) summarised apart. CSV header: " + SweepResult.CSV_HEADER
+                    + "; in_shape is the operator's input (self, or gradOut for a backward), out_shape its out, both "
+                    + "logical (N x C x L or N x C x H x W) whatever the layout. The table ends with the median, 90th "
+                    + "percentile and worst ratio, overall, per dtype and per operator."
         })
 final class BenchCommand implements Callable<Integer> {
     /** Exactly issue 4's header. */
@@ -41,6 +54,28 @@ final class BenchCommand implements Callable<Integer> {
             description = "table or csv (default: ${DEFAULT-VALUE}).")
     String format;
 
+    @Option(names = "--sweep", description = "Run the sweep instead of the fixed cases.")
+    boolean sweep;
+
+    @Option(names = "--op", paramLabel = "NAME",
+            description = "With --sweep: linear1d_backward (default), linear1d, bilinear2d, bilinear2d_backward, or all.")
+    String op;
+
+    @Option(names = "--seed", paramLabel = "S",
+            description = "With --sweep: the seed the cases are drawn from (default: " + SweepDistribution.DEFAULT_SEED
+                    + "); the same seed gives the same cases in every build.")
+    Long seed;
+
+    @Option(names = "--count", paramLabel = "K",
+            description = "With --sweep: memory-bound cases per operator (default: " + SweepDistribution.DEFAULT_COUNT
+                    + "), plus K/4 (at least 1) cache-resident ones.")
+    Integer count;
+
+    @Option(names = "--traffic", paramLabel = "MIB",
+            description = "With --sweep: the least traffic of a memory-bound case in MiB (default: 64); they move MIB "
+                    + "to 2 x MIB, the cache-resident ones MIB/64 to MIB/16.")
+    Double trafficMib;
+
     @Option(names = "--case", paramLabel = "ID",
             description = "Run only this case (repeatable): a name, or name:dtype, e.g. up2x, up2x:fp16, tiny_call.")
     List<String> caseIds;
@@ -53,9 +88,16 @@ final class BenchCommand implements Callable<Integer> {
         if (threads != null && threads < 1) {
             throw new CliException("--threads: expected K >= 1, but got " + threads);
         }
+        if (sweep) {
+            return runSweep();
+        }
+        String sweepOnly = op != null ? "--op" : seed != null ? "--seed" : count != null ? "--count"
+                : trafficMib != null ? "--traffic" : null;
+        if (sweepOnly != null) {
+            throw new CliException(sweepOnly + ": only with --sweep");
+        }
         List<BenchmarkCase> cases = selectCases();
-        int k = threads != null ? threads : Runtime.getRuntime().availableProcessors();
-        WorkerPool.setSharedParallelism(k);
+        int k = threads();
         PrintStream err = parent.err();
         err.println("opscv bench: kernels " + KernelProviders.get().name() + ", " + k + " thread(s), "
                 + (quick ? "quick" : "full") + " run of " + cases.size() + " case(s)");
@@ -75,6 +117,58 @@ final class BenchCommand implements Callable<Integer> {
             }
         } else {
             printTable(out, results);
+        }
+        return OpscvCli.EXIT_OK;
+    }
+
+    /** The threads asked for (one per processor by default), set as the shared pool's parallelism. */
+    private int threads() {
+        int k = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+        WorkerPool.setSharedParallelism(k);
+        return k;
+    }
+
+    private int runSweep() {
+        if (caseIds != null && !caseIds.isEmpty()) {
+            throw new CliException("--case: not with --sweep (the sweep draws its cases; see --seed and --count)");
+        }
+        List<SweepOp> ops;
+        String name = op == null ? SweepOp.LINEAR1D_BACKWARD.label() : op;
+        if (name.equals("all")) {
+            ops = List.of(SweepOp.values());
+        } else {
+            ops = List.of(SweepOp.byLabel(name).orElseThrow(() -> new CliException("--op: expected linear1d_backward, "
+                    + "linear1d, bilinear2d, bilinear2d_backward or all, but got '" + name + "'")));
+        }
+        int k = count != null ? count : SweepDistribution.DEFAULT_COUNT;
+        if (k < 1) {
+            throw new CliException("--count: expected K >= 1, but got " + k);
+        }
+        double mib = trafficMib != null ? trafficMib : SweepDistribution.DEFAULT_TRAFFIC_MIB;
+        if (!(mib > 0 && mib <= 4096)) {
+            throw new CliException("--traffic: expected MIB in (0, 4096], but got " + trafficMib);
+        }
+        long s = seed != null ? seed : SweepDistribution.DEFAULT_SEED;
+        List<SweepCase> cases = new ArrayList<>();
+        for (SweepOp o : ops) {
+            cases.addAll(SweepDistribution.cases(o, s, k, mib));
+        }
+        int t = threads();
+        PrintStream err = parent.err();
+        err.println("opscv bench --sweep: kernels " + KernelProviders.get().name() + ", " + t + " thread(s), seed " + s
+                + ", " + cases.size() + " case(s)" + (quick ? ", quick" : ""));
+        long start = System.nanoTime();
+        List<SweepResult> results = new SweepRunner(t, quick, err).run(cases);
+        err.println(String.format(Locale.ROOT, "opscv bench --sweep: %d case(s) in %.1f s", results.size(),
+                (System.nanoTime() - start) / 1e9));
+        PrintStream out = parent.out();
+        if (format.equals("csv")) {
+            out.println(SweepResult.CSV_HEADER);
+            for (SweepResult r : results) {
+                out.println(r.csv());
+            }
+        } else {
+            SweepSummary.printTable(out, results);
         }
         return OpscvCli.EXIT_OK;
     }
@@ -113,82 +207,21 @@ final class BenchCommand implements Callable<Integer> {
         }
         try (BenchmarkFixture fixture = new BenchmarkFixture(c)) {
             if (c.tinyCall()) {
-                long warmupStart = System.nanoTime();
-                for (int w = 0; w < warmupRounds || System.nanoTime() - warmupStart < warmupNanos; w++) {
-                    fixture.runOperator();
-                    fixture.runCopy();
-                }
+                PairedTiming.warmFixed(fixture::runOperator, fixture::runCopy, warmupRounds, warmupNanos);
             } else {
-                warmUntilSteady(fixture, warmupRounds, warmupNanos);
+                PairedTiming.warmUntilSteady(fixture::runOperator, fixture::runCopy, warmupRounds, warmupNanos);
             }
-            long[] op = new long[rounds];
-            long[] copy = new long[rounds];
-            for (int r = 0; r < rounds; r++) {
-                boolean opFirst = (r & 1) == 0;
-                if (opFirst) {
-                    op[r] = timeOperator(fixture);
-                    copy[r] = timeCopy(fixture);
-                } else {
-                    copy[r] = timeCopy(fixture);
-                    op[r] = timeOperator(fixture);
-                }
-                if (!c.tinyCall() && !quick) {
+            boolean dots = !c.tinyCall() && !quick;
+            PairedTiming.Medians m = PairedTiming.alternate(fixture::runOperator, fixture::runCopy, rounds, () -> {
+                if (dots) {
                     err.print('.');
                 }
-            }
-            if (!c.tinyCall() && !quick) {
+            });
+            if (dots) {
                 err.println();
             }
-            return new Result(c, k, median(op) / 1e6, median(copy) / 1e6);
+            return new Result(c, k, m.opNanos() / 1e6, m.copyNanos() / 1e6);
         }
-    }
-
-    /**
-     * Warms up in slices of a quarter of {@code minNanos} (and at least {@code minRounds} calls each) until
-     * at least {@code minNanos} have passed and the operator's mean time in the last slice is no longer 10 %
-     * better than the best slice before it, or 5 × {@code minNanos} have passed. On this 2-core machine the
-     * JIT needs more than 2 s for some cases when they run first (a cold long row: 6.9 ms per call after 2 s,
-     * 1.3 ms after 8 s), which a fixed warm-up would measure as the operator's time.
-     */
-    private static void warmUntilSteady(BenchmarkFixture fixture, int minRounds, long minNanos) {
-        long start = System.nanoTime();
-        double best = Double.MAX_VALUE;
-        while (true) {
-            long sliceStart = System.nanoTime();
-            long opNanos = 0;
-            int calls = 0;
-            while (calls < minRounds || System.nanoTime() - sliceStart < minNanos / 4) {
-                opNanos += timeOperator(fixture);
-                fixture.runCopy();
-                calls++;
-            }
-            double mean = (double) opNanos / calls;
-            boolean improving = mean < 0.9 * best;
-            best = Math.min(best, mean);
-            long elapsed = System.nanoTime() - start;
-            if ((elapsed >= minNanos && !improving) || elapsed >= 5 * minNanos) {
-                return;
-            }
-        }
-    }
-
-    private static long timeOperator(BenchmarkFixture fixture) {
-        long t0 = System.nanoTime();
-        fixture.runOperator();
-        return System.nanoTime() - t0;
-    }
-
-    private static long timeCopy(BenchmarkFixture fixture) {
-        long t0 = System.nanoTime();
-        fixture.runCopy();
-        return System.nanoTime() - t0;
-    }
-
-    private static double median(long[] samples) {
-        long[] sorted = samples.clone();
-        Arrays.sort(sorted);
-        int m = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[m] : (sorted[m - 1] + sorted[m]) / 2.0;
     }
 
     private static void printTable(PrintStream out, List<Result> results) {

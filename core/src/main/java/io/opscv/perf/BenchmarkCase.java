@@ -36,6 +36,11 @@ public record BenchmarkCase(String name, DataType dtype, int n, int c, int lin, 
 
     /** The dtype as the CSV writes it: fp32, fp16, bf16. */
     public String dtypeLabel() {
+        return dtypeLabel(dtype);
+    }
+
+    /** {@code dtype} as the benchmarks' CSVs write it: fp32, fp16, bf16 (else its ACL name). */
+    public static String dtypeLabel(DataType dtype) {
         return switch (dtype) {
             case FLOAT -> "fp32";
             case FLOAT16 -> "fp16";

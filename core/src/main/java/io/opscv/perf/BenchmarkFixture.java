@@ -1,8 +1,6 @@
 package io.opscv.perf;
 
-import io.opscv.kernel.ElementCodec;
 import io.opscv.kernel.StridedTensor;
-import io.opscv.kernel.WorkerPool;
 import io.opscv.op.UpsampleLinear1dBackward;
 import io.opscv.op.WorkspaceAndExecutor;
 import io.opscv.plan.TensorViews;
@@ -23,9 +21,6 @@ import java.util.function.BiConsumer;
  * {@link BenchmarkCase#copyBytes()} bytes with the same threads.
  */
 public final class BenchmarkFixture implements AutoCloseable {
-    /** Bytes per copy task: large enough that the per-task cost is noise. */
-    private static final long COPY_CHUNK = 1 << 20;
-
     private final BenchmarkCase benchCase;
     private final AclRuntime runtime;
     private final Device device;
@@ -36,8 +31,7 @@ public final class BenchmarkFixture implements AutoCloseable {
     private final DeviceMemory outMemory;
     private final IntArray outputSize;
     private final IntArray inputSize;
-    private final DeviceMemory copySource;
-    private final DeviceMemory copyTarget;
+    private final CopyBaseline copy;
 
     /** Allocates and fills the tensors of {@code benchCase} (and touches every page once). */
     public BenchmarkFixture(BenchmarkCase benchCase) {
@@ -60,30 +54,10 @@ public final class BenchmarkFixture implements AutoCloseable {
         }
         outMemory = device.malloc(benchCase.outBytes());
         out = Tensor.create(outShape, benchCase.dtype(), null, 0, Format.ND, outShape, outMemory);
-        fill(gradOutMemory.segment(), benchCase);
+        CopyBaseline.fillOrdinary(gradOutMemory.segment(), benchCase.dtype());
         outputSize = IntArray.of(benchCase.lout());
         inputSize = IntArray.of(n, c, benchCase.lin());
-        copySource = device.malloc(Math.max(1, benchCase.copyBytes()));
-        copyTarget = device.malloc(Math.max(1, benchCase.copyBytes()));
-        copySource.segment().fill((byte) 1);
-        copyTarget.segment().fill((byte) 2);
-    }
-
-    /** Repeats a short run of ordinary values (no zeros, subnormals or non-finite ones) over the whole buffer. */
-    private static void fill(MemorySegment segment, BenchmarkCase benchCase) {
-        int count = 4096;
-        float[] values = new float[count];
-        for (int k = 0; k < count; k++) {
-            values[k] = 0.25f + (k * 37 % 101) / 64f * ((k & 1) == 0 ? 1 : -1);
-        }
-        int size = benchCase.dtype().byteSize();
-        long elements = segment.byteSize() / size;
-        MemorySegment pattern = MemorySegment.ofArray(new byte[count * size]);
-        ElementCodec.encode(values, 0, count, pattern, benchCase.dtype(), 0, 1);
-        for (long e = 0; e < elements; e += count) {
-            long run = Math.min(count, elements - e);
-            MemorySegment.copy(pattern, 0, segment, e * size, run * size);
-        }
+        copy = new CopyBaseline(device, benchCase.copyBytes());
     }
 
     public BenchmarkCase benchCase() {
@@ -107,18 +81,7 @@ public final class BenchmarkFixture implements AutoCloseable {
 
     /** The baseline: copies {@link BenchmarkCase#copyBytes()} bytes, split over the shared pool's threads. */
     public void runCopy() {
-        MemorySegment src = copySource.segment();
-        MemorySegment dst = copyTarget.segment();
-        long bytes = benchCase.copyBytes();
-        int chunks = (int) Math.max(1, (bytes + COPY_CHUNK - 1) / COPY_CHUNK);
-        if (chunks == 1) {
-            MemorySegment.copy(src, 0, dst, 0, bytes);
-            return;
-        }
-        WorkerPool.shared().forEach(chunks, (chunk, slot) -> {
-            long from = chunk * COPY_CHUNK;
-            MemorySegment.copy(src, from, dst, from, Math.min(COPY_CHUNK, bytes - from));
-        });
+        copy.run();
     }
 
     /**

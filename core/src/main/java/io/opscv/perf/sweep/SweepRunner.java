@@ -1,0 +1,53 @@
+package io.opscv.perf.sweep;
+
+import io.opscv.perf.PairedTiming;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Measures sweep cases one after the other, each in its own fixture: a warm-up until the operator's time
+ * is steady (short: the cases share the kernels, so the JIT has mostly compiled them after the first few),
+ * then rounds alternating the operator and the copy ({@link PairedTiming}), medians of each.
+ */
+public final class SweepRunner {
+    private final int threads;
+    private final boolean quick;
+    private final PrintStream progress;
+
+    /**
+     * @param threads  the kernel threads the caller set for the shared pool (reported in the results)
+     * @param quick    one warm-up call and three rounds per case (a smoke test; medians are noise)
+     * @param progress where a line per case goes
+     */
+    public SweepRunner(int threads, boolean quick, PrintStream progress) {
+        this.threads = threads;
+        this.quick = quick;
+        this.progress = progress;
+    }
+
+    /**
+     * Warm-up in slices of 0.1 s (a call at least) until 0.4 s have passed and the last slice is no longer 10 %
+     * faster than the best (two slices at least, at most 2 s); then 7 rounds.
+     */
+    public List<SweepResult> run(List<SweepCase> cases) {
+        List<SweepResult> results = new ArrayList<>(cases.size());
+        int index = 0;
+        for (SweepCase k : cases) {
+            index++;
+            try (SweepFixture fixture = new SweepFixture(k)) {
+                PairedTiming.warmUntilSteady(fixture::runOperator, fixture::runCopy, 1,
+                        quick ? 0 : 400_000_000L);
+                PairedTiming.Medians m = PairedTiming.alternate(fixture::runOperator, fixture::runCopy, quick ? 3 : 7,
+                        () -> { });
+                SweepResult r = new SweepResult(k, threads, m.opNanos() / 1e6, m.copyNanos() / 1e6);
+                progress.println(String.format(Locale.ROOT, "opscv bench: [%d/%d] %s %s %s %s -> %s %s: op %.4f ms, "
+                        + "copy %.4f ms, ratio %.2f", index, cases.size(), k.op().label(), k.name(), k.dtypeLabel(),
+                        k.inShape(), k.outShape(), k.layout().label(), r.opMs(), r.copyMs(), r.ratio()));
+                results.add(r);
+            }
+        }
+        return results;
+    }
+}
