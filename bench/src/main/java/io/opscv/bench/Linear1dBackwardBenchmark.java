@@ -26,7 +26,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * of one case compares the operator with the memory traffic it cannot avoid.
  *
  * <p>Run: {@code java -cp 'bench/target/classes:bench/target/lib/*' org.openjdk.jmh.Main -p threads=2}
- * (see {@code docs/PERFORMANCE.md}).
+ * (see {@code docs/KERNELS.md}).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.SampleTime)

@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * Vector API's are: {@code storesToOut} only stores out's bytes (no reads, no compute), while
  * {@code copy} is the benchmark's baseline (a copy of (gradOut + out) / 2 bytes), both split into
  * 1 MiB chunks over the shared pool's threads. When {@code storesToOut} alone takes longer than
- * {@code copy}, no kernel built on such stores can reach a ratio of 1 for the case (docs/PERFORMANCE.md:
+ * {@code copy}, no kernel built on such stores can reach a ratio of 1 for the case (e.g.
  * down4x, whose out is 4× its gradOut).
  */
 @State(Scope.Benchmark)

@@ -15,7 +15,7 @@ import java.lang.invoke.MethodHandle;
  * {@code madvise} mode: nothing gets huge pages unless it asks). The kernels stream many rows at
  * once; with 4 KiB pages each stream crosses a page, and its TLB entry and the prefetchers' page
  * boundary, every 4 KiB. Measured with {@code bin/opscv bench}, five rounds alternating with and
- * without: the operator 2–8 % faster on every large case (docs/PERFORMANCE.md).
+ * without.
  *
  * <p>Used only when it can be used quietly: on Linux, with native access enabled for this module
  * ({@code --enable-native-access}; otherwise the JDK would print a warning at the first downcall),

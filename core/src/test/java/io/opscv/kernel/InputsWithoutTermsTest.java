@@ -12,8 +12,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * An explicit scales ends the sources before the last inputs: no output's taps reach those, and a block of them
  * reads nothing. Through the API (Lout = floor(Lin · scales)) only a few last inputs can be such, e.g. (N, C, 32770)
  * at scales 0.25, whose last block of 2 inputs failed with IndexOutOfBoundsException before; the kernels are
- * also tried with scales the API refuses, where whole blocks read nothing. Their sums are +0, with every provider, table (whole or windows of a
- * deferred one) and layout; no form is handed a block that starts one past the end of gradOut's rows.
+ * also tried with scales the API refuses, where whole blocks read nothing. Their sums are +0, with every provider,
+ * table (built, or deferred: built on first use in phase 2) and layout.
  */
 class InputsWithoutTermsTest {
 
@@ -54,7 +54,7 @@ class InputsWithoutTermsTest {
                     // A NaN pattern first, so that inputs left unwritten show.
                     out.segment().fill((byte) 0x7f);
                     Linear1dBackwardKernel.run(gradOut, out, t, provider, pool);
-                    assertArrayEquals(expected, KernelCase.bits(out), provider.name() + (t == table ? " whole" : " windows")
+                    assertArrayEquals(expected, KernelCase.bits(out), provider.name() + (t == table ? " whole" : " deferred")
                             + " on " + kc);
                 }
             }

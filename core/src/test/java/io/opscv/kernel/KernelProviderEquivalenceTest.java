@@ -35,14 +35,11 @@ class KernelProviderEquivalenceTest {
                 new KernelCase("frac_scales", 2, 2, 7, 16, false, 2.3, f, cont, false),
                 new KernelCase("down4x", 2, 2, 1000, 250, false, 0, f, cont, false),
                 new KernelCase("down_ac", 1, 3, 97, 13, true, 0, f, cont, false),
-                // A given scale of 2 that ends at input 15: the group of inputs 16..31 has all its terms within 2
-                // positions, yet input 16 has two right-tap terms (the one-vector form must not take it). 60 rows:
-                // with the test's pool of 2 threads, tasks of 4 rows, so calls that end before the last row, whose
-                // windows fit in gradOut.
+                // A given scale of 2 that ends at input 15: inputs past it gather nothing; input 16 has two right-tap
+                // terms. 60 rows: several groups of lanes and a partial last one.
                 new KernelCase("scale2_short_out", 2, 30, 100, 33, false, 2.0, f, cont, false),
                 new KernelCase("down3.3x", 1, 1, 33, 10, false, 0, f, cont, false),
-                // Ratio 1.9 without alignCorners: outputs 0-2 clamp onto input 0, three left-tap terms in a group that
-                // fits the windowed form's windows (its step loop, past the unrolled two steps).
+                // Ratio 1.9 without alignCorners: outputs 0-2 clamp onto input 0, three left-tap terms.
                 new KernelCase("three_terms", 2, 3, 100, 190, false, 0, f, cont, false),
                 new KernelCase("ratio500_up", 1, 2, 3, 1500, false, 500, f, cont, false),
                 new KernelCase("ratio500_down", 1, 2, 1500, 3, false, 0, f, cont, false),
@@ -53,30 +50,27 @@ class KernelProviderEquivalenceTest {
                 new KernelCase("lin2", 1, 3, 2, 5, true, 0, f, cont, false),
                 new KernelCase("identity", 2, 3, 20, 20, false, 0, f, cont, false),
                 new KernelCase("long_rows", 1, 2, 10000, 20011, false, 0, f, cont, false),
-                // Periodic tables (LinearTable.period): the deferred table's windows are translated, not refilled.
+                // Long rows: blocks of inputs cut across the row, few rows (stretches in lanes where periodic).
                 new KernelCase("long_rows_2x", 1, 2, 20000, 40000, false, 0, f, cont, false),
                 new KernelCase("long_rows_down4x", 1, 1, 40000, 10000, false, 0, f, cont, false),
                 new KernelCase("long_rows_4x_ac", 1, 2, 12289, 49153, true, 0, f, cont, false),
-                // Whole blocks only: the last block is as long as the others (but not a translation of them).
+                // Whole blocks only: the last block is as long as the others.
                 new KernelCase("long_rows_2x_blocks", 1, 2, 16384, 32768, false, 0, f, cont, false),
                 new KernelCase("long_rows_down4x_blocks", 2, 1, 16384, 4096, false, 0, f, cont, false),
                 // Periods that do not divide a vector's inputs (3), and clamped last outputs (scales 0.5: outputs
                 // from 500 on take the last input) inside a periodic table.
                 new KernelCase("down3x", 2, 3, 3000, 1000, false, 0, f, cont, false),
-                // Periodic runs of 2x (VectorKernelProvider.periodicPairsInPlace): 5 rows in one call (two pairs and a
-                // row on its own); alignCorners, 3 rows.
+                // Few rows on periodic tables, an odd number of them; alignCorners, 3 rows.
                 new KernelCase("periodic_odd_rows", 1, 5, 5000, 10000, false, 0, f, cont, false),
                 new KernelCase("periodic_ac_odd_rows", 1, 3, 5001, 10001, true, 0, f, cont, false),
-                // Runs of similar groups (VectorKernelProvider.similarRunInPlace), 5 rows in one call.
+                // An almost periodic alignCorners table, 5 rows.
                 new KernelCase("similar_ac_odd_rows", 1, 5, 4100, 8190, true, 0, f, cont, false),
                 new KernelCase("down2x_clamped_end", 2, 3, 1000, 600, false, 0.5, f, cont, false),
                 new KernelCase("down8x_clamped_end", 2, 3, 2000, 300, false, 0.125, f, cont, false),
                 new KernelCase("long_down_ac", 1, 2, 9000, 4001, true, 0, f, cont, false),
                 new KernelCase("short_rows", 40, 30, 16, 64, false, 0, f, cont, false),
-                // Rows of at most one vector's inputs, many per call (VectorKernelProvider.backwardInPlaceShort): one,
-                // two, three and four vectors of gradOut per row, masked rows, runs cut at each n (C = 31: odd runs,
-                // the two-row loop's tail), downsampling, Lin = 1, and a given scale whose clamped last input has
-                // more terms than the form takes (it falls back to the wide form).
+                // Rows of at most a vector's inputs, many per group of lanes: whole groups end to end, partial
+                // groups (C = 31, 29), downsampling, Lin = 1, and a given scale whose clamped last input has many terms.
                 new KernelCase("short_rows_ac", 4, 31, 16, 64, true, 0, f, cont, false),
                 new KernelCase("short_rows_2x", 4, 31, 16, 32, false, 0, f, cont, false),
                 new KernelCase("short_rows_8_to_16", 4, 30, 8, 16, false, 0, f, cont, false),
@@ -86,21 +80,20 @@ class KernelProviderEquivalenceTest {
                 new KernelCase("short_rows_lin1", 4, 30, 1, 4, false, 0, f, cont, false),
                 new KernelCase("short_rows_many_terms", 4, 30, 16, 64, false, 0.2, f, cont, false),
                 new KernelCase("odd_lengths", 3, 5, 17, 31, true, 0, f, cont, false),
-                // Ratios between 2 and 4 on rows of 256 inputs or more: the wide windowed form in place.
+                // Ratios between 2 and 4 on rows of 256 inputs or more (blocks of several chunks of positions).
                 new KernelCase("wide_up3x", 1, 3, 300, 1000, false, 0, f, cont, false),
                 new KernelCase("wide_up4x_ac", 2, 1, 700, 2800, true, 0, f, cont, false),
-                // Exactly 4x: a group's terms span 4L + 4 positions, so each tap's go in a pass of their own.
+                // Exactly 4x: a group's terms span 4L + 4 positions.
                 new KernelCase("wide_up4x", 2, 5, 300, 1200, false, 0, f, cont, false),
                 new KernelCase("wide_scales", 1, 2, 517, 1500, false, 2.9, f, cont, false),
-                // Exactly 8x (VectorKernelProvider.eightfoldRun, in place at every dtype): derived, a given scale of 8,
-                // and few long rows (windows of the table, translated by whole periods).
+                // Exactly 8x: derived, a given scale of 8, and few long rows.
                 new KernelCase("up8x", 2, 5, 300, 2400, false, 0, f, cont, false),
                 new KernelCase("up8x_scales", 1, 3, 301, 2408, false, 8.0, f, cont, false),
                 new KernelCase("long_rows_8x", 1, 2, 5000, 40000, false, 0, f, cont, false),
                 new KernelCase("wide_up2.5x_rows", 5, 4, 1000, 2500, false, 0, f, cont, false),
-                // Rows shorter than a vector: one masked group and the last input per row.
+                // Rows shorter than a vector of positions.
                 new KernelCase("wide_short_rows", 3, 5, 10, 33, false, 0, f, cont, false),
-                // Enough rows for 16-row tiles (and leftover rows): windowed and tiled forms, every layout.
+                // Enough rows for whole groups of lanes and leftover rows, every layout.
                 new KernelCase("tiles_up2x", 2, 33, 300, 600, false, 0, f, cont, false),
                 new KernelCase("tiles_up3.7x", 2, 17, 70, 259, true, 0, f, cont, false),
                 // Few rows on periodic tables: stretches of each row in lanes of their own (3 rows: 5 stretches
@@ -125,9 +118,8 @@ class KernelProviderEquivalenceTest {
                 }
             }
         }
-        // Rows side by side (a transposed gradOut) on held memory: the in-place form's four tiles of 16 rows at a
-        // time, single tiles and rows left over, blocks longer than one pass of inputs, the last input in a tile,
-        // and NaN, infinities and -0 in gradOut.
+        // Rows side by side (a transposed gradOut): groups loaded a vector per position, partial groups, long
+        // blocks, the last input, and NaN, infinities and -0 in gradOut.
         KernelCase.Layout side = KernelCase.Layout.TRANSPOSED_GRAD_OUT;
         DataType f = DataType.FLOAT;
         all.add(new KernelCase("side_by_side_up2x", 2, 80, 300, 600, false, 0, f, side, true));
@@ -136,13 +128,11 @@ class KernelProviderEquivalenceTest {
         all.add(new KernelCase("side_by_side_scales", 1, 64, 130, 390, false, 2.9, f, side, true));
         all.add(new KernelCase("side_by_side_lin1", 1, 64, 1, 7, false, 0, f, side, true));
         all.add(new KernelCase("side_by_side_lout1", 2, 33, 9, 1, true, 0, f, side, false));
-        // Long in-place blocks (Linear1dBackwardKernel.SIDE_BY_SIDE_IN_PLACE_BLOCK): one of 2100 inputs per
-        // task, five passes; and blocks shrunk to 1024 so that there are tasks for both threads.
+        // Long blocks of rows side by side, and blocks that leave tasks for both threads.
         all.add(new KernelCase("side_by_side_long_blocks", 8, 64, 2100, 4200, true, 0, f, side, true));
         all.add(new KernelCase("side_by_side_shrunk_blocks", 4, 80, 1500, 2999, false, 0, f, side, false));
-        // Many long rows at ratios up to 2 (Linear1dBackwardKernel.LONG_ROWS): calls of 4 and 2 rows of a whole
-        // block; blocks shrunk to 4096 with a tail of 808 inputs (5 rows per call there); 7 rows (a task of one row,
-        // on its own in the periodic run); downsampling; BF16 and FP16.
+        // Many long rows at ratios up to 2: several blocks per row, a tail block, 7 rows (stretches of a periodic
+        // table in lanes), downsampling; BF16 and FP16.
         KernelCase.Layout plain = KernelCase.Layout.CONTIGUOUS;
         all.add(new KernelCase("long_rows_up2x", 8, 6, 4200, 8400, false, 0, f, plain, true));
         all.add(new KernelCase("long_rows_up2x_odd", 1, 7, 4200, 8400, false, 0, f, plain, true));
@@ -150,16 +140,13 @@ class KernelProviderEquivalenceTest {
         all.add(new KernelCase("long_rows_down", 4, 3, 5000, 1700, false, 0, f, plain, true));
         all.add(new KernelCase("long_rows_bf16", 8, 6, 4200, 8400, false, 0, DataType.BF16, plain, true));
         all.add(new KernelCase("long_rows_fp16_tail", 2, 6, 9000, 18000, false, 0, DataType.FLOAT16, plain, true));
-        // Rows per call by the table (KernelProvider.fewRowsPerCall): an almost periodic alignCorners table
-        // (few rows per call, runs of similar groups with their own weights), an irregular ratio (six rows per
-        // call), an irregular downsampling (few), and an almost periodic 16-bit table (four).
+        // An almost periodic alignCorners table, an irregular ratio, an irregular downsampling, and an almost
+        // periodic 16-bit table.
         all.add(new KernelCase("long_rows_similar_ac", 2, 6, 4100, 8190, true, 0, f, plain, true));
         all.add(new KernelCase("long_rows_irregular", 2, 6, 4500, 8000, false, 0, f, plain, false));
         all.add(new KernelCase("long_rows_down_irregular", 2, 6, 5000, 3501, true, 0, f, plain, false));
         all.add(new KernelCase("long_rows_similar_bf16", 2, 6, 4100, 8190, true, 0, DataType.BF16, plain, false));
-        // Many long rows of the wide form (Linear1dBackwardKernel.WIDE_ROWS, WIDE_PARTS): tasks of 16 rows and one
-        // of 6 (rows four at a time, then two one by one), blocks of half a row (1088 and 1012 inputs); and ratios
-        // between 1 and 2 that repeat no pattern, which the vector provider sums with the wide form's kept steps.
+        // Many long rows at ratios above 2, and ratios between 1 and 2 that repeat no pattern.
         all.add(new KernelCase("wide_rows_3.3x", 2, 51, 2100, 7000, false, 0, f, plain, true));
         all.add(new KernelCase("wide_rows_2.5x_ac", 2, 51, 2100, 5250, true, 0, f, plain, false));
         all.add(new KernelCase("wide_rows_1.2x", 2, 51, 2100, 2521, false, 0, f, plain, true));

@@ -29,7 +29,7 @@ class ThreadCountDeterminismTest {
                         KernelCase.Layout.TRANSPOSED_GRAD_OUT, false),
                 new KernelCase("uneven_batch", 5, 9, 700, 2100, true, 0, f, KernelCase.Layout.UNEVEN_BATCH, false),
                 new KernelCase("nonfinite", 4, 17, 1000, 3700, false, 0, f, cont, true),
-                // Periodic tables: translated windows (deferred table), runs of groups, paired 16-bit loads.
+                // Periodic tables: few rows in stretches of lanes, whose tasks cut the rows along L.
                 new KernelCase("long_row_2x", 1, 2, 40000, 80000, false, 0, f, cont, false),
                 new KernelCase("long_row_2x_fp16", 1, 2, 40000, 80000, false, 0, DataType.FLOAT16, cont, false),
                 new KernelCase("rows_2x_bf16", 3, 5, 9000, 18000, false, 0, DataType.BF16, cont, false),
@@ -40,7 +40,7 @@ class ThreadCountDeterminismTest {
     @MethodSource("cases")
     void resultsAreIdenticalForEveryThreadCountAndRun(KernelCase kc) {
         LinearTable table = kc.table();
-        // The cpu plan's deferred table too: with few rows, each task builds (or translates) its block's window.
+        // The cpu plan's deferred table too, built on first use.
         LinearTable deferred = LinearTable.deferred(kc.lin(), kc.lout(), kc.alignCorners(), kc.scales());
         try (Arena arena = Arena.ofShared()) {
             StridedTensor gradOut = kc.gradOut(arena);
