@@ -56,7 +56,7 @@ public final class OpscvCli implements Runnable {
         cmd.setExecutionExceptionHandler((e, commandLine, parseResult) -> cli.report(e));
         // Unknown or missing options, bad values: one line too (picocli would add the whole usage text).
         cmd.setParameterExceptionHandler((e, arguments) -> {
-            err.println("opscv: error: " + oneLine(e.getMessage()) + " (see '"
+            err.println("opscv: error: " + oneLine(e.getMessage()) + suggestion(e) + " (see '"
                     + e.getCommandLine().getCommandSpec().qualifiedName() + " --help')");
             return EXIT_USAGE;
         });
@@ -71,6 +71,14 @@ public final class OpscvCli implements Runnable {
         out.flush();
         err.flush();
         return code;
+    }
+
+    /** "; did you mean ...?" for a mistyped subcommand or option (picocli's nearest names), else nothing. */
+    private static String suggestion(CommandLine.ParameterException e) {
+        if (e instanceof CommandLine.UnmatchedArgumentException unmatched && !unmatched.getSuggestions().isEmpty()) {
+            return "; did you mean " + String.join(" or ", unmatched.getSuggestions()) + "?";
+        }
+        return "";
     }
 
     @Override

@@ -20,9 +20,9 @@ import java.util.stream.Collectors;
 public final class Checks {
     /** SPEC §5: every dimension of gradOut and out is at most 2^20. */
     public static final long MAX_DIM_SIZE = 1L << 20;
-    /** SPEC §5: N · C < 2^31. */
+    /** SPEC §5: N · C &lt; 2^31. */
     public static final long MAX_NC_EXCLUSIVE = 1L << 31;
-    /** SPEC §5: (gradOut_L + out_L + out_L) · N · C · sizeof(dtype) < 60 GiB. */
+    /** SPEC §5: (gradOut_L + out_L + out_L) · N · C · sizeof(dtype) &lt; 60 GiB. */
     public static final long MAX_MEMORY_BYTES_EXCLUSIVE = 60L << 30;
     /** SPEC §5: scales ≤ 500 and outputSize / inputSize ≤ 500. */
     public static final double MAX_SCALE = 500.0;
@@ -107,7 +107,7 @@ public final class Checks {
         }
     }
 
-    /** SPEC §5: N · C < 2^31, computed without overflow. */
+    /** SPEC §5: N · C &lt; 2^31, computed without overflow. */
     public static void batchBelowLimit(long n, long c) {
         long nc;
         try {

@@ -31,8 +31,8 @@ import java.util.List;
  *   <li>dtype: the platform runs the operator; self in the platform's list (FLOAT16, FLOAT, BF16; no
  *       BF16 on the training series); out has self's dtype;</li>
  *   <li>elements: self's C and L non-zero; outputSize[0] > 0; out is (N, C, outputSize[0]);</li>
- *   <li>limits (SPEC §5, as the backward): every dimension ≤ 2^20, N·C < 2^31,
- *       (self_L + out_L)·N·C·sizeof(dtype) < 60 GiB;</li>
+ *   <li>limits (SPEC §5, as the backward): every dimension ≤ 2^20, N·C &lt; 2^31,
+ *       (self_L + out_L)·N·C·sizeof(dtype) &lt; 60 GiB;</li>
  *   <li>empty self (N = 0): success, workspace 0, nothing to do;</li>
  *   <li>scales: a number, ≤ 500; outputSize[0] / L ≤ 500; when scales > 0,
  *       outputSize[0] == floor(L · scales) (a negative scales means "not given", as upstream);</li>

@@ -26,12 +26,26 @@ public final class Executor {
     private final List<String> tensorNames;
     private final AtomicBoolean launched = new AtomicBoolean();
 
-    /** An executor whose tensors are named by position in messages ("tensor 1", ...). */
+    /**
+     * An executor for a plan an operator's phase 1 built (the operators make them; users receive them),
+     * its tensors named by position in messages ("tensor 1", ...).
+     *
+     * @param operator the ACLNN operator's name, which phase 2 checks
+     * @param platform the platform the plan is for
+     * @param steps    the steps, in execution order
+     * @param tensors  the caller's tensors the plan reads and writes, checked again at phase 2
+     * @throws AclnnException 561000 when the steps' workspaces exceed 2^63 bytes
+     */
     public Executor(String operator, Platform platform, List<PlanStep> steps, List<Tensor> tensors) {
         this(operator, platform, steps, tensors, positionalNames(tensors.size()));
     }
 
     /**
+     * An executor whose tensors have the operator's argument names in messages.
+     *
+     * @param operator    the ACLNN operator's name, which phase 2 checks
+     * @param platform    the platform the plan is for
+     * @param steps       the steps, in execution order
      * @param tensors     the caller's tensors the plan reads and writes
      * @param tensorNames their argument names (gradOut, self, out), as messages name them
      */
@@ -63,31 +77,32 @@ public final class Executor {
         return names;
     }
 
-    /** The ACLNN operator that built this executor, e.g. {@code aclnnUpsampleLinear1dBackward}. */
+    /** {@return the ACLNN operator that built this executor, e.g. {@code aclnnUpsampleLinear1dBackward}} */
     public String operator() {
         return operator;
     }
 
+    /** {@return the platform the plan was built for} */
     public Platform platform() {
         return platform;
     }
 
-    /** The plan's steps, in execution order (empty for an empty-tensor call). */
+    /** {@return the plan's steps, in execution order (empty for an empty-tensor call)} */
     public List<PlanStep> steps() {
         return steps;
     }
 
-    /** Bytes of workspace phase 2 needs: the total of the plan's intermediates. */
+    /** {@return the bytes of workspace phase 2 needs: the total of the plan's intermediates} */
     public long workspaceSize() {
         return workspaceSize;
     }
 
-    /** Whether phase 2 has already taken this executor. */
+    /** {@return whether phase 2 has already taken this executor} */
     public boolean isLaunched() {
         return launched.get();
     }
 
-    /** The plan, a step per line, with operands and workspace bytes. */
+    /** {@return the plan, a step per line, with operands and workspace bytes} */
     public String explain() {
         StringBuilder sb = new StringBuilder();
         sb.append(operator).append(" plan on ").append(platform.socName()).append(" (")
@@ -118,6 +133,13 @@ public final class Executor {
      * freed or without memory (a placeholder), a destroyed stream, and a second run are 161002.
      * Memory freed after this call but before the stream runs the plan makes the run fail with
      * 161002 at synchronize, without touching freed memory; a free while the plan runs waits for it.
+     *
+     * @param operator      the ACLNN name of the operator whose {@code run} this is
+     * @param workspace     at least {@code workspaceSize} bytes, or {@code null} when phase 1 asked for none
+     * @param workspaceSize the size phase 1 returned
+     * @param executor      the executor phase 1 returned
+     * @param stream        the stream to queue the plan on
+     * @throws AclnnException 161001 or 161002 for a misuse, as listed above
      */
     public static void launch(String operator, DeviceMemory workspace, long workspaceSize, Executor executor, Stream stream) {
         if (executor == null) {

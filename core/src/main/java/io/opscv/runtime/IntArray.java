@@ -23,7 +23,7 @@ public final class IntArray implements AutoCloseable {
         return values.length;
     }
 
-    /** Element {@code i}, 0 ≤ i < {@link #size()}. */
+    /** Element {@code i}, 0 ≤ i &lt; {@link #size()}. */
     public long get(int i) {
         if (i < 0 || i >= values.length) {
             throw AclnnException.invalid("Index " + i + " is out of range for an IntArray of size " + values.length + ".");

@@ -28,7 +28,16 @@ public enum Platform {
 
     /** The NPU architectures that select an execution plan. */
     public enum Arch {
-        CPU, DAV_3510, DAV_2201, DAV_1001, UNSUPPORTED
+        /** This project's own platform. */
+        CPU,
+        /** Ascend 950: the RegBase plans. */
+        DAV_3510,
+        /** Atlas A2 and A3. */
+        DAV_2201,
+        /** Atlas training series. */
+        DAV_1001,
+        /** A product the operators do not run on. */
+        UNSUPPORTED
     }
 
     private final String cliName;
@@ -43,36 +52,43 @@ public enum Platform {
         this.deterministicByDefault = deterministicByDefault;
     }
 
-    /** The platform the library uses when none is chosen. */
+    /** {@return the platform the library uses when none is chosen} */
     public static Platform defaultPlatform() {
         return CPU;
     }
 
-    /** The name the CLI's {@code --soc} takes, e.g. {@code ascend910b}. */
+    /** {@return the name the CLI's {@code --soc} takes, e.g. {@code ascend910b}} */
     public String cliName() {
         return cliName;
     }
 
-    /** The SoC name, e.g. {@code Ascend910B}. */
+    /** {@return the SoC name, e.g. {@code Ascend910B}} */
     public String socName() {
         return socName;
     }
 
+    /** {@return the NPU architecture, which selects the execution plan} */
     public Arch arch() {
         return arch;
     }
 
-    /** False only where upstream needs {@code ACL_OPT_DETERMINISTIC} to be deterministic (Ascend950). */
+    /** {@return false only where upstream needs {@code ACL_OPT_DETERMINISTIC} to be deterministic (Ascend950)} */
     public boolean deterministicByDefault() {
         return deterministicByDefault;
     }
 
-    /** Whether the upsample operators run on this platform at all. */
+    /** {@return whether the upsample operators run on this platform at all} */
     public boolean supported() {
         return arch != Arch.UNSUPPORTED;
     }
 
-    /** The platform with this CLI or SoC name (case-insensitive). */
+    /**
+     * The platform with this CLI or SoC name (case-insensitive).
+     *
+     * @param name a CLI name ({@code ascend910b}) or a SoC name ({@code Ascend910B})
+     * @return the platform
+     * @throws IllegalArgumentException for an unknown name, listing the known ones
+     */
     public static Platform byName(String name) {
         String wanted = name.trim().toLowerCase(Locale.ROOT);
         for (Platform p : values()) {

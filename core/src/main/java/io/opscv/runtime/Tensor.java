@@ -218,7 +218,7 @@ public final class Tensor implements AutoCloseable {
         return shape.length;
     }
 
-    /** The size of dimension {@code d}, 0 ≤ d < {@link #dim()}. */
+    /** The size of dimension {@code d}, 0 ≤ d &lt; {@link #dim()}. */
     public long size(int d) {
         return shape[checkDimension(d)];
     }
@@ -228,7 +228,7 @@ public final class Tensor implements AutoCloseable {
         return strides.clone();
     }
 
-    /** The stride of dimension {@code d} in elements, 0 ≤ d < {@link #dim()}. */
+    /** The stride of dimension {@code d} in elements, 0 ≤ d &lt; {@link #dim()}. */
     public long stride(int d) {
         return strides[checkDimension(d)];
     }
