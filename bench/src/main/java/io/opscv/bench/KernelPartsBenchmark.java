@@ -45,6 +45,7 @@ public class KernelPartsBenchmark {
     private float[] rows;
     private float[] lanes;
     private float[] sums;
+    private float[] spare;
     private int span;
     private int i0;
     private int jLo;
@@ -67,6 +68,7 @@ public class KernelPartsBenchmark {
         }
         lanes = new float[(stride + n) * n];
         sums = new float[(INPUTS + n) * n];
+        spare = new float[2 * n * n];
     }
 
     /** The sums of one group of rows over one block of inputs. */
@@ -80,14 +82,14 @@ public class KernelPartsBenchmark {
     @Benchmark
     public float[] transposeIn() {
         int n = kernels.lanes();
-        kernels.toLanes(rows, (span + n - 1) / n * n, span, lanes, 0);
+        kernels.toLanes(rows, (span + n - 1) / n * n, span, lanes, 0, spare);
         return lanes;
     }
 
     /** The block's sums transposed back into rows. */
     @Benchmark
     public float[] transposeOut() {
-        kernels.fromLanes(sums, 0, INPUTS, rows, INPUTS);
+        kernels.fromLanes(sums, 0, INPUTS, rows, INPUTS, spare);
         return rows;
     }
 

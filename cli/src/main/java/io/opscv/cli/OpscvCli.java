@@ -64,9 +64,7 @@ public final class OpscvCli implements Runnable {
         try {
             code = cmd.execute(args);
         } catch (Error e) {
-            // picocli passes on Errors (e.g. OutOfMemoryError); they too get one line and an exit code.
-            err.println("opscv: internal error: " + oneLine(e.toString()));
-            code = EXIT_INTERNAL;
+            code = reportError(e, err);
         }
         out.flush();
         err.flush();
@@ -92,6 +90,20 @@ public final class OpscvCli implements Runnable {
 
     PrintStream err() {
         return err;
+    }
+
+    /**
+     * picocli passes on Errors; they too get one line and an exit code. Running out of heap (a file read,
+     * a buffer the CLI itself allocates) is a status like the library's own allocation failures: 361001.
+     */
+    static int reportError(Error e, PrintStream err) {
+        if (e instanceof OutOfMemoryError) {
+            err.println(oneLine(AclnnException.runtime("opscv ran out of host memory (" + e.getMessage()
+                    + "): run it with a larger heap (OPSCV_JAVA_OPTS=-Xmx...) or on smaller tensors.", e).toString()));
+            return EXIT_STATUS;
+        }
+        err.println("opscv: internal error: " + oneLine(e.toString()));
+        return EXIT_INTERNAL;
     }
 
     /** One line on stderr per failure; the exit code tells its kind. */

@@ -42,8 +42,8 @@ final class CliProcess {
         }
         command.addAll(List.of("/bin/sh", "-c", shell + "exec \"$@\"", "sh"));
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                OpscvCli.class.getName()));
+        command.addAll(List.of("--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), OpscvCli.class.getName()));
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                 .start();
@@ -59,8 +59,9 @@ final class CliProcess {
             p.destroyForcibly();
             throw new AssertionError("the CLI did not end in 120 s");
         }
-        return new Finished(p.exitValue(), new String(p.getInputStream().readAllBytes()),
-                new String(p.getErrorStream().readAllBytes()));
+        // The JVM's own line about the incubator module, which bin/opscv filters too.
+        String err = new String(p.getErrorStream().readAllBytes()).replaceAll("(?m)^WARNING: Using incubator modules.*\\R", "");
+        return new Finished(p.exitValue(), new String(p.getInputStream().readAllBytes()), err);
     }
 
     /** Sends {@code signal} (a name, e.g. INT) to {@code p}. */

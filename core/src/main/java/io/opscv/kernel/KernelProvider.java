@@ -44,14 +44,19 @@ public interface KernelProvider {
      * Transposes {@code count} positions of {@link #lanes()} rows, row l at {@code rows[l·rowStride + k]},
      * into the lane-major {@code lanes[at + k·lanes + l]}. May read {@code rows} up to position
      * {@code roundUp(count, lanes)} of each row and write {@code lanes} as far (buffers have that slack).
+     *
+     * @param spare scratch of at least {@code 2·lanes²} floats
      */
-    void toLanes(float[] rows, int rowStride, int count, float[] lanes, int at);
+    void toLanes(float[] rows, int rowStride, int count, float[] lanes, int at, float[] spare);
 
     /**
      * The inverse of {@link #toLanes}: writes exactly {@code count} positions of each row
-     * {@code rows[l·rowStride + k]} from {@code lanes[at + k·lanes + l]}.
+     * {@code rows[l·rowStride + k]} from {@code lanes[at + k·lanes + l]}; may read {@code lanes} up to
+     * position {@code roundUp(count, lanes)}.
+     *
+     * @param spare scratch of at least {@code 2·lanes²} floats
      */
-    void fromLanes(float[] lanes, int at, int count, float[] rows, int rowStride);
+    void fromLanes(float[] lanes, int at, int count, float[] rows, int rowStride, float[] spare);
 
     /**
      * Reads {@code count} consecutive elements of {@code type} from element {@code first} of

@@ -44,6 +44,8 @@ final class LaneStage {
     /** Rows of positions between memory and the transposes: {@code lanes} rows {@code tileStride} apart. */
     private final float[] tile;
     private final int tileStride;
+    /** The transposes' scratch. */
+    private final float[] spare;
     private int valid;
     private boolean sideBySide;
     private boolean endToEnd;
@@ -64,6 +66,7 @@ final class LaneStage {
         this.tileStride = (positions + lanes - 1) / lanes * lanes;
         // Slack of a vector: the transposes read and write whole blocks of lanes positions.
         this.tile = new float[lanes * tileStride + lanes];
+        this.spare = new float[2 * lanes * lanes];
     }
 
     /**
@@ -102,7 +105,7 @@ final class LaneStage {
             provider.decodeLanes(segment, type, rowStart[0] + from * stride, stride, count, lanesOut, 0);
         } else if (wholeRows(from, count)) {
             provider.decodeRun(segment, type, rowStart[0], lanes * length, tile, 0);
-            provider.toLanes(tile, length, count, lanesOut, 0);
+            provider.toLanes(tile, length, count, lanesOut, 0, spare);
         } else {
             for (int l = 0; l < valid; l++) {
                 if (stride == 1) {
@@ -112,7 +115,7 @@ final class LaneStage {
                             l * tileStride);
                 }
             }
-            provider.toLanes(tile, tileStride, count, lanesOut, 0);
+            provider.toLanes(tile, tileStride, count, lanesOut, 0, spare);
         }
     }
 
@@ -121,10 +124,10 @@ final class LaneStage {
         if (sideBySide) {
             provider.encodeLanes(lanesIn, 0, count, segment, type, rowStart[0] + from * stride, stride);
         } else if (wholeRows(from, count)) {
-            provider.fromLanes(lanesIn, 0, count, tile, length);
+            provider.fromLanes(lanesIn, 0, count, tile, length, spare);
             provider.encodeRun(tile, 0, lanes * length, segment, type, rowStart[0]);
         } else {
-            provider.fromLanes(lanesIn, 0, count, tile, tileStride);
+            provider.fromLanes(lanesIn, 0, count, tile, tileStride, spare);
             for (int l = 0; l < valid; l++) {
                 if (stride == 1) {
                     provider.encodeRun(tile, l * tileStride, count, segment, type, rowStart[l] + from);

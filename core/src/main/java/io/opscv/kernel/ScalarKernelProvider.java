@@ -47,12 +47,12 @@ final class ScalarKernelProvider implements KernelProvider {
     }
 
     @Override
-    public void toLanes(float[] rows, int rowStride, int count, float[] lanes, int at) {
+    public void toLanes(float[] rows, int rowStride, int count, float[] lanes, int at, float[] spare) {
         System.arraycopy(rows, 0, lanes, at, count);
     }
 
     @Override
-    public void fromLanes(float[] lanes, int at, int count, float[] rows, int rowStride) {
+    public void fromLanes(float[] lanes, int at, int count, float[] rows, int rowStride, float[] spare) {
         System.arraycopy(lanes, at, rows, 0, count);
     }
 

@@ -134,15 +134,12 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     @Override
-    public void toLanes(float[] rows, int rowStride, int count, float[] lanes, int at) {
-        if (LANES == 16) {
-            for (int c = 0; c < count; c += LANES) {
-                transpose16(rows, c, rowStride, lanes, at + c * LANES, LANES);
-            }
-            return;
-        }
-        float[] spare = new float[LANES * LANES];
+    public void toLanes(float[] rows, int rowStride, int count, float[] lanes, int at, float[] spare) {
         for (int c = 0; c < count; c += LANES) {
+            if (LANES == 16) {
+                transpose16(rows, c, rowStride, lanes, at + c * LANES, LANES);
+                continue;
+            }
             // The rounds alternate between the spare buffer and the block's place in lanes, ending in lanes.
             boolean toSpare = ROUNDS % 2 == 0;
             zipRound(rows, c, rowStride, toSpare ? spare : lanes, toSpare ? 0 : at + c * LANES);
@@ -158,29 +155,31 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     @Override
-    public void fromLanes(float[] lanes, int at, int count, float[] rows, int rowStride) {
-        float[] a = null;
-        float[] b = null;
+    public void fromLanes(float[] lanes, int at, int count, float[] rows, int rowStride, float[] spare) {
         for (int c = 0; c < count; c += LANES) {
             int n = Math.min(LANES, count - c);
             if (LANES == 16 && n == LANES) {
                 transpose16(lanes, at + c * LANES, LANES, rows, c, rowStride);
                 continue;
             }
-            if (a == null) {
-                a = new float[LANES * LANES];
-                b = new float[LANES * LANES];
-            }
-            float[] from = lanes;
-            int fromAt = at + c * LANES;
-            for (int round = 0; round < ROUNDS; round++) {
-                float[] to = from == a ? b : a;
-                zipRound(from, fromAt, LANES, to, 0);
-                from = to;
-                fromAt = 0;
+            // A partial block (or another width): the rounds in the spare buffer's two halves, then n per row.
+            int result;
+            if (LANES == 16) {
+                transpose16(lanes, at + c * LANES, LANES, spare, 0, LANES);
+                result = 0;
+            } else {
+                float[] from = lanes;
+                int fromAt = at + c * LANES;
+                for (int round = 0; round < ROUNDS; round++) {
+                    int toAt = fromAt == 0 && from == spare ? LANES * LANES : 0;
+                    zipRound(from, fromAt, LANES, spare, toAt);
+                    from = spare;
+                    fromAt = toAt;
+                }
+                result = fromAt;
             }
             for (int l = 0; l < LANES; l++) {
-                System.arraycopy(from, fromAt + l * LANES, rows, l * rowStride + c, n);
+                System.arraycopy(spare, result + l * LANES, rows, l * rowStride + c, n);
             }
         }
     }
@@ -295,16 +294,17 @@ final class VectorKernelProvider implements KernelProvider {
         }
     }
 
-    /** BF16 widened in registers (a shift); FLOAT and FP16 by the codec's loops ({@code vcvtph2ps} for FP16). */
+    /** BF16 and FP16 widened in registers ({@link #bf16s}, {@link #fp16s}); FLOAT copied. */
     @Override
     public void decodeRun(MemorySegment seg, DataType type, long first, int count, float[] dst, int dstOff) {
-        if (type != DataType.BF16) {
+        if (type == DataType.FLOAT) {
             ElementCodec.decode(seg, type, first, 1, count, dst, dstOff);
             return;
         }
         int k = 0;
         for (int bound = count - LANES; k <= bound; k += LANES) {
-            bf16s(seg, (first + k) * 2).intoArray(dst, dstOff + k);
+            FloatVector v = type == DataType.BF16 ? bf16s(seg, (first + k) * 2) : fp16s(seg, (first + k) * 2);
+            v.intoArray(dst, dstOff + k);
         }
         ElementCodec.decode(seg, type, first + k, 1, count - k, dst, dstOff + k);
     }
@@ -329,7 +329,7 @@ final class VectorKernelProvider implements KernelProvider {
         ElementCodec.encode(src, srcOff + k, count - k, seg, type, first + k, 1);
     }
 
-    /** FLOAT and BF16 one vector per position; FP16 through the codec. */
+    /** One vector per position, widened in registers. */
     @Override
     public void decodeLanes(MemorySegment seg, DataType type, long first, long stride, int count, float[] lanes,
                             int at) {
@@ -343,6 +343,11 @@ final class VectorKernelProvider implements KernelProvider {
             case BF16 -> {
                 for (int k = 0; k < count; k++) {
                     bf16s(seg, (first + k * stride) * 2).intoArray(lanes, at + k * LANES);
+                }
+            }
+            case FLOAT16 -> {
+                for (int k = 0; k < count; k++) {
+                    fp16s(seg, (first + k * stride) * 2).intoArray(lanes, at + k * LANES);
                 }
             }
             default -> KernelProvider.super.decodeLanes(seg, type, first, stride, count, lanes, at);
@@ -376,6 +381,23 @@ final class VectorKernelProvider implements KernelProvider {
         IntVector x = (IntVector) ShortVector.fromMemorySegment(HALFS, seg, bytes, ORDER)
                 .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0);
         return x.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+    }
+
+    /**
+     * A vector of FP16 values from byte {@code bytes} of {@code seg}, widened exactly as
+     * {@link Float#float16ToFloat}: the exponent and fraction moved into a float's bits and scaled by 2^112
+     * (exact for normal and subnormal halfs alike), infinities and NaNs given the float's top exponent, NaNs
+     * quieted as the JDK's conversion does.
+     */
+    private static FloatVector fp16s(MemorySegment seg, long bytes) {
+        IntVector h = (IntVector) ShortVector.fromMemorySegment(HALFS, seg, bytes, ORDER)
+                .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0);
+        IntVector magnitude = h.and(0x7fff);
+        IntVector shifted = magnitude.lanewise(VectorOperators.LSHL, 13);
+        IntVector finite = shifted.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts();
+        IntVector bits = finite.blend(shifted.or(0x7f800000), magnitude.compare(VectorOperators.GE, 0x7c00))
+                .blend(shifted.or(0x7fc00000), magnitude.compare(VectorOperators.GT, 0x7c00));
+        return bits.or(h.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
     }
 
     /** Rounds {@code v} to BF16 at byte {@code bytes} of {@code seg}; false, writing nothing, if it holds a NaN. */
