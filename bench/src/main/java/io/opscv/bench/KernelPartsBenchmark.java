@@ -82,14 +82,14 @@ public class KernelPartsBenchmark {
     @Benchmark
     public float[] transposeIn() {
         int n = kernels.lanes();
-        kernels.toLanes(rows, (span + n - 1) / n * n, span, lanes, 0, spare);
+        kernels.toLanes(rows, 0, (span + n - 1) / n * n, span, lanes, 0, spare);
         return lanes;
     }
 
     /** The block's sums transposed back into rows. */
     @Benchmark
     public float[] transposeOut() {
-        kernels.fromLanes(sums, 0, INPUTS, rows, INPUTS, spare);
+        kernels.fromLanes(sums, 0, INPUTS, rows, 0, INPUTS, spare);
         return rows;
     }
 

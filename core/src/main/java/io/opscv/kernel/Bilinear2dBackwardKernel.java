@@ -22,6 +22,9 @@ import java.util.Arrays;
  * platform makes the plans' results bit-identical.
  */
 public final class Bilinear2dBackwardKernel {
+    /** Rows of the map per W pass: a vector provider's lanes, and a buffer of that many rows in L2. */
+    private static final int BATCH = 16;
+
     private Bilinear2dBackwardKernel() {}
 
     public static void run(StridedTensor gradOut, StridedTensor out, LinearTable h, LinearTable w) {
@@ -39,12 +42,15 @@ public final class Bilinear2dBackwardKernel {
         int hin = h.lin();
         int wout = w.lout();
         int win = w.lin();
-        float[] row = new float[wout];
+        // The W pass takes BATCH rows of the map at a time, so that a vector provider sums them in its lanes.
+        int batch = Math.min(hout, BATCH);
+        float[] rows = new float[batch * wout + provider.lanes()];
+        float[] spreads = new float[batch * win];
         float[] spread = new float[win];
         float[] lo = new float[win];
         float[] hi = new float[win];
-        // The provider's scratch for one row of the W pass, allocated once per call (not per row).
-        int workFloats = provider.backwardWorkFloats(win, w.gatherTo(win) - w.gatherFrom(0), 1);
+        // The provider's scratch for the W pass, allocated once per call (not per row).
+        int workFloats = provider.backwardWorkFloats(win, w.gatherTo(win) - w.gatherFrom(0), batch);
         float[] work = workFloats == 0 ? null : new float[workFloats];
         long[] g = gradOut.strides();
         long[] o = out.strides();
@@ -56,12 +62,18 @@ public final class Bilinear2dBackwardKernel {
                 Arrays.fill(hi, 0f);
                 int loRow = 0;
                 for (int ho = 0; ho < hout; ho++) {
-                    if (w.identity()) {
-                        ElementCodec.decode(gradOut.segment(), gradOut.dataType(), gBase + ho * g[2], g[3], wout, spread, 0);
-                    } else {
-                        ElementCodec.decode(gradOut.segment(), gradOut.dataType(), gBase + ho * g[2], g[3], wout, row, 0);
-                        provider.linearBackward(w, 0, win, 1, row, 0, wout, spread, 0, win, work);
+                    int inBatch = ho % batch;
+                    if (inBatch == 0) {
+                        int count = Math.min(batch, hout - ho);
+                        for (int m = 0; m < count; m++) {
+                            ElementCodec.decode(gradOut.segment(), gradOut.dataType(), gBase + (ho + m) * g[2], g[3], wout,
+                                    w.identity() ? spreads : rows, m * (w.identity() ? win : wout));
+                        }
+                        if (!w.identity()) {
+                            provider.linearBackward(w, 0, win, count, rows, 0, wout, spreads, 0, win, work);
+                        }
                     }
+                    System.arraycopy(spreads, inBatch * win, spread, 0, win);
                     if (h.identity()) {
                         ElementCodec.encode(spread, 0, win, out.segment(), out.dataType(), oBase + ho * o[2], o[3]);
                         continue;

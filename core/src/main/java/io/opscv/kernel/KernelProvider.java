@@ -41,22 +41,22 @@ public interface KernelProvider {
                   int iBase);
 
     /**
-     * Transposes {@code count} positions of {@link #lanes()} rows, row l at {@code rows[l·rowStride + k]},
+     * Transposes {@code count} positions of {@link #lanes()} rows, row l at {@code rows[rowsAt + l·rowStride + k]},
      * into the lane-major {@code lanes[at + k·lanes + l]}. May read {@code rows} up to position
      * {@code roundUp(count, lanes)} of each row and write {@code lanes} as far (buffers have that slack).
      *
      * @param spare scratch of at least {@code 2·lanes²} floats
      */
-    void toLanes(float[] rows, int rowStride, int count, float[] lanes, int at, float[] spare);
+    void toLanes(float[] rows, int rowsAt, int rowStride, int count, float[] lanes, int at, float[] spare);
 
     /**
      * The inverse of {@link #toLanes}: writes exactly {@code count} positions of each row
-     * {@code rows[l·rowStride + k]} from {@code lanes[at + k·lanes + l]}; may read {@code lanes} up to
+     * {@code rows[rowsAt + l·rowStride + k]} from {@code lanes[at + k·lanes + l]}; may read {@code lanes} up to
      * position {@code roundUp(count, lanes)}.
      *
      * @param spare scratch of at least {@code 2·lanes²} floats
      */
-    void fromLanes(float[] lanes, int at, int count, float[] rows, int rowStride, float[] spare);
+    void fromLanes(float[] lanes, int at, int count, float[] rows, int rowsAt, int rowStride, float[] spare);
 
     /**
      * Reads {@code count} consecutive elements of {@code type} from element {@code first} of
@@ -98,7 +98,7 @@ public interface KernelProvider {
         }
     }
 
-    /** Floats of {@code work} that {@link #linearBackward} needs; 0 when it needs none. */
+    /** Floats of {@code work} that {@link #linearBackward} needs for these sizes; 0 when it needs none. */
     default int backwardWorkFloats(int inputs, int span, int rows) {
         return 0;
     }
@@ -107,6 +107,9 @@ public interface KernelProvider {
      * The same sums as {@link #sumLanes}, on row-major buffers: for inputs {@code i0 <= i < i1} of
      * {@code rows} rows, {@code acc[accOffset + r·accRowStride + (i - i0)] =
      * Σ_j w(i, j) · g[gOffset + r·gRowStride + (j - table.gatherFrom(i0))]}, from 0f, in the canonical order.
+     * {@code g} has {@link #lanes()} floats of slack after its last row (whole vectors are read).
+     *
+     * @param work scratch of at least {@link #backwardWorkFloats} floats, or null when that is 0
      */
     default void linearBackward(LinearTable table, int i0, int i1, int rows, float[] g, int gOffset, int gRowStride,
                                 float[] acc, int accOffset, int accRowStride, float[] work) {

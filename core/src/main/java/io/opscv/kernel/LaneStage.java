@@ -105,7 +105,7 @@ final class LaneStage {
             provider.decodeLanes(segment, type, rowStart[0] + from * stride, stride, count, lanesOut, 0);
         } else if (wholeRows(from, count)) {
             provider.decodeRun(segment, type, rowStart[0], lanes * length, tile, 0);
-            provider.toLanes(tile, length, count, lanesOut, 0, spare);
+            provider.toLanes(tile, 0, length, count, lanesOut, 0, spare);
         } else {
             for (int l = 0; l < valid; l++) {
                 if (stride == 1) {
@@ -115,7 +115,7 @@ final class LaneStage {
                             l * tileStride);
                 }
             }
-            provider.toLanes(tile, tileStride, count, lanesOut, 0, spare);
+            provider.toLanes(tile, 0, tileStride, count, lanesOut, 0, spare);
         }
     }
 
@@ -124,10 +124,10 @@ final class LaneStage {
         if (sideBySide) {
             provider.encodeLanes(lanesIn, 0, count, segment, type, rowStart[0] + from * stride, stride);
         } else if (wholeRows(from, count)) {
-            provider.fromLanes(lanesIn, 0, count, tile, length, spare);
+            provider.fromLanes(lanesIn, 0, count, tile, 0, length, spare);
             provider.encodeRun(tile, 0, lanes * length, segment, type, rowStart[0]);
         } else {
-            provider.fromLanes(lanesIn, 0, count, tile, tileStride, spare);
+            provider.fromLanes(lanesIn, 0, count, tile, 0, tileStride, spare);
             for (int l = 0; l < valid; l++) {
                 if (stride == 1) {
                     provider.encodeRun(tile, l * tileStride, count, segment, type, rowStart[l] + from);

@@ -47,13 +47,13 @@ final class ScalarKernelProvider implements KernelProvider {
     }
 
     @Override
-    public void toLanes(float[] rows, int rowStride, int count, float[] lanes, int at, float[] spare) {
-        System.arraycopy(rows, 0, lanes, at, count);
+    public void toLanes(float[] rows, int rowsAt, int rowStride, int count, float[] lanes, int at, float[] spare) {
+        System.arraycopy(rows, rowsAt, lanes, at, count);
     }
 
     @Override
-    public void fromLanes(float[] lanes, int at, int count, float[] rows, int rowStride, float[] spare) {
-        System.arraycopy(lanes, at, rows, 0, count);
+    public void fromLanes(float[] lanes, int at, int count, float[] rows, int rowsAt, int rowStride, float[] spare) {
+        System.arraycopy(lanes, at, rows, rowsAt, count);
     }
 
     /** {@link KernelProvider#linearBackward}: each row summed from 0 by {@link #sumLanes}' loop, in place. */

@@ -133,16 +133,45 @@ final class VectorKernelProvider implements KernelProvider {
         sum.intoArray(sums, at);
     }
 
+    /** Lanes and sums for {@link #linearBackward}'s groups of rows. */
     @Override
-    public void toLanes(float[] rows, int rowStride, int count, float[] lanes, int at, float[] spare) {
+    public int backwardWorkFloats(int inputs, int span, int rows) {
+        return rows < LANES ? 0 : (span + 2 * LANES + inputs) * LANES;
+    }
+
+    /** Whole groups of {@link #lanes()} rows through the lanes (transposed in, summed, transposed out); the rest scalar. */
+    @Override
+    public void linearBackward(LinearTable t, int i0, int i1, int rows, float[] g, int gOffset, int gRowStride,
+                               float[] acc, int accOffset, int accRowStride, float[] work) {
+        int whole = work == null ? 0 : rows / LANES * LANES;
+        LinearTable full = t.full();
+        int jLo = full.gatherFrom(i0);
+        int span = full.gatherTo(i1) - jLo;
+        int sumsAt = (span + LANES) * LANES;
+        int sumsEnd = sumsAt + (i1 - i0 + LANES) * LANES;
+        float[] spare = new float[2 * LANES * LANES];
+        for (int r = 0; r < whole; r += LANES) {
+            toLanes(g, gOffset + r * gRowStride, gRowStride, span, work, 0, spare);
+            java.util.Arrays.fill(work, sumsAt, sumsEnd, 0f);
+            sumLanes(full, i0, i1, jLo, jLo + span, work, jLo, work, i0 - sumsAt / LANES);
+            fromLanes(work, sumsAt, i1 - i0, acc, accOffset + r * accRowStride, accRowStride, spare);
+        }
+        if (whole < rows) {
+            ScalarKernelProvider.rowMajorSums(t, i0, i1, rows - whole, g, gOffset + whole * gRowStride, gRowStride, acc,
+                    accOffset + whole * accRowStride, accRowStride);
+        }
+    }
+
+    @Override
+    public void toLanes(float[] rows, int rowsAt, int rowStride, int count, float[] lanes, int at, float[] spare) {
         for (int c = 0; c < count; c += LANES) {
             if (LANES == 16) {
-                transpose16(rows, c, rowStride, lanes, at + c * LANES, LANES);
+                transpose16(rows, rowsAt + c, rowStride, lanes, at + c * LANES, LANES);
                 continue;
             }
             // The rounds alternate between the spare buffer and the block's place in lanes, ending in lanes.
             boolean toSpare = ROUNDS % 2 == 0;
-            zipRound(rows, c, rowStride, toSpare ? spare : lanes, toSpare ? 0 : at + c * LANES);
+            zipRound(rows, rowsAt + c, rowStride, toSpare ? spare : lanes, toSpare ? 0 : at + c * LANES);
             for (int round = 1; round < ROUNDS; round++) {
                 toSpare = !toSpare;
                 if (toSpare) {
@@ -155,11 +184,11 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     @Override
-    public void fromLanes(float[] lanes, int at, int count, float[] rows, int rowStride, float[] spare) {
+    public void fromLanes(float[] lanes, int at, int count, float[] rows, int rowsAt, int rowStride, float[] spare) {
         for (int c = 0; c < count; c += LANES) {
             int n = Math.min(LANES, count - c);
             if (LANES == 16 && n == LANES) {
-                transpose16(lanes, at + c * LANES, LANES, rows, c, rowStride);
+                transpose16(lanes, at + c * LANES, LANES, rows, rowsAt + c, rowStride);
                 continue;
             }
             // A partial block (or another width): the rounds in the spare buffer's two halves, then n per row.
@@ -179,7 +208,7 @@ final class VectorKernelProvider implements KernelProvider {
                 result = fromAt;
             }
             for (int l = 0; l < LANES; l++) {
-                System.arraycopy(spare, result + l * LANES, rows, l * rowStride + c, n);
+                System.arraycopy(spare, result + l * LANES, rows, rowsAt + l * rowStride + c, n);
             }
         }
     }
