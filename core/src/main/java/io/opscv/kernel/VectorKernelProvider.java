@@ -18,8 +18,9 @@ import jdk.incubator.vector.VectorSpecies;
  *
  * <p>The transposes between rows and lanes are log2(lanes) rounds of zips: round after round, rows k
  * and k + lanes/2 become rows 2k and 2k + 1 by interleaving their low halves and their high halves
- * (one two-source permute each); after log2(lanes) rounds row m holds column m. Each round goes through
- * a small L1 buffer, which keeps every vector local to one loop body, as the JIT needs.
+ * (one two-source permute each); after log2(lanes) rounds row m holds column m. At 16 lanes the four
+ * rounds run on locals ({@link #transpose16}: the JIT keeps only locals in registers); at other widths
+ * each round goes through a small L1 buffer, which keeps every vector local to one loop body.
  */
 final class VectorKernelProvider implements KernelProvider {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
