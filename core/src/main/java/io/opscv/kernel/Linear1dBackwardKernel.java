@@ -15,7 +15,7 @@ package io.opscv.kernel;
  * lane-major buffer ({@link LaneStage}: transposed from rows, or loaded as they are when the rows lie
  * side by side), continues the block's sums over that chunk ({@link KernelProvider#sumLanes}), and
  * finally stages the sums out to the group's rows of out. The dtype appears only in the stages'
- * widening and rounding. Both buffers stay in the L1 cache; each byte of the tensors is read or written
+ * widening and rounding. The buffers stay in the L1 and L2 caches; each byte of the tensors is read or written
  * once (a block's boundary positions twice).
  *
  * <p>Every output element belongs to exactly one task and is summed by one thread in an order that does
