@@ -41,6 +41,15 @@ public interface KernelProvider {
                   int iBase);
 
     /**
+     * Forward linear interpolation for the {@link #lanes()} rows of lane-major buffers: for outputs
+     * {@code j0 <= j < j1}, {@code y[(j - j0)·lanes + l] = w0[j] · x[(x0[j] - xBase)·lanes + l]
+     * + w1[j] · x[(x1[j] - xBase)·lanes + l]}, the left product first (the reference's order).
+     *
+     * @param table a built table ({@link LinearTable#full})
+     */
+    void interpolateLanes(LinearTable table, int j0, int j1, float[] x, int xBase, float[] y);
+
+    /**
      * Transposes {@code count} positions of {@link #lanes()} rows, row l at {@code rows[rowsAt + l·rowStride + k]},
      * into the lane-major {@code lanes[at + k·lanes + l]}. May read {@code rows} up to position
      * {@code roundUp(count, lanes)} of each row and write {@code lanes} as far (buffers have that slack).

@@ -4,56 +4,126 @@ package io.opscv.kernel;
  * Forward 1-D linear interpolation (SPEC §1, {@code aclnnUpsampleLinear1d}): self (N, C, Lin) with
  * any strides → out (N, C, Lout) with any strides, float arithmetic, one rounding to the output dtype.
  *
- * <p>Each row is processed in blocks of {@link #BLOCK} outputs: the input span the block reads is
- * decoded into a float buffer, the provider interpolates, and the block is encoded into out. An
- * identity table (Lin = Lout) copies.
+ * <p>The same rows-in-lanes design as {@link Linear1dBackwardKernel}: groups of
+ * {@link KernelProvider#lanes()} rows, a block of outputs at a time, the block's input positions staged
+ * lane-major ({@link LaneStage}), each output {@code w0 · x[x0] + w1 · x[x1]} for all rows of the group
+ * at once ({@link KernelProvider#interpolateLanes}), the outputs staged back. A block holds up to
+ * {@link #BLOCK_OUTPUTS} outputs whose inputs span at most {@link #SPAN} positions (one output at a time
+ * where a downsampling's outputs lie further apart). An identity table (Lin = Lout) copies. Every output
+ * belongs to one task: the result does not depend on the thread count.
  */
 public final class Linear1dForwardKernel {
-    /** Outputs per block. */
-    static final int BLOCK = 4096;
+    /** Outputs per block, at most: the block's lane-major outputs stay in L1. */
+    static final int BLOCK_OUTPUTS = 256;
+    /** Input positions a block reads, at most (beyond one output's two). */
+    static final int SPAN = 256;
+    /** Elements a task should cover at least. */
+    private static final long TASK_ELEMENTS = 1 << 15;
+    /** Below this many elements a call runs on its caller. */
+    private static final long PARALLEL_THRESHOLD = 1 << 15;
 
     private Linear1dForwardKernel() {}
 
     public static void run(StridedTensor self, StridedTensor out, LinearTable table) {
-        run(self, out, table, KernelProviders.get());
+        run(self, out, table, KernelProviders.get(), WorkerPool.shared());
     }
 
     public static void run(StridedTensor self, StridedTensor out, LinearTable table, KernelProvider provider) {
-        long n = out.shape()[0];
-        long c = out.shape()[1];
-        int lout = table.lout();
-        int block = Math.min(BLOCK, lout);
-        int span = 0;
-        for (int j0 = 0; j0 < lout; j0 += block) {
-            int j1 = Math.min(lout, j0 + block);
-            span = Math.max(span, spanEnd(table, j1) - table.x0(j0));
+        run(self, out, table, provider, WorkerPool.shared());
+    }
+
+    public static void run(StridedTensor self, StridedTensor out, LinearTable table, KernelProvider provider,
+                           WorkerPool pool) {
+        LinearTable t = table.full();
+        int lanes = provider.lanes();
+        long rows = out.shape()[0] * out.shape()[1];
+        if (rows == 0) {
+            return;
         }
-        float[] x = new float[Math.max(span, 1)];
-        float[] y = new float[block];
-        long[] ss = self.strides();
-        long[] os = out.strides();
-        for (long row = 0, rows = n * c; row < rows; row++) {
-            long ni = row / c;
-            long ci = row % c;
-            long sBase = self.offset() + ni * ss[0] + ci * ss[1];
-            long oBase = out.offset() + ni * os[0] + ci * os[1];
-            for (int j0 = 0; j0 < lout; j0 += block) {
-                int j1 = Math.min(lout, j0 + block);
-                int first = table.x0(j0);
-                int end = spanEnd(table, j1);
-                if (table.identity()) {
-                    ElementCodec.decode(self.segment(), self.dataType(), sBase + (long) j0 * ss[2], ss[2], j1 - j0, y, 0);
-                } else {
-                    ElementCodec.decode(self.segment(), self.dataType(), sBase + (long) first * ss[2], ss[2], end - first, x, 0);
-                    provider.linearForward(table, x, first, y, j0, j1);
-                }
-                ElementCodec.encode(y, 0, j1 - j0, out.segment(), out.dataType(), oBase + (long) j0 * os[2], os[2]);
+        int[] starts = blocks(t);
+        int blocks = starts.length - 1;
+        long groups = (rows + lanes - 1) / lanes;
+        long perGroup = Math.max(1, (long) lanes * (t.lout() + (long) t.lin()) / blocks);
+        long groupsPerTask = Math.max(Math.max(1, Math.min(TASK_ELEMENTS / perGroup, groups / (4L * pool.parallelism()))),
+                (groups * blocks + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
+        int tasks = Math.toIntExact((groups + groupsPerTask - 1) / groupsPerTask * blocks);
+        boolean small = rows * (t.lout() + (long) t.lin()) < PARALLEL_THRESHOLD || pool.parallelism() == 1;
+        Scratch[] scratch = new Scratch[small ? 1 : pool.parallelism()];
+        WorkerPool.Task body = (task, slot) -> {
+            Scratch s = scratch[slot];
+            if (s == null) {
+                s = new Scratch(self, out, provider);
+                scratch[slot] = s;
             }
+            int b = task % blocks;
+            long firstGroup = task / blocks * groupsPerTask;
+            for (long group = firstGroup, end = Math.min(groups, firstGroup + groupsPerTask); group < end; group++) {
+                long r0 = group * lanes;
+                int valid = (int) Math.min(lanes, rows - r0);
+                s.in.select(r0, valid, 1, 0);
+                s.out.select(r0, valid, 1, 0);
+                int j0 = starts[b];
+                int j1 = starts[b + 1];
+                if (t.identity()) {
+                    s.in.read(j0, j1 - j0, s.outputs);
+                } else {
+                    int first = t.x0[j0];
+                    s.in.read(first, t.x1(j1 - 1) + 1 - first, s.inputs);
+                    provider.interpolateLanes(t, j0, j1, s.inputs, first, s.outputs);
+                }
+                s.out.write(j0, j1 - j0, s.outputs);
+            }
+        };
+        if (small) {
+            for (int task = 0; task < tasks; task++) {
+                body.run(task, 0);
+            }
+        } else {
+            pool.forEach(tasks, body);
         }
     }
 
-    /** One past the last input position outputs [.., j1) read. */
-    private static int spanEnd(LinearTable table, int j1) {
-        return table.x1(j1 - 1) + 1;
+    /** The first output of each block, and lout: up to BLOCK_OUTPUTS outputs reading up to SPAN inputs. */
+    private static int[] blocks(LinearTable t) {
+        int count = cut(t, null);
+        int[] starts = new int[count + 1];
+        cut(t, starts);
+        starts[count] = t.lout();
+        return starts;
+    }
+
+    /** Cuts the outputs into blocks, writing their first outputs into {@code starts} if not null; the count. */
+    private static int cut(LinearTable t, int[] starts) {
+        int lout = t.lout();
+        int count = 0;
+        for (int j = 0; j < lout; count++) {
+            if (starts != null) {
+                starts[count] = j;
+            }
+            int first = t.identity() ? j : t.x0[j];
+            int end = j + 1;
+            while (end < lout && end - j < BLOCK_OUTPUTS
+                    && (t.identity() ? end + 1 - first : t.x1(end) + 1 - first) <= SPAN) {
+                end++;
+            }
+            j = end;
+        }
+        return count;
+    }
+
+    /** One thread's buffers. */
+    private static final class Scratch {
+        final float[] inputs;
+        final float[] outputs;
+        final LaneStage in;
+        final LaneStage out;
+
+        Scratch(StridedTensor self, StridedTensor out, KernelProvider provider) {
+            int lanes = provider.lanes();
+            inputs = new float[(SPAN + lanes) * lanes];
+            outputs = new float[(Math.max(BLOCK_OUTPUTS, SPAN) + lanes) * lanes];
+            in = new LaneStage(self, provider, Math.max(BLOCK_OUTPUTS, SPAN));
+            this.out = new LaneStage(out, provider, BLOCK_OUTPUTS);
+        }
     }
 }

@@ -47,6 +47,16 @@ final class ScalarKernelProvider implements KernelProvider {
     }
 
     @Override
+    public void interpolateLanes(LinearTable t, int j0, int j1, float[] x, int xBase, float[] y) {
+        final int last = t.lin() - 1;
+        for (int j = j0; j < j1; j++) {
+            int left = t.x0[j];
+            int right = left < last ? left + 1 : left;
+            y[j - j0] = t.w0[j] * x[left - xBase] + t.w1[j] * x[right - xBase];
+        }
+    }
+
+    @Override
     public void toLanes(float[] rows, int rowsAt, int rowStride, int count, float[] lanes, int at, float[] spare) {
         System.arraycopy(rows, rowsAt, lanes, at, count);
     }

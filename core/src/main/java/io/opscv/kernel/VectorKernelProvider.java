@@ -134,6 +134,18 @@ final class VectorKernelProvider implements KernelProvider {
         sum.intoArray(sums, at);
     }
 
+    @Override
+    public void interpolateLanes(LinearTable t, int j0, int j1, float[] x, int xBase, float[] y) {
+        final int last = t.lin() - 1;
+        for (int j = j0; j < j1; j++) {
+            int left = t.x0[j];
+            int right = left < last ? left + 1 : left;
+            FloatVector a = FloatVector.fromArray(FLOATS, x, (left - xBase) * LANES).mul(t.w0[j]);
+            FloatVector b = FloatVector.fromArray(FLOATS, x, (right - xBase) * LANES).mul(t.w1[j]);
+            a.add(b).intoArray(y, (j - j0) * LANES);
+        }
+    }
+
     /** Lanes and sums for {@link #linearBackward}'s groups of rows. */
     @Override
     public int backwardWorkFloats(int inputs, int span, int rows) {

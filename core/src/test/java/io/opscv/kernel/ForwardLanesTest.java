@@ -1,0 +1,87 @@
+package io.opscv.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.opscv.runtime.DataType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The forward kernel (rows in lanes) with both providers, every dtype and layout, against a plain
+ * reference written here: for each row and output j, {@code w0[j]·x[x0] + w1[j]·x[x1]} in float, rounded once.
+ */
+class ForwardLanesTest {
+    private static final KernelProvider SCALAR = KernelProviders.scalar();
+    private static final KernelProvider VECTOR = KernelProviders.vector();
+
+    static Stream<KernelCase> cases() {
+        DataType f = DataType.FLOAT;
+        KernelCase.Layout cont = KernelCase.Layout.CONTIGUOUS;
+        // KernelCase's lin/lout are read the other way round here: gradOut(arena) is self (n, c, lin), out(arena)
+        // is out (n, c, lout) when the case is built as (n, c, lout, lin).
+        List<KernelCase> shapes = List.of(
+                new KernelCase("up2x", 2, 19, 600, 300, false, 0, f, cont, false),
+                new KernelCase("up3.7x_ac", 1, 17, 259, 70, true, 0, f, cont, true),
+                new KernelCase("down4x", 2, 9, 250, 1000, false, 0, f, cont, false),
+                new KernelCase("down500x", 1, 18, 3, 1500, false, 0, f, cont, true),
+                new KernelCase("up500x", 1, 3, 1500, 3, false, 0, f, cont, false),
+                new KernelCase("lin1", 2, 9, 7, 1, false, 0, f, cont, false),
+                new KernelCase("lout1", 2, 9, 1, 9, true, 0, f, cont, false),
+                new KernelCase("identity", 2, 17, 20, 20, false, 0, f, cont, true),
+                new KernelCase("tiny_rows", 40, 30, 16, 5, false, 0, f, cont, false));
+        List<KernelCase> all = new ArrayList<>();
+        for (KernelCase base : shapes) {
+            for (DataType type : new DataType[] {DataType.FLOAT, DataType.FLOAT16, DataType.BF16}) {
+                all.add(base.with(type));
+            }
+            for (KernelCase.Layout layout : KernelCase.Layout.values()) {
+                all.add(base.with(layout));
+            }
+        }
+        return all.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void bothProvidersMatchThePlainReference(KernelCase kc) {
+        int lin = kc.lout();
+        int lout = kc.lin();
+        LinearTable table = LinearTable.of(lin, lout, kc.alignCorners(), kc.scales());
+        try (Arena arena = Arena.ofShared(); WorkerPool pool = new WorkerPool(2)) {
+            StridedTensor self = kc.gradOut(arena);
+            int[] expected = reference(self, table, arena);
+            for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
+                StridedTensor out = kc.out(arena);
+                Linear1dForwardKernel.run(self, out, table, provider, pool);
+                assertArrayEquals(expected, KernelCase.bits(out), provider.name() + " on " + kc);
+                assertEquals(-1, KernelCase.firstWriteOutside(out), provider.name() + ": a byte outside out's view changed");
+            }
+        }
+    }
+
+    private static int[] reference(StridedTensor self, LinearTable t, Arena arena) {
+        long n = self.shape()[0];
+        long c = self.shape()[1];
+        int lin = t.lin();
+        int lout = t.lout();
+        DataType type = self.dataType();
+        MemorySegment seg = arena.allocate(n * c * lout * type.byteSize(), 8);
+        float[] x = new float[lin];
+        float[] y = new float[lout];
+        for (long r = 0; r < n * c; r++) {
+            long first = self.offset() + (r / c) * self.strides()[0] + (r % c) * self.strides()[1];
+            ElementCodec.decode(self.segment(), type, first, self.strides()[2], lin, x, 0);
+            for (int j = 0; j < lout; j++) {
+                y[j] = t.identity() ? x[j] : t.w0(j) * x[t.x0(j)] + t.w1(j) * x[t.x1(j)];
+            }
+            ElementCodec.encode(y, 0, lout, seg, type, r * lout, 1);
+        }
+        return KernelCase.bits(new StridedTensor(seg, 0, new long[] {n, c, lout}, new long[] {c * lout, lout, 1}, type));
+    }
+}
