@@ -83,6 +83,11 @@ final class ScalarKernelProvider implements KernelProvider {
 
     /** {@link KernelProvider#linearForward}: two terms per output, left then right. */
     static void forward(LinearTable table, float[] x, int xBase, float[] y, int j0, int j1) {
+        forward(table, x, xBase, y, j0, j1, j0);
+    }
+
+    /** {@link #forward} of outputs [j0, j1) into {@code y[j - yBase]}. */
+    static void forward(LinearTable table, float[] x, int xBase, float[] y, int j0, int j1, int yBase) {
         final LinearTable t = table.full();
         final int[] x0 = t.x0;
         final float[] w0 = t.w0;
@@ -91,7 +96,7 @@ final class ScalarKernelProvider implements KernelProvider {
         for (int j = j0; j < j1; j++) {
             int left = x0[j];
             int right = left < last ? left + 1 : left;
-            y[j - j0] = w0[j] * x[left - xBase] + w1[j] * x[right - xBase];
+            y[j - yBase] = w0[j] * x[left - xBase] + w1[j] * x[right - xBase];
         }
     }
 }

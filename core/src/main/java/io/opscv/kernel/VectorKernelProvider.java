@@ -146,6 +146,24 @@ final class VectorKernelProvider implements KernelProvider {
         }
     }
 
+    /**
+     * One row, a vector of outputs at a time: both taps gathered ({@code vgatherdps}), the left product
+     * first; from the first output whose left tap is the last input (its right tap is clamped) the
+     * scalar loop.
+     */
+    @Override
+    public void linearForward(LinearTable table, float[] x, int xBase, float[] y, int j0, int j1) {
+        LinearTable t = table.full();
+        int vectorEnd = Math.min(j1, t.start(t.lin() - 1));
+        int j = j0;
+        for (; j + LANES <= vectorEnd; j += LANES) {
+            FloatVector a = FloatVector.fromArray(FLOATS, x, -xBase, t.x0, j).mul(FloatVector.fromArray(FLOATS, t.w0, j));
+            FloatVector b = FloatVector.fromArray(FLOATS, x, 1 - xBase, t.x0, j).mul(FloatVector.fromArray(FLOATS, t.w1, j));
+            a.add(b).intoArray(y, j - j0);
+        }
+        ScalarKernelProvider.forward(t, x, xBase, y, j, j1, j0);
+    }
+
     /** Lanes and sums for {@link #linearBackward}'s groups of rows. */
     @Override
     public int backwardWorkFloats(int inputs, int span, int rows) {

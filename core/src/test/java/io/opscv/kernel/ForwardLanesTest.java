@@ -9,6 +9,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -83,5 +84,32 @@ class ForwardLanesTest {
             ElementCodec.encode(y, 0, lout, seg, type, r * lout, 1);
         }
         return KernelCase.bits(new StridedTensor(seg, 0, new long[] {n, c, lout}, new long[] {c * lout, lout, 1}, type));
+    }
+
+    /** The row form (the 2-D forward's W pass): gathered taps against the scalar loop, on random axes and bases. */
+    @Test
+    void rowFormMatchesTheScalarLoop() {
+        java.util.Random random = new java.util.Random(11);
+        for (int trial = 0; trial < 300; trial++) {
+            int lin = 1 + random.nextInt(trial % 3 == 0 ? 700 : 40);
+            int lout = 1 + random.nextInt(trial % 4 == 0 ? 2000 : 90);
+            LinearTable t = LinearTable.of(lin, lout, random.nextBoolean(), 0);
+            int j0 = random.nextInt(lout);
+            int j1 = j0 + 1 + random.nextInt(lout - j0);
+            int xBase = t.x0(j0) - random.nextInt(3);
+            float[] x = new float[t.x1(j1 - 1) - xBase + 1];
+            for (int k = 0; k < x.length; k++) {
+                x[k] = random.nextInt(40) == 0 ? Float.NaN : (float) random.nextGaussian();
+            }
+            float[] expected = new float[j1 - j0];
+            float[] actual = new float[j1 - j0];
+            SCALAR.linearForward(t, x, xBase, expected, j0, j1);
+            VECTOR.linearForward(t, x, xBase, actual, j0, j1);
+            for (int k = 0; k < expected.length; k++) {
+                assertEquals(KernelCase.canonical(Float.floatToRawIntBits(expected[k]), DataType.FLOAT),
+                        KernelCase.canonical(Float.floatToRawIntBits(actual[k]), DataType.FLOAT),
+                        "trial " + trial + " (" + lin + " -> " + lout + ", [" + j0 + ", " + j1 + "), base " + xBase + ") at " + k);
+            }
+        }
     }
 }
