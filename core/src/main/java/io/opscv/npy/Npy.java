@@ -37,6 +37,8 @@ public final class Npy {
      * order, and the data size the header claims against the bytes that follow it. Only the header
      * is read, into a buffer of at most {@link #MAX_HEADER_BYTES}.
      *
+     * @param file the .npy file
+     * @return the header: descriptor, shape and data offset
      * @throws NpyFormatException for anything but a regular .npy file this library reads (FIFOs and
      *                            devices are refused before they are opened: reading them could block)
      */
@@ -146,7 +148,15 @@ public final class Npy {
         return header;
     }
 
-    /** Reads the data of {@code file} (whose header is {@code header}) into {@code dst}, which must hold it. */
+    /**
+     * Reads the data of {@code file} (whose header is {@code header}) into {@code dst}, which must hold it.
+     *
+     * @param file the .npy file
+     * @param header its header, from {@link #readHeader}
+     * @param dst the memory the data is copied into, at least {@link NpyHeader#dataBytes()} bytes
+     * @throws IOException a {@link NpyFormatException} naming {@code file} when it cannot be read, is
+     *                     truncated or changed since its header was read
+     */
     public static void readData(Path file, NpyHeader header, MemorySegment dst) throws IOException {
         long bytes = header.dataBytes();
         if (dst.byteSize() < bytes) {
@@ -178,6 +188,10 @@ public final class Npy {
      * replaced one, via a temporary beside the target that no exit but SIGKILL leaves behind (and
      * that the next write of the same file removes). See {@link AtomicWrite}.
      *
+     * @param file the target path
+     * @param descr the NumPy dtype descriptor, e.g. {@code <f4} (see {@link NpyDtype#toDescr})
+     * @param shape the dimensions
+     * @param data the elements, exactly numel · itemSize bytes
      * @throws NpyFormatException naming {@code file} and the reason, e.g.
      *                            {@code cannot write o.npy: Permission denied}
      */
@@ -196,6 +210,7 @@ public final class Npy {
      * Checks, before any work, that {@link #write} could write {@code file}: its directory (after
      * following links) exists and is writable, and it is a regular file or absent.
      *
+     * @param file the target path
      * @return the file a write replaces ({@code file} with its symbolic links followed)
      * @throws NpyFormatException naming {@code file} and what is wrong
      */

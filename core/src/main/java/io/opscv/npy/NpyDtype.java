@@ -29,6 +29,9 @@ public final class NpyDtype {
     /**
      * The ACL dtype of a descriptor; {@code <u2} is {@link DataType#BF16} when {@code bf16} is set.
      *
+     * @param descr the NumPy descriptor, e.g. {@code <f4}
+     * @param bf16 whether {@code <u2} data holds bfloat16 bit patterns
+     * @return the dtype
      * @throws NpyFormatException for big-endian, object, string or other unsupported descriptors
      */
     public static DataType toDataType(String descr, boolean bf16) throws NpyFormatException {
@@ -56,7 +59,11 @@ public final class NpyDtype {
         return type;
     }
 
-    /** The descriptor this library writes for {@code type}: {@code <f4}, {@code <f2}, {@code <u2} for BF16, ... */
+    /**
+     * {@return the descriptor this library writes for {@code type}: {@code <f4}, {@code <f2}, {@code <u2} for BF16, ...}
+     *
+     * @param type the dtype
+     */
     public static String toDescr(DataType type) {
         return switch (type) {
             case FLOAT -> "<f4";

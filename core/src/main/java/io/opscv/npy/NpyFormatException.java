@@ -6,6 +6,11 @@ import java.io.IOException;
 public final class NpyFormatException extends IOException {
     private static final long serialVersionUID = 1L;
 
+    /**
+     * A failure, told in one line.
+     *
+     * @param message what is wrong, in one line, usually naming the file
+     */
     public NpyFormatException(String message) {
         super(message);
     }

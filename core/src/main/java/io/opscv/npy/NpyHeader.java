@@ -12,7 +12,7 @@ import java.util.Arrays;
  */
 public record NpyHeader(String descr, long[] shape, long dataOffset) {
 
-    /** The number of elements (validated to fit a long when the header was read). */
+    /** {@return the number of elements (validated to fit a long when the header was read)} */
     public long numel() {
         long n = 1;
         for (long d : shape) {
@@ -21,12 +21,12 @@ public record NpyHeader(String descr, long[] shape, long dataOffset) {
         return n;
     }
 
-    /** Bytes per element, from the descriptor's size digits. */
+    /** {@return the bytes per element, from the descriptor's size digits} */
     public int itemSize() {
         return NpyDtype.itemSize(descr);
     }
 
-    /** Bytes of data: numel · itemSize. */
+    /** {@return the bytes of data: numel · itemSize} */
     public long dataBytes() {
         return Math.multiplyExact(numel(), (long) itemSize());
     }

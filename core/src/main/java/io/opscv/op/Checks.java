@@ -31,35 +31,60 @@ public final class Checks {
 
     private Checks() {}
 
-    /** The platform a phase-1 call is asked to behave as is given (161001 otherwise). */
+    /**
+     * The platform a phase-1 call is asked to behave as is given (161001 otherwise).
+     *
+     * @param platform the product the call plans for
+     */
     public static void platformGiven(Platform platform) {
         if (platform == null) {
             throw new AclnnException(AclnnStatus.ERR_PARAM_NULLPTR, "Expected a proper Platform but got null for argument platform.");
         }
     }
 
-    /** CheckNotNull: 161001 with upstream's text. */
+    /**
+     * CheckNotNull: 161001 with upstream's text.
+     *
+     * @param argument the argument the caller passed
+     * @param name the argument's name in the message (e.g. gradOut)
+     */
     public static void notNull(Object argument, String name) {
         if (argument == null) {
             throw new AclnnException(AclnnStatus.ERR_PARAM_NULLPTR, "Expected a proper Tensor but got null for argument " + name + ".");
         }
     }
 
-    /** A destroyed tensor or freed memory is a dangling argument. */
+    /**
+     * A destroyed tensor or freed memory is a dangling argument.
+     *
+     * @param tensor the tensor argument
+     * @param name its name in the message
+     */
     public static void usable(Tensor tensor, String name) {
         if (!tensor.isUsable()) {
             throw AclnnException.invalid("Tensor " + name + " was destroyed or its device memory freed: " + tensor + ".");
         }
     }
 
-    /** A destroyed int array is a dangling argument. */
+    /**
+     * A destroyed int array is a dangling argument.
+     *
+     * @param array the int array argument (e.g. outputSize)
+     * @param name its name in the message
+     */
     public static void usable(IntArray array, String name) {
         if (!array.isUsable()) {
             throw AclnnException.invalid("IntArray " + name + " was destroyed (aclDestroyIntArray).");
         }
     }
 
-    /** CheckShape: {@code tensor} has {@code dims} dimensions. */
+    /**
+     * CheckShape: {@code tensor} has {@code dims} dimensions.
+     *
+     * @param tensor the tensor argument
+     * @param dims the number of dimensions the operator takes
+     * @param name its name in the message
+     */
     public static void dimension(Tensor tensor, int dims, String name) {
         if (tensor.dim() != dims) {
             throw AclnnException.invalid("Expected " + dims + " dimension input, but got " + name + " with sizes "
@@ -67,21 +92,37 @@ public final class Checks {
         }
     }
 
-    /** CheckShape: an int array has {@code size} elements ({@code name} as upstream spells it, e.g. output_size). */
+    /**
+     * CheckShape: an int array has {@code size} elements.
+     *
+     * @param array the int array argument
+     * @param size the number of elements it must have
+     * @param name its name as upstream spells it in the message, e.g. output_size
+     */
     public static void arraySize(IntArray array, int size, String name) {
         if (array.size() != size) {
             throw AclnnException.invalid("It is expected " + name + " equals to " + size + ", but got size " + array.size());
         }
     }
 
-    /** The platform runs the operator at all (SPEC §6). */
+    /**
+     * The platform runs the operator at all (SPEC §6).
+     *
+     * @param platform the product the call plans for
+     */
     public static void platformSupported(Platform platform) {
         if (!platform.supported()) {
             throw AclnnException.invalid("the operator doesn't support " + platform.socName() + " npuArch");
         }
     }
 
-    /** CheckDtypeValid: {@code tensor}'s dtype is in {@code supported}. */
+    /**
+     * CheckDtypeValid: {@code tensor}'s dtype is in {@code supported}.
+     *
+     * @param tensor the tensor argument
+     * @param name its name in the message
+     * @param supported the dtypes the operator takes on this platform
+     */
     public static void dtypeIn(Tensor tensor, String name, List<DataType> supported) {
         if (!supported.contains(tensor.dataType())) {
             throw AclnnException.invalid("Tensor " + name + " not implemented for " + tensor.dataType().dtName()
@@ -89,7 +130,13 @@ public final class Checks {
         }
     }
 
-    /** CheckDtypeValid: {@code tensor}'s dtype equals {@code expected}. */
+    /**
+     * CheckDtypeValid: {@code tensor}'s dtype equals {@code expected}.
+     *
+     * @param tensor the tensor argument
+     * @param name its name in the message
+     * @param expected the dtype it must have (usually another argument's)
+     */
     public static void dtypeEquals(Tensor tensor, String name, DataType expected) {
         if (tensor.dataType() != expected) {
             throw AclnnException.invalid("Tensor " + name + " expected dtype is " + expected.dtName() + " but found "
@@ -97,7 +144,14 @@ public final class Checks {
         }
     }
 
-    /** SPEC §5: every dimension of {@code tensor} is at most {@link #MAX_DIM_SIZE}. */
+    /**
+     * SPEC §5: every dimension of {@code tensor} is at most {@code max} (the operators pass
+     * {@link #MAX_DIM_SIZE}).
+     *
+     * @param tensor the tensor argument
+     * @param name its name in the message
+     * @param max the largest size a dimension may have
+     */
     public static void dimensionsAtMost(Tensor tensor, String name, long max) {
         for (long d : tensor.shape()) {
             if (d > max) {
@@ -107,7 +161,12 @@ public final class Checks {
         }
     }
 
-    /** SPEC §5: N · C &lt; 2^31, computed without overflow. */
+    /**
+     * SPEC §5: N · C &lt; 2^31, computed without overflow.
+     *
+     * @param n the batch size N
+     * @param c the channel count C
+     */
     public static void batchBelowLimit(long n, long c) {
         long nc;
         try {
@@ -124,6 +183,11 @@ public final class Checks {
     /**
      * SPEC §5: the bytes an operator touches, {@code elementsPerRow · rows · sizeof(dtype)}, stay below 60 GiB;
      * products that overflow a long count as too large.
+     *
+     * @param elementsPerRow the elements per (n, c) row, summed over the tensors the rule counts
+     * @param rows the number of rows, N · C
+     * @param dtype the element type
+     * @param formula the product written out for the message
      */
     public static void memoryBelowLimit(long elementsPerRow, long rows, DataType dtype, String formula) {
         long bytes;
@@ -139,21 +203,37 @@ public final class Checks {
         }
     }
 
-    /** scales is a number (NaN would silently mean "not given"). */
+    /**
+     * scales is a number (NaN would silently mean "not given").
+     *
+     * @param scales the scale factor argument
+     * @param name its name in the message
+     */
     public static void scalesIsNumber(double scales, String name) {
         if (Double.isNaN(scales)) {
             throw AclnnException.invalid(name + " should be a number, but got NaN.");
         }
     }
 
-    /** SPEC §5: scales ≤ 500. */
+    /**
+     * SPEC §5: scales ≤ 500.
+     *
+     * @param scales the scale factor argument
+     * @param name its name in the message
+     */
     public static void scalesAtMost500(double scales, String name) {
         if (scales > MAX_SCALE) {
             throw AclnnException.invalid(name + " should be <= 500, but got " + scales + ".");
         }
     }
 
-    /** SPEC §5: outputSize / inputSize ≤ 500 (the backward's shrink ratio), in exact integer arithmetic. */
+    /**
+     * SPEC §5: outputSize / inputSize ≤ 500 (the backward's shrink ratio), in exact integer arithmetic.
+     *
+     * @param outputLength the output length along the axis
+     * @param inputLength the input length along the axis
+     * @param axis the axis's name in the message (e.g. H)
+     */
     public static void ratioAtMost500(long outputLength, long inputLength, String axis) {
         boolean tooLarge;
         try {
@@ -171,6 +251,13 @@ public final class Checks {
     /**
      * SPEC §5: when |scales| > 1e-9, outputLength == floor(inputLength · scales). {@code scales} is the
      * forward multiplier: 6 → 3 is 0.5, not 2.
+     *
+     * @param scales the forward's scale factor along the axis
+     * @param inputLength the forward input's length along the axis
+     * @param outputLength the forward output's length along the axis
+     * @param scalesName the scale argument's name in the message
+     * @param outputName the output length's name in the message
+     * @param inputName the input length's name in the message
      */
     public static void scalesMatchSizes(double scales, long inputLength, long outputLength, String scalesName,
                                         String outputName, String inputName) {
@@ -182,6 +269,13 @@ public final class Checks {
     /**
      * SPEC §10 (the forward): when {@code scales > 0}, outputLength == floor(inputLength · scales);
      * a zero or negative scales means "not given" and skips the rule.
+     *
+     * @param scales the scale factor along the axis
+     * @param inputLength the input's length along the axis
+     * @param outputLength the output's length along the axis
+     * @param scalesName the scale argument's name in the message
+     * @param outputName the output length's name in the message
+     * @param inputName the input length's name in the message
      */
     public static void positiveScalesMatchSizes(double scales, long inputLength, long outputLength, String scalesName,
                                                 String outputName, String inputName) {
@@ -200,7 +294,12 @@ public final class Checks {
         }
     }
 
-    /** aclnnUpsampleBilinear2d: scalesH and scalesW cannot be negative (upstream's CheckScalesValid). */
+    /**
+     * aclnnUpsampleBilinear2d: scalesH and scalesW cannot be negative (upstream's CheckScalesValid).
+     *
+     * @param scalesH the scale factor along H
+     * @param scalesW the scale factor along W
+     */
     public static void scalesNotNegative(double scalesH, double scalesW) {
         if (scalesH < 0 || scalesW < 0) {
             throw AclnnException.invalid("scalesH and scalesW cannot be negative, but got scalesH (" + scalesH
@@ -211,6 +310,8 @@ public final class Checks {
     /**
      * A forward's input has data: every dimension but the batch is non-zero (PyTorch's and upstream's
      * "Non-empty 3D data tensor expected" rule).
+     *
+     * @param self the forward's input tensor
      */
     public static void nonEmptyData(Tensor self) {
         for (int d = 1; d < self.dim(); d++) {
@@ -222,8 +323,11 @@ public final class Checks {
     }
 
     /**
-     * The requested lengths are > 0; {@code axes} names them (e.g. H, W). {@code input} may be
-     * {@code null} when the input lengths come from a tensor already checked.
+     * The requested lengths are > 0.
+     *
+     * @param input the input lengths, one per axis; {@code null} when they come from a tensor already checked
+     * @param output the output lengths, one per axis
+     * @param axes the axes' names in the message (e.g. H, W)
      */
     public static void lengthsPositive(long[] input, long[] output, String... axes) {
         boolean ok = true;
@@ -236,7 +340,13 @@ public final class Checks {
         }
     }
 
-    /** The batch and channel sizes requested are not negative. */
+    /**
+     * The batch and channel sizes requested are not negative.
+     *
+     * @param n the batch size N
+     * @param c the channel count C
+     * @param name the argument's name in the message (e.g. inputSize)
+     */
     public static void batchAndChannelsNotNegative(long n, long c, String name) {
         if (n < 0 || c < 0) {
             throw AclnnException.invalid(name + " should not have negative sizes, but got N (" + n + ") and C (" + c + ").");
@@ -246,6 +356,9 @@ public final class Checks {
     /**
      * gradOut has the shape of the forward output, dimension by dimension (upstream's
      * CheckInputsElement text).
+     *
+     * @param gradOut the gradient of the forward output
+     * @param fullOutputSize the forward output's shape, every dimension
      */
     public static void gradOutMatchesOutput(Tensor gradOut, long[] fullOutputSize) {
         for (int d = 0; d < fullOutputSize.length; d++) {
@@ -256,7 +369,13 @@ public final class Checks {
         }
     }
 
-    /** {@code out} has exactly {@code expected}, which {@code expectedName} explains (e.g. inputSize). */
+    /**
+     * {@code out} has exactly the shape {@code expected}.
+     *
+     * @param out the output tensor
+     * @param expected the shape it must have
+     * @param expectedName what the shape comes from, for the message (e.g. inputSize)
+     */
     public static void outShapeEquals(Tensor out, long[] expected, String expectedName) {
         if (!Arrays.equals(out.shape(), expected)) {
             throw AclnnException.invalid("Expected out to have the shape of " + expectedName + " " + Arrays.toString(expected)
@@ -267,7 +386,12 @@ public final class Checks {
     /** The formats the 2-D operators read: NCHW and NHWC, with ND read as NCHW. */
     public static final List<Format> FORMATS_2D = List.of(Format.NCHW, Format.NHWC, Format.ND);
 
-    /** A 2-D operator's tensor is NCHW, NHWC or ND (read as NCHW). */
+    /**
+     * A 2-D operator's tensor is NCHW, NHWC or ND (read as NCHW).
+     *
+     * @param tensor the tensor argument
+     * @param name its name in the message
+     */
     public static void format2d(Tensor tensor, String name) {
         if (!FORMATS_2D.contains(tensor.format())) {
             throw AclnnException.invalid("Tensor " + name + " has format " + tensor.format().name()
@@ -275,7 +399,14 @@ public final class Checks {
         }
     }
 
-    /** Two tensors of a 2-D operator share one layout: both NHWC, or both NCHW / ND. */
+    /**
+     * Two tensors of a 2-D operator share one layout: both NHWC, or both NCHW / ND.
+     *
+     * @param a the first tensor
+     * @param aName its name in the message
+     * @param b the second tensor
+     * @param bName its name in the message
+     */
     public static void sameLayout(Tensor a, String aName, Tensor b, String bName) {
         if ((a.format() == Format.NHWC) != (b.format() == Format.NHWC)) {
             throw AclnnException.invalid("Format of " + aName + " and " + bName + " should be equal, but got " + aName + " ["
@@ -308,6 +439,11 @@ public final class Checks {
      *       (stride 0) and for views whose rows overlap.</li>
      * </ul>
      * Empty tensors and placeholders (no memory) overlap nothing.
+     *
+     * @param output the tensor the operator writes
+     * @param outputName its name in the message
+     * @param input a tensor the operator reads
+     * @param inputName its name in the message
      */
     public static void outputMemoryDisjoint(Tensor output, String outputName, Tensor input, String inputName) {
         if (output.isEmpty() || output.memory() == null) {

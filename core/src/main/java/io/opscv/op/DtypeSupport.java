@@ -11,7 +11,12 @@ public final class DtypeSupport {
 
     private DtypeSupport() {}
 
-    /** The support list; {@link Platform#ASCEND910} (the training series) has no BF16. */
+    /**
+     * The support list; {@link Platform#ASCEND910} (the training series) has no BF16.
+     *
+     * @param platform the product
+     * @return the dtypes its upsample operators accept, in upstream's order
+     */
     public static List<DataType> of(Platform platform) {
         return platform == Platform.ASCEND910 ? NO_BF16 : ALL;
     }
@@ -19,6 +24,9 @@ public final class DtypeSupport {
     /**
      * DAV_2201 (A2/A3) runs BF16 only when no interpolation is needed, i.e. gradOut's shape equals
      * inputSize (SPEC §6).
+     *
+     * @param platform the product
+     * @return whether BF16 needs gradOut's shape to equal inputSize there
      */
     public static boolean bf16NeedsEqualShapes(Platform platform) {
         return platform.arch() == Platform.Arch.DAV_2201;

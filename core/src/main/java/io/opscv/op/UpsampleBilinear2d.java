@@ -49,7 +49,18 @@ public final class UpsampleBilinear2d {
 
     private UpsampleBilinear2d() {}
 
-    /** Phase 1 on the platform of {@code self}'s device ({@link Platform#CPU} when it has none). */
+    /**
+     * Phase 1 on the platform of {@code self}'s device ({@link Platform#CPU} when it has none).
+     *
+     * @param self       (N, C, H, W), or (N, H, W, C) for NHWC; FLOAT / FLOAT16 / BF16, any strides
+     * @param outputSize {Hout, Wout}
+     * @param alignCorners align the centres (true) or the outer edges (false) of the corner pixels
+     * @param scalesH    the multiplier along H; ≤ 0 = not given (negative is refused)
+     * @param scalesW    the multiplier along W
+     * @param out        (N, C, Hout, Wout) in self's layout and dtype, any non-overlapping strides; it must not share
+     *                   memory with self nor overlap itself (161002, see {@link Checks#outputMemoryDisjoint})
+     * @return the workspace size and the executor for phase 2
+     */
     public static WorkspaceAndExecutor getWorkspaceSize(Tensor self, IntArray outputSize, boolean alignCorners,
                                                         double scalesH, double scalesW, Tensor out) {
         return getWorkspaceSize(UpsampleLinear1d.platformOf(self), self, outputSize, alignCorners, scalesH, scalesW, out);
@@ -58,12 +69,15 @@ public final class UpsampleBilinear2d {
     /**
      * Phase 1 as {@code platform} would run it.
      *
+     * @param platform     the product to behave as (SPEC §6): its plan, dtypes and limits
      * @param self       (N, C, H, W), or (N, H, W, C) for NHWC; FLOAT / FLOAT16 / BF16, any strides
      * @param outputSize {Hout, Wout}
+     * @param alignCorners align the centres (true) or the outer edges (false) of the corner pixels
      * @param scalesH    the multiplier along H; ≤ 0 = not given (negative is refused)
      * @param scalesW    the multiplier along W
      * @param out        (N, C, Hout, Wout) in self's layout and dtype, any non-overlapping strides; it must not share
      *                   memory with self nor overlap itself (161002, see {@link Checks#outputMemoryDisjoint})
+     * @return the workspace size and the executor for phase 2
      */
     public static WorkspaceAndExecutor getWorkspaceSize(Platform platform, Tensor self, IntArray outputSize,
                                                         boolean alignCorners, double scalesH, double scalesW, Tensor out) {
@@ -229,7 +243,14 @@ public final class UpsampleBilinear2d {
         return scales > 0 ? (float) (1.0 / scales) : (float) in / out;
     }
 
-    /** Phase 2 ({@code aclnnUpsampleBilinear2d}): queues the plan on {@code stream}. */
+    /**
+     * Phase 2 ({@code aclnnUpsampleBilinear2d}): queues the executor's plan on {@code stream}.
+     *
+     * @param workspace     device memory of at least {@code workspaceSize} bytes (may be {@code null} when it is 0)
+     * @param workspaceSize the size phase 1 returned
+     * @param executor      the executor phase 1 returned; single-use
+     * @param stream        the stream the plan is queued on
+     */
     public static void run(DeviceMemory workspace, long workspaceSize, Executor executor, Stream stream) {
         Executor.launch(NAME, workspace, workspaceSize, executor, stream);
     }

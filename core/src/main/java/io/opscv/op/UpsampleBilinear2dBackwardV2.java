@@ -59,7 +59,20 @@ public final class UpsampleBilinear2dBackwardV2 {
 
     private UpsampleBilinear2dBackwardV2() {}
 
-    /** Phase 1 on the platform of {@code gradOut}'s device ({@link Platform#CPU} when it has none). */
+    /**
+     * Phase 1 on the platform of {@code gradOut}'s device ({@link Platform#CPU} when it has none).
+     *
+     * @param gradOut    (N, C, Hout, Wout), or (N, Hout, Wout, C) for NHWC; FLOAT / FLOAT16 / BF16, any strides
+     * @param outputSize {Hout, Wout}
+     * @param inputSize  {N, C, Hin, Win}, or {N, Hin, Win, C} for NHWC: the shape of out
+     * @param alignCorners align the centres (true) or the outer edges (false) of the corner pixels
+     * @param scalesH    the forward multiplier along H (Hout = floor(Hin · scalesH)); 0 = not given
+     * @param scalesW    the forward multiplier along W
+     * @param out        the gradient w.r.t. the forward input, gradOut's dtype and layout, any non-overlapping strides;
+     *                   it must not share memory with gradOut nor overlap itself (161002, see
+     *                   {@link Checks#outputMemoryDisjoint})
+     * @return the workspace size and the executor for phase 2
+     */
     public static WorkspaceAndExecutor getWorkspaceSize(Tensor gradOut, IntArray outputSize, IntArray inputSize,
                                                         boolean alignCorners, double scalesH, double scalesW, Tensor out) {
         return getWorkspaceSize(UpsampleLinear1d.platformOf(gradOut), gradOut, outputSize, inputSize, alignCorners, scalesH,
@@ -69,14 +82,17 @@ public final class UpsampleBilinear2dBackwardV2 {
     /**
      * Phase 1 as {@code platform} would run it.
      *
+     * @param platform     the product to behave as (SPEC §6): its plan, dtypes and limits
      * @param gradOut    (N, C, Hout, Wout), or (N, Hout, Wout, C) for NHWC; FLOAT / FLOAT16 / BF16, any strides
      * @param outputSize {Hout, Wout}
      * @param inputSize  {N, C, Hin, Win}, or {N, Hin, Win, C} for NHWC: the shape of out
+     * @param alignCorners align the centres (true) or the outer edges (false) of the corner pixels
      * @param scalesH    the forward multiplier along H (Hout = floor(Hin · scalesH)); 0 = not given
      * @param scalesW    the forward multiplier along W
      * @param out        the gradient w.r.t. the forward input, gradOut's dtype and layout, any non-overlapping strides;
      *                   it must not share memory with gradOut nor overlap itself (161002, see
      *                   {@link Checks#outputMemoryDisjoint})
+     * @return the workspace size and the executor for phase 2
      */
     public static WorkspaceAndExecutor getWorkspaceSize(Platform platform, Tensor gradOut, IntArray outputSize,
                                                         IntArray inputSize, boolean alignCorners, double scalesH,
@@ -227,7 +243,14 @@ public final class UpsampleBilinear2dBackwardV2 {
         return scales > 0 ? 1.0 / scales : (double) in / out;
     }
 
-    /** Phase 2 ({@code aclnnUpsampleBilinear2dBackwardV2}): queues the plan on {@code stream}. */
+    /**
+     * Phase 2 ({@code aclnnUpsampleBilinear2dBackwardV2}): queues the executor's plan on {@code stream}.
+     *
+     * @param workspace     device memory of at least {@code workspaceSize} bytes (may be {@code null} when it is 0)
+     * @param workspaceSize the size phase 1 returned
+     * @param executor      the executor phase 1 returned; single-use
+     * @param stream        the stream the plan is queued on
+     */
     public static void run(DeviceMemory workspace, long workspaceSize, Executor executor, Stream stream) {
         Executor.launch(NAME, workspace, workspaceSize, executor, stream);
     }

@@ -49,7 +49,17 @@ public final class UpsampleLinear1d {
 
     private UpsampleLinear1d() {}
 
-    /** Phase 1 on the platform of {@code self}'s device ({@link Platform#CPU} when it has none). */
+    /**
+     * Phase 1 on the platform of {@code self}'s device ({@link Platform#CPU} when it has none).
+     *
+     * @param self         (N, C, L), FLOAT / FLOAT16 / BF16, any strides; C and L non-zero
+     * @param outputSize   {Lout}
+     * @param alignCorners align the centres (true) or the outer edges (false) of the corner pixels
+     * @param scales       the multiplier along L (Lout = floor(L · scales)); ≤ 0 = not given; ≤ 500
+     * @param out          (N, C, Lout), self's dtype, any non-overlapping strides; it must not share memory with self
+     *                     nor overlap itself (161002, see {@link Checks#outputMemoryDisjoint})
+     * @return the workspace size and the executor for phase 2
+     */
     public static WorkspaceAndExecutor getWorkspaceSize(Tensor self, IntArray outputSize, boolean alignCorners,
                                                         double scales, Tensor out) {
         return getWorkspaceSize(platformOf(self), self, outputSize, alignCorners, scales, out);
@@ -58,12 +68,14 @@ public final class UpsampleLinear1d {
     /**
      * Phase 1 as {@code platform} would run it.
      *
+     * @param platform     the product to behave as (SPEC §6): its plan, dtypes and limits
      * @param self         (N, C, L), FLOAT / FLOAT16 / BF16, any strides; C and L non-zero
      * @param outputSize   {Lout}
      * @param alignCorners align the centres (true) or the outer edges (false) of the corner pixels
      * @param scales       the multiplier along L (Lout = floor(L · scales)); ≤ 0 = not given; ≤ 500
      * @param out          (N, C, Lout), self's dtype, any non-overlapping strides; it must not share memory with self
      *                     nor overlap itself (161002, see {@link Checks#outputMemoryDisjoint})
+     * @return the workspace size and the executor for phase 2
      */
     public static WorkspaceAndExecutor getWorkspaceSize(Platform platform, Tensor self, IntArray outputSize,
                                                         boolean alignCorners, double scales, Tensor out) {
@@ -190,7 +202,14 @@ public final class UpsampleLinear1d {
         return step <= MAX_SOURCE_STEP && step >= MIN_SOURCE_STEP;
     }
 
-    /** Phase 2 ({@code aclnnUpsampleLinear1d}): queues the plan on {@code stream}. */
+    /**
+     * Phase 2 ({@code aclnnUpsampleLinear1d}): queues the executor's plan on {@code stream}.
+     *
+     * @param workspace     device memory of at least {@code workspaceSize} bytes (may be {@code null} when it is 0)
+     * @param workspaceSize the size phase 1 returned
+     * @param executor      the executor phase 1 returned; single-use
+     * @param stream        the stream the plan is queued on
+     */
     public static void run(DeviceMemory workspace, long workspaceSize, Executor executor, Stream stream) {
         Executor.launch(NAME, workspace, workspaceSize, executor, stream);
     }

@@ -54,13 +54,27 @@ public final class UpsampleLinear1dBackward {
      * @param out          (N, C, Lin), the dtype of gradOut, any non-overlapping strides: the gradient w.r.t. the
      *                     forward input; it must not share memory with gradOut nor overlap itself (161002, see
      *                     {@link Checks#outputMemoryDisjoint}), so computing in place is refused
+     * @return the workspace size and the executor for phase 2
      */
     public static WorkspaceAndExecutor getWorkspaceSize(Tensor gradOut, IntArray outputSize, IntArray inputSize,
                                                         boolean alignCorners, double scales, Tensor out) {
         return getWorkspaceSize(UpsampleLinear1d.platformOf(gradOut), gradOut, outputSize, inputSize, alignCorners, scales, out);
     }
 
-    /** Phase 1 as {@code platform} would run it (SPEC §6). */
+    /**
+     * Phase 1 as {@code platform} would run it (SPEC §6).
+     *
+     * @param platform     the product to behave as (SPEC §6): its plan, dtypes and limits
+     * @param gradOut      (N, C, Lout), FLOAT / FLOAT16 / BF16, any strides
+     * @param outputSize   {Lout}: the forward output length
+     * @param inputSize    {N, C, Lin}: the shape of {@code out}
+     * @param alignCorners align the centres (true) or the outer edges (false) of the corner pixels
+     * @param scales       the forward multiplier along L (Lout ≈ Lin · scales); 0 = not given; ≤ 500
+     * @param out          (N, C, Lin), the dtype of gradOut, any non-overlapping strides: the gradient w.r.t. the
+     *                     forward input; it must not share memory with gradOut nor overlap itself (161002, see
+     *                     {@link Checks#outputMemoryDisjoint}), so computing in place is refused
+     * @return the workspace size and the executor for phase 2
+     */
     public static WorkspaceAndExecutor getWorkspaceSize(Platform platform, Tensor gradOut, IntArray outputSize,
                                                         IntArray inputSize, boolean alignCorners, double scales, Tensor out) {
         try {
@@ -197,8 +211,12 @@ public final class UpsampleLinear1dBackward {
     }
 
     /**
-     * Phase 2 ({@code aclnnUpsampleLinear1dBackward}): queues the executor's plan on {@code stream},
-     * using {@code workspace} (may be {@code null} when {@code workspaceSize} is 0).
+     * Phase 2 ({@code aclnnUpsampleLinear1dBackward}): queues the executor's plan on {@code stream}.
+     *
+     * @param workspace     device memory of at least {@code workspaceSize} bytes (may be {@code null} when it is 0)
+     * @param workspaceSize the size phase 1 returned
+     * @param executor      the executor phase 1 returned; single-use
+     * @param stream        the stream the plan is queued on
      */
     public static void run(DeviceMemory workspace, long workspaceSize, Executor executor, Stream stream) {
         Executor.launch(NAME, workspace, workspaceSize, executor, stream);

@@ -16,6 +16,16 @@ public final class Bilinear2dForwardStep implements PlanStep {
     private final LinearAxis w;
     private final String parameters;
 
+    /**
+     * A bilinear forward step.
+     *
+     * @param name the l0 operator it stands for in the plan, e.g. {@code ResizeBilinearV2With4d}
+     * @param self the input, (N, C, inH, inW) in its format
+     * @param out the output it writes, (N, C, outH, outW) in its format
+     * @param h the H axis (input and output lengths, alignCorners, scalesH)
+     * @param w the W axis
+     * @param parameters shown by {@link #describe()}, e.g. {@code alignCorners=false, scalesH=2.0, scalesW=2.0}
+     */
     public Bilinear2dForwardStep(String name, Operand self, Operand out, LinearAxis h, LinearAxis w, String parameters) {
         this.name = name;
         this.self = self;

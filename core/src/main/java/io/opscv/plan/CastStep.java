@@ -8,6 +8,12 @@ public final class CastStep implements PlanStep {
     private final Operand src;
     private final Operand dst;
 
+    /**
+     * A Cast step; the target dtype is {@code dst}'s.
+     *
+     * @param src the operand to convert
+     * @param dst the intermediate of the same shape that receives it
+     */
     public CastStep(Operand src, Operand dst) {
         this.src = src;
         this.dst = dst;

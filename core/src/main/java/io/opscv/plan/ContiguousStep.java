@@ -8,6 +8,12 @@ public final class ContiguousStep implements PlanStep {
     private final Operand src;
     private final Operand dst;
 
+    /**
+     * A Contiguous step.
+     *
+     * @param src the strided view
+     * @param dst the row-major intermediate of the same shape and dtype
+     */
     public ContiguousStep(Operand src, Operand dst) {
         this.src = src;
         this.dst = dst;

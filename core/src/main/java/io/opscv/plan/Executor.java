@@ -293,6 +293,11 @@ public final class Executor {
     /**
      * An allocation failure as the status every runtime failure is (361001), never a raw {@link Error}: the JVM
      * could not give {@code operator} the host memory {@code where} needed.
+     *
+     * @param operator the ACLNN operator that ran out
+     * @param where the phase or step that allocated, for the message
+     * @param e the JVM's error, kept as the cause
+     * @return the 361001 exception to throw
      */
     public static AclnnException outOfMemory(String operator, String where, OutOfMemoryError e) {
         return AclnnException.runtime(operator + " ran out of host memory in " + where + " (" + e.getMessage()

@@ -14,17 +14,34 @@ public final class Layouts {
 
     private Layouts() {}
 
-    /** The (N, C, H, W) view of a 4-D operand: a free permutation for NHWC, the operand itself otherwise. */
+    /**
+     * The (N, C, H, W) view of a 4-D operand: a free permutation for NHWC, the operand itself otherwise.
+     *
+     * @param operand a 4-D operand in its format's order
+     * @return its (N, C, H, W) view
+     */
     public static Operand nchwView(Operand operand) {
         return operand.format() == Format.NHWC ? operand.permute(operand.name(), NHWC_TO_NCHW, Format.NHWC) : operand;
     }
 
-    /** (N, C, H, W) of a shape given in {@code format}'s order. */
+    /**
+     * (N, C, H, W) of a shape given in {@code format}'s order.
+     *
+     * @param shape a 4-D shape
+     * @param format the order it is in (NHWC, or NCHW / ND)
+     * @return a new array in (N, C, H, W) order
+     */
     public static long[] toNchw(long[] shape, Format format) {
         return format == Format.NHWC ? new long[] {shape[0], shape[3], shape[1], shape[2]} : shape.clone();
     }
 
-    /** A shape given as (N, C, H, W), in {@code format}'s order. */
+    /**
+     * A shape given as (N, C, H, W), in {@code format}'s order.
+     *
+     * @param nchw a 4-D shape in (N, C, H, W) order
+     * @param format the order wanted (NHWC, or NCHW / ND)
+     * @return a new array in {@code format}'s order
+     */
     public static long[] fromNchw(long[] nchw, Format format) {
         return format == Format.NHWC ? new long[] {nchw[0], nchw[2], nchw[3], nchw[1]} : nchw.clone();
     }

@@ -15,6 +15,15 @@ public final class Linear1dForwardStep implements PlanStep {
     private final LinearAxis axis;
     private final String parameters;
 
+    /**
+     * A 1-D linear forward step.
+     *
+     * @param name the l0 operator it stands for in the plan, e.g. {@code ResizeLinear}
+     * @param self the input, (N, C, inL) or the NPU plans' (N, C, 1, inL)
+     * @param out the output it writes, (N, C, outL) or (N, C, 1, outL)
+     * @param axis the L axis (input and output lengths, alignCorners, scales)
+     * @param parameters shown by {@link #describe()}, e.g. {@code alignCorners=false, scales=2.0}
+     */
     public Linear1dForwardStep(String name, Operand self, Operand out, LinearAxis axis, String parameters) {
         this.name = name;
         this.self = self;

@@ -13,6 +13,14 @@ public final class LinearBackwardFusedStep implements PlanStep {
     private final boolean alignCorners;
     private final double scales;
 
+    /**
+     * The fused 1-D backward step.
+     *
+     * @param gradOut the gradient of the forward output, (N, C, outL), any strides
+     * @param out the gradient of the forward input it writes, (N, C, inL)
+     * @param alignCorners whether the corner samples of input and output are aligned
+     * @param scales the forward multiplier along L, as the operator was given it
+     */
     public LinearBackwardFusedStep(Tensor gradOut, Tensor out, boolean alignCorners, double scales) {
         this.gradOut = gradOut;
         this.out = out;

@@ -9,17 +9,21 @@ import java.lang.foreign.MemorySegment;
  */
 public interface PlanStep {
 
-    /** The l0 operator's name, e.g. {@code ViewCopy}. */
+    /** {@return the l0 operator's name, e.g. {@code ViewCopy}} */
     String name();
 
-    /** Its operands for plan introspection: shapes, dtypes, formats, where they live. */
+    /** {@return its operands for plan introspection: shapes, dtypes, formats, where they live} */
     String describe();
 
-    /** Bytes of workspace this step's outputs occupy (0 when it writes into a user tensor). */
+    /** {@return the bytes of workspace this step's outputs occupy (0 when it writes into a user tensor)} */
     default long workspaceBytes() {
         return 0;
     }
 
-    /** Runs the step; {@code workspace} is the caller's workspace (may be {@link MemorySegment#NULL}). */
+    /**
+     * Runs the step.
+     *
+     * @param workspace the caller's workspace, holding the intermediates (may be {@link MemorySegment#NULL})
+     */
     void run(MemorySegment workspace);
 }

@@ -13,6 +13,13 @@ public final class ResizeBilinearV2Grad5HdStep implements PlanStep {
     private final Operand out;
     private final boolean alignCorners;
 
+    /**
+     * A 5HD bilinear backward step.
+     *
+     * @param gradOut the gradient of the forward output, NC1HWC0
+     * @param out the gradient of the forward input it writes, NC1HWC0
+     * @param alignCorners whether the corner samples of input and output are aligned
+     */
     public ResizeBilinearV2Grad5HdStep(Operand gradOut, Operand out, boolean alignCorners) {
         this.gradOut = gradOut;
         this.out = out;

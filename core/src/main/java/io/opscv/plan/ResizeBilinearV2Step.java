@@ -13,6 +13,13 @@ public final class ResizeBilinearV2Step implements PlanStep {
     private final Operand out;
     private final boolean alignCorners;
 
+    /**
+     * A 5HD bilinear forward step.
+     *
+     * @param self the input, NC1HWC0
+     * @param out the output it writes, NC1HWC0
+     * @param alignCorners whether the corner samples of input and output are aligned
+     */
     public ResizeBilinearV2Step(Operand self, Operand out, boolean alignCorners) {
         this.self = self;
         this.out = out;

@@ -15,6 +15,11 @@ public final class ResizeLinearGradStep implements PlanStep {
     private final String parameters;
 
     /**
+     * A ResizeLinearGrad step.
+     *
+     * @param gradOut the contiguous gradient of the forward output, (N, C, outL)
+     * @param out the intermediate it writes, the gradient of the forward input, (N, C, inL)
+     * @param axis the L axis (input and output lengths, alignCorners, scales)
      * @param parameters shown by {@link #describe()}, e.g. {@code alignCorners=false, scales=2.0, deterministic=false}
      */
     public ResizeLinearGradStep(Operand gradOut, Operand out, LinearAxis axis, String parameters) {

@@ -12,6 +12,12 @@ public final class TransDataStep implements PlanStep {
     private final Operand src;
     private final Operand dst;
 
+    /**
+     * A TransData step.
+     *
+     * @param src the operand to convert
+     * @param dst the intermediate in the other layout; its format (NC1HWC0, NCHW or NHWC) sets the direction
+     */
     public TransDataStep(Operand src, Operand dst) {
         this.src = src;
         this.dst = dst;

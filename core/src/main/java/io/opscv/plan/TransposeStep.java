@@ -13,6 +13,8 @@ public final class TransposeStep implements PlanStep {
     private final int[] order;
 
     /**
+     * A Transpose step.
+     *
      * @param src   the input
      * @param order output dimension d is input dimension {@code order[d]}
      * @param dst   a contiguous intermediate of the permuted shape

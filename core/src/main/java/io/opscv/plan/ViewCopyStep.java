@@ -12,6 +12,12 @@ public final class ViewCopyStep implements PlanStep {
     private final Operand src;
     private final Operand dst;
 
+    /**
+     * A ViewCopy step.
+     *
+     * @param src the view to read
+     * @param dst the view to write, of the same shape and dtype
+     */
     public ViewCopyStep(Operand src, Operand dst) {
         this.src = src;
         this.dst = dst;

@@ -13,6 +13,14 @@ public final class ViewStep implements PlanStep {
     private final Operand dst;
     private final String note;
 
+    /**
+     * A view step.
+     *
+     * @param name the l0 operator it stands for, e.g. {@code Unsqueeze(2)}
+     * @param src its input
+     * @param dst the view it gives (the input itself when the operator has nothing to do)
+     * @param note shown by {@link #describe()}, e.g. {@code view} or {@code already contiguous: no copy}
+     */
     public ViewStep(String name, Operand src, Operand dst, String note) {
         this.name = name;
         this.src = src;

@@ -14,9 +14,21 @@ public final class WorkspacePlan {
     /** Every intermediate starts on this boundary; the same 512 bytes as device memory. */
     public static final long ALIGNMENT = DeviceMemory.ALIGNMENT;
 
+    /** An empty layout: no intermediates, no workspace. */
+    public WorkspacePlan() {}
+
+    /** Bytes laid out so far, the next intermediate's offset. */
     private long total;
 
-    /** A new contiguous intermediate of {@code shape}, in the next aligned slice. */
+    /**
+     * A new contiguous intermediate of {@code shape}, in the next aligned slice.
+     *
+     * @param name what it holds, for {@link Executor#explain()}
+     * @param shape its shape
+     * @param dataType its element type
+     * @param format its format tag
+     * @return the intermediate, owning its slice of the workspace
+     */
     public Operand allocate(String name, long[] shape, DataType dataType, Format format) {
         long bytes;
         try {
@@ -38,12 +50,16 @@ public final class WorkspacePlan {
         return operand;
     }
 
-    /** Bytes of workspace the plan needs: the sum of its aligned intermediates. */
+    /** {@return the bytes of workspace the plan needs: the sum of its aligned intermediates} */
     public long totalBytes() {
         return total;
     }
 
-    /** {@code bytes} rounded up to {@link #ALIGNMENT}. */
+    /**
+     * {@return {@code bytes} rounded up to {@link #ALIGNMENT}}
+     *
+     * @param bytes a byte count, not negative
+     */
     public static long alignUp(long bytes) {
         return Math.multiplyExact(Math.ceilDiv(bytes, ALIGNMENT), ALIGNMENT);
     }

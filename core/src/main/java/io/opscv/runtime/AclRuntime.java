@@ -31,12 +31,17 @@ public final class AclRuntime implements AutoCloseable {
         this.platform = platform;
     }
 
-    /** {@code aclInit} on the default platform, {@link Platform#CPU}. */
+    /** {@return a runtime whose devices behave as the default platform ({@link Platform#CPU})}, as {@code aclInit} */
     public static AclRuntime init() {
         return init(Platform.defaultPlatform());
     }
 
-    /** {@code aclInit}, with every device of this runtime behaving as {@code platform}. */
+    /**
+     * {@code aclInit}, with every device of this runtime behaving as {@code platform}.
+     *
+     * @param platform the product whose rules and plans the operators follow (161001 when null)
+     * @return the runtime; closing it is {@code aclFinalize}
+     */
     public static AclRuntime init(Platform platform) {
         if (platform == null) {
             throw AclnnException.nullptr("Expected a proper Platform but got null for argument platform.");
@@ -44,12 +49,17 @@ public final class AclRuntime implements AutoCloseable {
         return new AclRuntime(platform);
     }
 
-    /** The platform this runtime's devices behave as. */
+    /** {@return the platform this runtime's devices behave as} */
     public Platform platform() {
         return platform;
     }
 
-    /** {@code aclrtSetDevice}: opens device {@code deviceId}; closing the device resets it. */
+    /**
+     * {@code aclrtSetDevice}: opens device {@code deviceId}; closing the device resets it.
+     *
+     * @param deviceId 0 .. {@link #DEVICE_COUNT} - 1 (161002 otherwise)
+     * @return the open device
+     */
     public synchronized Device setDevice(int deviceId) {
         ensureOpen();
         if (deviceId < 0 || deviceId >= DEVICE_COUNT) {
@@ -61,8 +71,9 @@ public final class AclRuntime implements AutoCloseable {
     }
 
     /**
-     * {@code aclGetRecentErrMsg}: the message of the last failure on this thread, or {@code null};
-     * reading it clears it.
+     * {@code aclGetRecentErrMsg}: reading the message clears it.
+     *
+     * @return the message of the last failure on this thread, or {@code null}
      */
     public static String getRecentErrMsg() {
         return RecentError.takeAndClear();

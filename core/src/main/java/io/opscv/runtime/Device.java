@@ -26,11 +26,12 @@ public final class Device implements AutoCloseable {
         this.deterministic = platform.deterministicByDefault();
     }
 
+    /** {@return the device id given to {@code aclrtSetDevice}, 0 .. {@link AclRuntime#DEVICE_COUNT} - 1} */
     public int id() {
         return id;
     }
 
-    /** The product this device behaves as. */
+    /** {@return the product this device behaves as} */
     public Platform platform() {
         return platform;
     }
@@ -39,12 +40,19 @@ public final class Device implements AutoCloseable {
      * Whether computations on this device are deterministic: the platform's default until
      * {@code ACL_OPT_DETERMINISTIC} is set. The CPU kernels are bit-reproducible either way; the
      * flag is kept so that a golden model answers what the product would.
+     *
+     * @return the {@code ACL_OPT_DETERMINISTIC} setting in effect
      */
     public boolean deterministic() {
         return deterministic;
     }
 
-    /** {@code aclrtCtxSetSysParamOpt}. */
+    /**
+     * {@code aclrtCtxSetSysParamOpt}. A platform deterministic by default stays so whatever the value.
+     *
+     * @param opt the option, {@link SysParamOpt#ACL_OPT_DETERMINISTIC}
+     * @param value 0 or 1 (161002 otherwise)
+     */
     public void setSysParamOpt(SysParamOpt opt, long value) {
         ensureOpen();
         if (opt == null) {
@@ -56,7 +64,12 @@ public final class Device implements AutoCloseable {
         deterministic = value == 1 || platform.deterministicByDefault();
     }
 
-    /** {@code aclrtCtxGetSysParamOpt}. */
+    /**
+     * {@code aclrtCtxGetSysParamOpt}.
+     *
+     * @param opt the option, {@link SysParamOpt#ACL_OPT_DETERMINISTIC}
+     * @return its value, 0 or 1
+     */
     public long getSysParamOpt(SysParamOpt opt) {
         if (opt == null) {
             throw AclnnException.nullptr("Expected a proper SysParamOpt but got null for argument opt.");
@@ -64,7 +77,7 @@ public final class Device implements AutoCloseable {
         return deterministic ? 1 : 0;
     }
 
-    /** {@code aclrtCreateStream}. */
+    /** {@return a new stream on this device}, as {@code aclrtCreateStream}; closing it destroys it */
     public synchronized Stream createStream() {
         ensureOpen();
         Stream stream = new Stream(this);
@@ -75,6 +88,9 @@ public final class Device implements AutoCloseable {
     /**
      * {@code aclrtMalloc}: {@code size} bytes of zeroed device memory. Fails with
      * {@link AclnnStatus#ERR_RUNTIME_ERROR} when the memory cannot be had.
+     *
+     * @param size the bytes to allocate, &gt; 0 (161002 otherwise)
+     * @return the memory, freed by closing it or by resetting the device
      */
     public DeviceMemory malloc(long size) {
         ensureOpen();
@@ -101,6 +117,8 @@ public final class Device implements AutoCloseable {
      * (as they access all memory): the same kernels run on it as on {@link #malloc} memory, and a close
      * during a run fails that run with a status instead of touching freed memory.
      *
+     * @param segment the caller's memory, from a shared, automatic or global arena
+     * @return the device memory viewing it
      * @throws AclnnException 161002 when the segment is confined to one thread
      *                        ({@code Arena.ofConfined()}): kernels run on the stream's, the pool's
      *                        and synchronizing threads
@@ -117,7 +135,15 @@ public final class Device implements AutoCloseable {
         return DeviceMemory.wrap(this, segment);
     }
 
-    /** {@code aclrtMemcpy} host → device. */
+    /**
+     * {@code aclrtMemcpy} host → device.
+     *
+     * @param dst the device memory written from its start
+     * @param destMax the bytes {@code dst} may take, at most its size
+     * @param src the host memory read from its start
+     * @param count the bytes to copy, at most {@code destMax} and {@code src}'s size
+     * @param kind {@link MemcpyKind#HOST_TO_DEVICE}
+     */
     public void memcpy(DeviceMemory dst, long destMax, MemorySegment src, long count, MemcpyKind kind) {
         requireKind(kind, MemcpyKind.HOST_TO_DEVICE);
         requireNotNull(dst, "dst");
@@ -125,7 +151,15 @@ public final class Device implements AutoCloseable {
         copy(dst.segmentForAccess(), destMax, src, count);
     }
 
-    /** {@code aclrtMemcpy} device → host. */
+    /**
+     * {@code aclrtMemcpy} device → host.
+     *
+     * @param dst the host memory written from its start
+     * @param destMax the bytes {@code dst} may take, at most its size
+     * @param src the device memory read from its start
+     * @param count the bytes to copy, at most {@code destMax} and {@code src}'s size
+     * @param kind {@link MemcpyKind#DEVICE_TO_HOST}
+     */
     public void memcpy(MemorySegment dst, long destMax, DeviceMemory src, long count, MemcpyKind kind) {
         requireKind(kind, MemcpyKind.DEVICE_TO_HOST);
         requireNotNull(dst, "dst");
@@ -133,7 +167,15 @@ public final class Device implements AutoCloseable {
         copy(dst, destMax, src.segmentForAccess(), count);
     }
 
-    /** {@code aclrtMemcpy} device → device. */
+    /**
+     * {@code aclrtMemcpy} device → device.
+     *
+     * @param dst the device memory written from its start
+     * @param destMax the bytes {@code dst} may take, at most its size
+     * @param src the device memory read from its start
+     * @param count the bytes to copy, at most {@code destMax} and {@code src}'s size
+     * @param kind {@link MemcpyKind#DEVICE_TO_DEVICE}
+     */
     public void memcpy(DeviceMemory dst, long destMax, DeviceMemory src, long count, MemcpyKind kind) {
         requireKind(kind, MemcpyKind.DEVICE_TO_DEVICE);
         requireNotNull(dst, "dst");

@@ -75,24 +75,22 @@ public final class DeviceMemory implements AutoCloseable {
         return new DeviceMemory(device, null, segment);
     }
 
-    /** The device this memory belongs to. */
+    /** {@return the device this memory belongs to} */
     public Device device() {
         return device;
     }
 
-    /** Size in bytes. */
+    /** {@return the size in bytes} */
     public long size() {
         return segment.byteSize();
     }
 
-    /** Whether {@link #close()} has been called, or the owner of wrapped memory has closed its arena. */
+    /** {@return whether {@link #close()} has been called, or the owner of wrapped memory has closed its arena} */
     public boolean isFreed() {
         return freed || !segment.scope().isAlive();
     }
 
-    /**
-     * The memory itself, for zero-copy access from Java. Fails with a status once freed.
-     */
+    /** {@return the memory itself, for zero-copy access from Java}; fails with a status once freed */
     public MemorySegment segment() {
         return segmentForAccess();
     }

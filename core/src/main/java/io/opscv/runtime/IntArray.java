@@ -11,7 +11,12 @@ public final class IntArray implements AutoCloseable {
         this.values = values;
     }
 
-    /** {@code aclCreateIntArray(value, size)}. */
+    /**
+     * {@code aclCreateIntArray(value, size)}.
+     *
+     * @param values the elements, copied (161001 when null)
+     * @return the array
+     */
     public static IntArray of(long... values) {
         if (values == null) {
             throw AclnnException.nullptr("Expected a proper array but got null for argument value.");
@@ -19,11 +24,16 @@ public final class IntArray implements AutoCloseable {
         return new IntArray(values.clone());
     }
 
+    /** {@return the number of elements} */
     public int size() {
         return values.length;
     }
 
-    /** Element {@code i}, 0 ≤ i &lt; {@link #size()}. */
+    /**
+     * {@return element {@code i}}
+     *
+     * @param i the index, 0 ≤ i &lt; {@link #size()} (161002 otherwise)
+     */
     public long get(int i) {
         if (i < 0 || i >= values.length) {
             throw AclnnException.invalid("Index " + i + " is out of range for an IntArray of size " + values.length + ".");
@@ -31,11 +41,12 @@ public final class IntArray implements AutoCloseable {
         return values[i];
     }
 
-    /** The values (a copy). */
+    /** {@return a copy of the values} */
     public long[] toArray() {
         return values.clone();
     }
 
+    /** {@return false once {@code aclDestroyIntArray} ({@link #close()}) has been called} */
     public boolean isUsable() {
         return !destroyed;
     }

@@ -82,6 +82,7 @@ public final class Stream implements AutoCloseable {
         this.worker.start();
     }
 
+    /** {@return the device that created this stream} */
     public Device device() {
         return device;
     }
@@ -89,6 +90,8 @@ public final class Stream implements AutoCloseable {
     /**
      * Queues {@code task} behind everything already queued. A task that throws marks the stream
      * failed; the failure is reported by the next {@link #synchronize()}.
+     *
+     * @param task the work to run on the stream (161001 when null)
      */
     public void launch(Runnable task) {
         if (task == null) {
@@ -123,7 +126,7 @@ public final class Stream implements AutoCloseable {
         return workerParked.get();
     }
 
-    /** Whether this stream accepts work. */
+    /** {@return whether this stream accepts work} */
     public boolean isOpen() {
         return !closing;
     }

@@ -51,6 +51,7 @@ public final class Tensor implements AutoCloseable {
      * @param format        the layout tag (ND, NCL, NCHW, NHWC, ...)
      * @param storageShape  the storage's shape; {@code null} means just large enough for the view
      * @param memory        the device memory holding the storage; may be {@code null} only for an empty view
+     * @return the tensor, to destroy with {@link #close()}
      * @throws AclnnException 161001 for a missing argument, 161002 when the view or storage reach
      *                        outside their memory or a dimension/stride is negative
      */
@@ -145,7 +146,15 @@ public final class Tensor implements AutoCloseable {
         return new Tensor(shape, st, storageOffset, dataType, format, storage, memory, numel, false);
     }
 
-    /** A contiguous (row-major) tensor over {@code memory}, starting at its first byte. */
+    /**
+     * A contiguous (row-major) tensor over {@code memory}, starting at its first byte.
+     *
+     * @param shape    the shape; each dimension ≥ 0
+     * @param dataType the element type
+     * @param format   the layout tag (ND, NCL, NCHW, NHWC, ...)
+     * @param memory   the device memory, large enough for the elements
+     * @return the tensor, to destroy with {@link #close()}
+     */
     public static Tensor create(long[] shape, DataType dataType, Format format, DeviceMemory memory) {
         return create(shape, dataType, null, 0, format, shape, memory);
     }
@@ -157,6 +166,10 @@ public final class Tensor implements AutoCloseable {
      * phase 2 rejects it, and {@link #segment()} fails with 161002 unless it is empty. Its strides
      * are the contiguous ones.
      *
+     * @param viewShape the logical shape; each dimension ≥ 0
+     * @param dataType  the element type
+     * @param format    the layout tag (ND, NCL, NCHW, NHWC, ...)
+     * @return the placeholder tensor
      * @throws AclnnException 161001 for a missing argument, 161002 for a negative dimension, more
      *                        than {@link #MAX_DIM} dimensions or more than 2^63 elements
      */
@@ -164,7 +177,7 @@ public final class Tensor implements AutoCloseable {
         return create(viewShape, dataType, null, 0, format, null, null, true);
     }
 
-    /** Whether this tensor was made by {@link #placeholder} and so has no storage of its own. */
+    /** {@return whether this tensor was made by {@link #placeholder} and so has no storage of its own} */
     public boolean isPlaceholder() {
         return placeholder;
     }
@@ -172,6 +185,8 @@ public final class Tensor implements AutoCloseable {
     /**
      * Row-major strides, in elements, of {@code shape} (dimensions of size 0 count as 1).
      *
+     * @param shape a shape, each dimension ≥ 0
+     * @return the strides, one per dimension
      * @throws AclnnException 161002 when a stride would exceed 2^63 - 1 (it would wrap)
      */
     public static long[] contiguousStrides(long[] shape) {
@@ -209,26 +224,35 @@ public final class Tensor implements AutoCloseable {
         return p;
     }
 
-    /** The view's shape (a copy). */
+    /** {@return a copy of the view's shape, one entry per dimension} */
     public long[] shape() {
         return shape.clone();
     }
 
+    /** {@return the number of dimensions of the view} */
     public int dim() {
         return shape.length;
     }
 
-    /** The size of dimension {@code d}, 0 ≤ d &lt; {@link #dim()}. */
+    /**
+     * {@return the size of dimension {@code d}}
+     *
+     * @param d the dimension, 0 ≤ d &lt; {@link #dim()} (161002 otherwise)
+     */
     public long size(int d) {
         return shape[checkDimension(d)];
     }
 
-    /** The strides in elements (a copy). */
+    /** {@return a copy of the strides, in elements, one per dimension} */
     public long[] strides() {
         return strides.clone();
     }
 
-    /** The stride of dimension {@code d} in elements, 0 ≤ d &lt; {@link #dim()}. */
+    /**
+     * {@return the stride of dimension {@code d}, in elements}
+     *
+     * @param d the dimension, 0 ≤ d &lt; {@link #dim()} (161002 otherwise)
+     */
     public long stride(int d) {
         return strides[checkDimension(d)];
     }
@@ -241,33 +265,37 @@ public final class Tensor implements AutoCloseable {
         return d;
     }
 
-    /** Offset of the view's first element in the storage, in elements. */
+    /** {@return the offset of the view's first element in the storage, in elements} */
     public long storageOffset() {
         return storageOffset;
     }
 
+    /** {@return a copy of the storage's shape (given at creation, or one dimension just large enough for the view)} */
     public long[] storageShape() {
         return storageShape.clone();
     }
 
+    /** {@return the element type} */
     public DataType dataType() {
         return dataType;
     }
 
+    /** {@return the layout tag the tensor was created with} */
     public Format format() {
         return format;
     }
 
-    /** Number of elements of the view. */
+    /** {@return the number of elements of the view} */
     public long numel() {
         return numel;
     }
 
+    /** {@return whether the view has no elements (a dimension of size 0)} */
     public boolean isEmpty() {
         return numel == 0;
     }
 
-    /** Whether the view is row-major contiguous (dimensions of size 1 may have any stride). */
+    /** {@return whether the view is row-major contiguous (dimensions of size 1 may have any stride)} */
     public boolean isContiguous() {
         long expected = 1;
         for (int d = shape.length - 1; d >= 0; d--) {
@@ -279,12 +307,12 @@ public final class Tensor implements AutoCloseable {
         return true;
     }
 
-    /** The device memory, or {@code null} for an empty tensor created without memory. */
+    /** {@return the device memory, or {@code null} for an empty tensor or a placeholder created without memory} */
     public DeviceMemory memory() {
         return memory;
     }
 
-    /** The device the memory belongs to, or {@code null}. */
+    /** {@return the device the memory belongs to, or {@code null} when the tensor has no memory} */
     public Device device() {
         return memory == null ? null : memory.device();
     }
@@ -293,6 +321,8 @@ public final class Tensor implements AutoCloseable {
      * The memory for kernels: fails with a status if the tensor was destroyed, its memory freed, or
      * it is a non-empty {@linkplain #placeholder placeholder}. Empty tensors without memory give
      * {@link MemorySegment#NULL}.
+     *
+     * @return the segment of the tensor's whole device memory (not just the view)
      */
     public MemorySegment segment() {
         if (destroyed) {
@@ -313,6 +343,8 @@ public final class Tensor implements AutoCloseable {
      * (elements in between that the view skips included), for the checks that operands do not share
      * memory ({@link MemorySegment#asOverlappingSlice}); {@code null} for an empty tensor or one without
      * memory, which occupy no bytes. Fails as {@link #segment()} once the tensor is no longer usable.
+     *
+     * @return the spanned slice of the memory, or {@code null}
      */
     public MemorySegment spannedBytes() {
         if (isEmpty() || memory == null) {
@@ -327,7 +359,7 @@ public final class Tensor implements AutoCloseable {
         return segment().asSlice(storageOffset * size, (last - storageOffset + 1) * size);
     }
 
-    /** Whether the tensor can still be used: not destroyed, memory not freed. */
+    /** {@return whether the tensor can still be used: not destroyed, memory not freed} */
     public boolean isUsable() {
         return !destroyed && (memory == null || !memory.isFreed());
     }
