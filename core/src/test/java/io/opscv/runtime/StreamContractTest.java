@@ -68,8 +68,18 @@ class StreamContractTest {
         try (AclRuntime acl = AclRuntime.init(); Device device = acl.setDevice(0)) {
             Stream stream = device.createStream();
             AtomicInteger done = new AtomicInteger();
-            stream.launch(stream::close);
+            java.util.concurrent.CountDownLatch queued = new java.util.concurrent.CountDownLatch(1);
+            // The closing task waits until the next task is queued, so that the close always finds it queued.
+            stream.launch(() -> {
+                try {
+                    queued.await();
+                } catch (InterruptedException e) {
+                    throw new AssertionError(e);
+                }
+                stream.close();
+            });
             stream.launch(done::incrementAndGet);
+            queued.countDown();
             stream.close();
             assertEquals(1, done.get());
             assertFalse(stream.isOpen());
