@@ -26,7 +26,7 @@ public final class LinearBackwardFusedStep implements PlanStep {
         this.out = out;
         this.alignCorners = alignCorners;
         this.scales = scales;
-        // Deferred: the kernel builds the whole table, or the windows of its blocks when each block is summed once.
+        // Deferred: phase 1 builds nothing; the kernel takes the table from the cache of recent axes or builds it.
         this.table = LinearTable.deferred(Math.toIntExact(out.size(2)), Math.toIntExact(gradOut.size(2)), alignCorners,
                 scales);
     }
