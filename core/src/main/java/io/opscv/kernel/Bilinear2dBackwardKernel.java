@@ -46,7 +46,6 @@ public final class Bilinear2dBackwardKernel {
         int batch = Math.min(hout, BATCH);
         float[] rows = new float[batch * wout + provider.lanes()];
         float[] spreads = new float[batch * win];
-        float[] spread = new float[win];
         float[] lo = new float[win];
         float[] hi = new float[win];
         // The provider's scratch for the W pass, allocated once per call (not per row).
@@ -73,9 +72,9 @@ public final class Bilinear2dBackwardKernel {
                             provider.linearBackward(w, 0, win, count, rows, 0, wout, spreads, 0, win, work);
                         }
                     }
-                    System.arraycopy(spreads, inBatch * win, spread, 0, win);
+                    int spread = inBatch * win;
                     if (h.identity()) {
-                        ElementCodec.encode(spread, 0, win, out.segment(), out.dataType(), oBase + ho * o[2], o[3]);
+                        ElementCodec.encode(spreads, spread, win, out.segment(), out.dataType(), oBase + ho * o[2], o[3]);
                         continue;
                     }
                     int left = h.x0(ho);
@@ -89,12 +88,12 @@ public final class Bilinear2dBackwardKernel {
                     }
                     float l0 = h.w0(ho);
                     for (int k = 0; k < win; k++) {
-                        lo[k] += l0 * spread[k];
+                        lo[k] += l0 * spreads[spread + k];
                     }
                     float l1 = h.w1(ho);
                     float[] right = h.x1(ho) == left ? lo : hi;
                     for (int k = 0; k < win; k++) {
-                        right[k] += l1 * spread[k];
+                        right[k] += l1 * spreads[spread + k];
                     }
                 }
                 if (!h.identity()) {

@@ -40,7 +40,7 @@ public final class Linear1dForwardKernel {
         if (rows == 0) {
             return;
         }
-        int[] starts = blocks(t);
+        int[] starts = t.forwardBlocks(Linear1dForwardKernel::blocks);
         int blocks = starts.length - 1;
         long groups = (rows + lanes - 1) / lanes;
         long perGroup = Math.max(1, (long) lanes * (t.lout() + (long) t.lin()) / blocks);

@@ -50,6 +50,8 @@ public final class LinearTable {
     private volatile LinearTable full;
     /** {@link #gatherWeights}, built on first use. */
     private volatile float[] gatherWeights;
+    /** {@link #forwardBlocks}, cut on first use. */
+    private volatile int[] forwardBlocks;
     /** {@link #periodicInputs}, found on first use (NO_PERIOD when there is none). */
     private volatile Period period;
     /** {@link #maxTerms}, computed on first use (-1 until then; every thread computes the same value). */
@@ -388,6 +390,20 @@ public final class LinearTable {
             }
         }
         return true;
+    }
+
+    /**
+     * The forward kernel's cut of the outputs into blocks ({@code cut} applied to the built table), made on
+     * first use and kept with the table, so that calls on a cached axis do not repeat an O(lout) pass.
+     */
+    int[] forwardBlocks(java.util.function.Function<LinearTable, int[]> cut) {
+        LinearTable t = full();
+        int[] blocks = t.forwardBlocks;
+        if (blocks == null) {
+            blocks = cut.apply(t);
+            t.forwardBlocks = blocks;
+        }
+        return blocks;
     }
 
     /** First output j whose left tap is ≥ i, for 0 ≤ i ≤ lin. */

@@ -180,7 +180,7 @@ final class VectorKernelProvider implements KernelProvider {
         int span = full.gatherTo(i1) - jLo;
         int sumsAt = (span + LANES) * LANES;
         int sumsEnd = sumsAt + (i1 - i0 + LANES) * LANES;
-        float[] spare = new float[2 * LANES * LANES];
+        float[] spare = whole == 0 ? null : new float[2 * LANES * LANES];
         for (int r = 0; r < whole; r += LANES) {
             toLanes(g, gOffset + r * gRowStride, gRowStride, span, work, 0, spare);
             java.util.Arrays.fill(work, sumsAt, sumsEnd, 0f);
