@@ -57,6 +57,10 @@ final class VectorKernelProvider implements KernelProvider {
     @Override
     public void sumLanes(LinearTable t, int i0, int i1, int jFrom, int jTo, float[] g, int jBase, float[] sums,
                          int iBase) {
+        if (t.lout() < t.lin()) {
+            scatterLanes(t, i0, i1, jFrom, jTo, g, jBase, sums, iBase);
+            return;
+        }
         final int[] bounds = t.bounds;
         final float[] weights = t.gatherWeights();
         final int last = t.lin() - 1;
@@ -108,6 +112,32 @@ final class VectorKernelProvider implements KernelProvider {
             int n = Math.min(bounds[i + 2], jTo) - from;
             FloatVector sum = FloatVector.fromArray(FLOATS, sums, at);
             terms(sum, g, (from - jBase) * LANES, weights, bounds[i + 1] + from, 0, n).intoArray(sums, at);
+        }
+    }
+
+    /**
+     * {@link #sumLanes} as a scatter over ascending j, for downsampling tables: there most inputs get no
+     * term, so a loop over the positions (each adding into its two taps' sums, the left term first) does
+     * a fraction of the gather's work per input. Each input receives the same terms in the same order as
+     * in the gather form (its right-tap terms come from smaller j than its left-tap ones), so the bits agree.
+     */
+    private static void scatterLanes(LinearTable t, int i0, int i1, int jFrom, int jTo, float[] g, int jBase,
+                                     float[] sums, int iBase) {
+        final int[] x0 = t.x0;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        for (int j = jFrom; j < jTo; j++) {
+            FloatVector v = FloatVector.fromArray(FLOATS, g, (j - jBase) * LANES);
+            int left = x0[j];
+            if (left >= i0 && left < i1) {
+                int at = (left - iBase) * LANES;
+                FloatVector.fromArray(FLOATS, sums, at).add(v.mul(w0[j])).intoArray(sums, at);
+            }
+            int right = t.x1(j);
+            if (right >= i0 && right < i1) {
+                int at = (right - iBase) * LANES;
+                FloatVector.fromArray(FLOATS, sums, at).add(v.mul(w1[j])).intoArray(sums, at);
+            }
         }
     }
 

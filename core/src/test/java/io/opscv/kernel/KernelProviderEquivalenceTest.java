@@ -67,6 +67,9 @@ class KernelProviderEquivalenceTest {
                 new KernelCase("similar_ac_odd_rows", 1, 5, 4100, 8190, true, 0, f, cont, false),
                 new KernelCase("down2x_clamped_end", 2, 3, 1000, 600, false, 0.5, f, cont, false),
                 new KernelCase("down8x_clamped_end", 2, 3, 2000, 300, false, 0.125, f, cont, false),
+                // Downsampling (the scatter form) where an output's taps are both the last input, after a right-tap term, at weights 0.2
+                // and 0.8 (output 590: the left term first).
+                new KernelCase("down_both_taps_last", 32, 16, 1000, 600, false, 0.59032, f, cont, false),
                 new KernelCase("long_down_ac", 1, 2, 9000, 4001, true, 0, f, cont, false),
                 new KernelCase("short_rows", 40, 30, 16, 64, false, 0, f, cont, false),
                 // Rows of at most a vector's inputs, many per group of lanes: whole groups end to end, partial
