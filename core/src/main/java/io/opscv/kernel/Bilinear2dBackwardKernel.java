@@ -1,5 +1,6 @@
 package io.opscv.kernel;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
 /**
@@ -8,11 +9,14 @@ import java.util.Arrays;
  * strides (NHWC tensors come in as their permuted views), float sums, one rounding to the output
  * dtype. It is the cpu platform's fused kernel and the {@code UpsampleBilinear2dGrad} l0 step.
  *
- * <p>Separable: each gradOut row is first summed along W by the provider's
- * {@link KernelProvider#linearBackward} (canonical order), then added into the at most two out rows
- * its H taps reach, in ascending gradOut row, left tap before right tap — the canonical order along
- * H. Out rows are finished as soon as no later gradOut row can reach them, so only two
- * accumulator rows are live. An axis whose sizes are equal is copied (SPEC §1).
+ * <p>Separable, as two 1-D backwards on rows in lanes ({@link Bilinear2dTiles}): the W pass sums each
+ * gradOut row (n, c, h) along W into a float intermediate, the H pass sums the intermediate's columns
+ * (n, c, w), which lie side by side, along H into out. Both are the gather form of
+ * {@link KernelProvider#sumLanes}, so the canonical order is the 1-D one on each axis: the W sums of a
+ * gradOut row in ascending gradOut column, left tap before right, then the H terms in ascending gradOut
+ * row, left tap before right, each sum from +0, no rounding until out. An axis whose sizes are equal is
+ * copied (SPEC §1). Tasks are tiles of out, each summed by one thread: the result does not depend on the
+ * thread count or the provider.
  *
  * <p>Why two float passes stay within the golden criterion: with t_W and t_H terms per element
  * along each axis, the W sums carry at most (t_W + 1)·2^-24 relative to their absolute sums and the
@@ -22,92 +26,181 @@ import java.util.Arrays;
  * platform makes the plans' results bit-identical.
  */
 public final class Bilinear2dBackwardKernel {
-    /** Rows of the map per W pass: a vector provider's lanes, and a buffer of that many rows in L2. */
-    private static final int BATCH = 16;
+    private static final int BLOCK = Bilinear2dTiles.BLOCK;
 
     private Bilinear2dBackwardKernel() {}
 
     public static void run(StridedTensor gradOut, StridedTensor out, LinearTable h, LinearTable w) {
-        run(gradOut, out, h, w, KernelProviders.get());
+        run(gradOut, out, h, w, KernelProviders.get(), WorkerPool.shared());
     }
 
     public static void run(StridedTensor gradOut, StridedTensor out, LinearTable h, LinearTable w, KernelProvider provider) {
+        run(gradOut, out, h, w, provider, WorkerPool.shared());
+    }
+
+    /** Runs with {@code provider}, spreading the tiles over {@code pool}. */
+    public static void run(StridedTensor gradOut, StridedTensor out, LinearTable h, LinearTable w,
+                           KernelProvider provider, WorkerPool pool) {
         long[] gs = gradOut.shape();
         long[] os = out.shape();
         if (gs[2] != h.lout() || gs[3] != w.lout() || os[2] != h.lin() || os[3] != w.lin() || gs[0] != os[0]
                 || gs[1] != os[1]) {
             throw new IllegalArgumentException("bilinear backward between " + gradOut + " and " + out);
         }
-        int hout = h.lout();
-        int hin = h.lin();
-        int wout = w.lout();
-        int win = w.lin();
-        // The W pass takes BATCH rows of the map at a time, so that a vector provider sums them in its lanes.
-        int batch = Math.min(hout, BATCH);
-        float[] rows = new float[batch * wout + provider.lanes()];
-        float[] spreads = new float[batch * win];
-        float[] lo = new float[win];
-        float[] hi = new float[win];
-        // The provider's scratch for the W pass, allocated once per call (not per row).
-        int workFloats = provider.backwardWorkFloats(win, w.gatherTo(win) - w.gatherFrom(0), batch);
-        float[] work = workFloats == 0 ? null : new float[workFloats];
-        long[] g = gradOut.strides();
-        long[] o = out.strides();
-        for (long n = 0; n < gs[0]; n++) {
-            for (long c = 0; c < gs[1]; c++) {
-                long gBase = gradOut.offset() + n * g[0] + c * g[1];
-                long oBase = out.offset() + n * o[0] + c * o[1];
-                Arrays.fill(lo, 0f);
-                Arrays.fill(hi, 0f);
-                int loRow = 0;
-                for (int ho = 0; ho < hout; ho++) {
-                    int inBatch = ho % batch;
-                    if (inBatch == 0) {
-                        int count = Math.min(batch, hout - ho);
-                        for (int m = 0; m < count; m++) {
-                            ElementCodec.decode(gradOut.segment(), gradOut.dataType(), gBase + (ho + m) * g[2], g[3], wout,
-                                    w.identity() ? spreads : rows, m * (w.identity() ? win : wout));
-                        }
-                        if (!w.identity()) {
-                            provider.linearBackward(w, 0, win, count, rows, 0, wout, spreads, 0, win, work);
-                        }
-                    }
-                    int spread = inBatch * win;
-                    if (h.identity()) {
-                        ElementCodec.encode(spreads, spread, win, out.segment(), out.dataType(), oBase + ho * o[2], o[3]);
-                        continue;
-                    }
-                    int left = h.x0(ho);
-                    while (loRow < left) {
-                        ElementCodec.encode(lo, 0, win, out.segment(), out.dataType(), oBase + loRow * o[2], o[3]);
-                        float[] t = lo;
-                        lo = hi;
-                        hi = t;
-                        Arrays.fill(hi, 0f);
-                        loRow++;
-                    }
-                    float l0 = h.w0(ho);
-                    for (int k = 0; k < win; k++) {
-                        lo[k] += l0 * spreads[spread + k];
-                    }
-                    float l1 = h.w1(ho);
-                    float[] right = h.x1(ho) == left ? lo : hi;
-                    for (int k = 0; k < win; k++) {
-                        right[k] += l1 * spreads[spread + k];
-                    }
+        if (gs[0] * gs[1] == 0) {
+            return;
+        }
+        LinearTable ht = h.full();
+        LinearTable wt = w.full();
+        Bilinear2dTiles tiles = new Bilinear2dTiles(gradOut, out, (i0, i1) -> span(ht, i0, i1), null,
+                provider.lanes(), pool.parallelism());
+        int tasks = Math.toIntExact(tiles.tasks);
+        Scratch[] scratch = new Scratch[tiles.small ? 1 : pool.parallelism()];
+        WorkerPool.Task body = (task, slot) -> {
+            Scratch s = scratch[slot];
+            if (s == null) {
+                s = new Scratch(tiles, provider);
+                scratch[slot] = s;
+            }
+            runTile(task, tiles, ht, wt, provider, s);
+        };
+        if (tiles.small) {
+            for (int task = 0; task < tasks; task++) {
+                body.run(task, 0);
+            }
+        } else {
+            pool.forEach(tasks, body);
+        }
+    }
+
+    /** The gradOut rows out rows [i0, i1) gather from; themselves along an identity axis. */
+    private static int[] span(LinearTable t, int i0, int i1) {
+        return t.identity() ? new int[] {i0, i1} : new int[] {t.gatherFrom(i0), t.gatherTo(i1)};
+    }
+
+    /** One thread's buffers, reused across its tiles. */
+    private static final class Scratch {
+        final float[] staged;
+        final float[] sums;
+        final float[] bandSums;
+        final LaneStage gradRows;
+        final LaneStage outColumns;
+        final LaneStage intermediateRows;
+        final LaneStage intermediateColumns;
+
+        Scratch(Bilinear2dTiles tiles, KernelProvider provider) {
+            int lanes = provider.lanes();
+            staged = new float[(BLOCK + lanes) * lanes];
+            sums = new float[(BLOCK + lanes) * lanes];
+            // One row's sums for every column group of a tile, for bands whose span takes several chunks.
+            bandSums = new float[(int) ((long) tiles.columns * tiles.unitRows + lanes) + lanes];
+            MemorySegment t = MemorySegment.ofArray(new byte[Math.toIntExact(4 * tiles.intermediateFloats())]);
+            intermediateRows = new LaneStage(tiles.intermediateRows(t), provider, BLOCK);
+            intermediateColumns = new LaneStage(tiles.intermediateColumns(t), provider, BLOCK);
+            gradRows = tiles.srcRows == null ? null : new LaneStage(tiles.srcRows, provider, BLOCK);
+            outColumns = tiles.dstRows == null ? null : new LaneStage(tiles.dstRows, provider, BLOCK);
+        }
+    }
+
+    private static void runTile(int task, Bilinear2dTiles tiles, LinearTable h, LinearTable w, KernelProvider provider,
+                                Scratch s) {
+        int bandCount = tiles.bands.length - 1;
+        int columnCount = tiles.columnBands.length - 1;
+        int kb = task % columnCount;
+        int b = task / columnCount % bandCount;
+        long u0 = (long) task / columnCount / bandCount * tiles.unitsPerTile;
+        int units = (int) Math.min(tiles.unitsPerTile, tiles.units - u0);
+        int i0 = tiles.bands[b];
+        int i1 = tiles.bands[b + 1];
+        int k0 = tiles.columnBands[kb];
+        int k1 = tiles.columnBands[kb + 1];
+        LaneStage gradRows = s.gradRows;
+        LaneStage outColumns = s.outColumns;
+        long gradBase = u0 * tiles.hs * tiles.unitRows;
+        long outBase = (u0 * tiles.wd + k0) * tiles.unitRows;
+        if (tiles.order == Bilinear2dTiles.Order.PER_MAP) {
+            gradRows = new LaneStage(Bilinear2dTiles.mapRows(tiles.src, u0, 2, 3), provider, BLOCK);
+            outColumns = new LaneStage(Bilinear2dTiles.mapRows(tiles.dst, u0, 3, 2), provider, BLOCK);
+            gradBase = 0;
+            outBase = k0;
+        }
+        int lanes = provider.lanes();
+        int[] span = tiles.wholeUnits ? new int[] {0, tiles.hs} : span(h, i0, i1);
+        long columnRows = (long) units * (k1 - k0) * tiles.unitRows;
+        boolean chunked = span[1] - span[0] > tiles.rowsPerChunk;
+        if (chunked) {
+            Arrays.fill(s.bandSums, 0f);
+        }
+        for (int ja = span[0]; ja < span[1]; ja += tiles.rowsPerChunk) {
+            int jb = Math.min(span[1], ja + tiles.rowsPerChunk);
+            long rows = (long) units * (jb - ja) * tiles.unitRows;
+            long rowBase = gradBase + (long) ja * tiles.unitRows;
+            for (long r = 0; r < rows; r += lanes) {
+                int valid = (int) Math.min(lanes, rows - r);
+                gradRows.select(rowBase + r, valid, 1, 0);
+                s.intermediateRows.select(r, valid, 1, 0);
+                sumColumns(w, k0, k1, gradRows, s, provider);
+            }
+            for (long r = 0; r < columnRows; r += lanes) {
+                int valid = (int) Math.min(lanes, columnRows - r);
+                s.intermediateColumns.select(r, valid, 1, 0);
+                s.intermediateColumns.read(0, jb - ja, s.staged);
+                if (h.identity()) {
+                    outColumns.select(outBase + r, valid, 1, 0);
+                    outColumns.write(ja, jb - ja, s.staged);
+                    continue;
                 }
-                if (!h.identity()) {
-                    for (int r = loRow; r < hin; r++) {
-                        float[] values = r == loRow ? lo : r == loRow + 1 ? hi : zero(lo);
-                        ElementCodec.encode(values, 0, win, out.segment(), out.dataType(), oBase + r * o[2], o[3]);
-                    }
+                float[] sums = chunked ? s.bandSums : s.sums;
+                int iBase = chunked ? i0 - (int) (r / lanes) : i0;
+                if (!chunked) {
+                    Arrays.fill(sums, 0, (i1 - i0) * lanes, 0f);
                 }
+                int from = Math.max(i0, h.x0(ja));
+                int to = Math.min(i1, h.x1(jb - 1) + 1);
+                provider.sumLanes(h, from, to, ja, jb, s.staged, ja, sums, iBase);
+                if (!chunked) {
+                    outColumns.select(outBase + r, valid, 1, 0);
+                    outColumns.write(i0, i1 - i0, sums);
+                }
+            }
+        }
+        if (!h.identity() && (chunked || span[1] == span[0])) {
+            // Rows no gradOut row reaches are zeros; a chunked band's single row is written once summed.
+            for (long r = 0; r < columnRows; r += lanes) {
+                int valid = (int) Math.min(lanes, columnRows - r);
+                if (chunked) {
+                    System.arraycopy(s.bandSums, (int) r, s.sums, 0, lanes);
+                } else {
+                    Arrays.fill(s.sums, 0, (i1 - i0) * lanes, 0f);
+                }
+                outColumns.select(outBase + r, valid, 1, 0);
+                outColumns.write(i0, i1 - i0, s.sums);
             }
         }
     }
 
-    private static float[] zero(float[] reuse) {
-        Arrays.fill(reuse, 0f);
-        return reuse;
+    /** The W pass of the selected rows: out columns [k0, k1) summed (or copied) into the intermediate. */
+    private static void sumColumns(LinearTable w, int k0, int k1, LaneStage gradRows, Scratch s,
+                                   KernelProvider provider) {
+        int lanes = provider.lanes();
+        for (int kb0 = k0; kb0 < k1; kb0 += BLOCK) {
+            int kb1 = Math.min(k1, kb0 + BLOCK);
+            if (w.identity()) {
+                gradRows.read(kb0, kb1 - kb0, s.staged);
+                s.intermediateRows.write(kb0 - k0, kb1 - kb0, s.staged);
+                continue;
+            }
+            int jLo = w.gatherFrom(kb0);
+            int jHi = w.gatherTo(kb1);
+            Arrays.fill(s.sums, 0, (kb1 - kb0) * lanes, 0f);
+            for (int ja = jLo; ja < jHi; ja += BLOCK) {
+                int jb = Math.min(jHi, ja + BLOCK);
+                gradRows.read(ja, jb - ja, s.staged);
+                int from = Math.max(kb0, w.x0(ja));
+                int to = Math.min(kb1, w.x1(jb - 1) + 1);
+                provider.sumLanes(w, from, to, ja, jb, s.staged, ja, s.sums, kb0);
+            }
+            s.intermediateRows.write(kb0 - k0, kb1 - kb0, s.sums);
+        }
     }
 }

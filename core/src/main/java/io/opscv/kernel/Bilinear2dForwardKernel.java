@@ -1,89 +1,155 @@
 package io.opscv.kernel;
 
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+
 /**
  * Forward bilinear interpolation (SPEC §10, {@code aclnnUpsampleBilinear2d}): self (N, C, Hin, Win)
  * → out (N, C, Hout, Wout), both given as NCHW-ordered views with any strides (an NHWC tensor comes
  * in as its permuted view), float arithmetic, one rounding to the output dtype.
  *
- * <p>Separable, W first as PyTorch's CPU kernel: the (at most two) input rows an output row reads
- * are interpolated along W by the provider, then combined along H:
- * {@code y = λh0·row(h0) + λh1·row(h1)}. Each axis follows SPEC §1 with its own table; an axis whose
- * sizes are equal is copied (no zero-weight tap).
+ * <p>Separable, W first as PyTorch's CPU kernel, as two 1-D forwards on rows in lanes
+ * ({@link Bilinear2dTiles}): the W pass interpolates the self rows an out band reads,
+ * {@code t = w0·x[x0] + w1·x[x1]}, into a float intermediate; the H pass interpolates the
+ * intermediate's columns, which lie side by side, {@code y = h0·t[h0] + h1·t[h1]}, the left product first
+ * on both axes ({@link KernelProvider#interpolateLanes}). Each axis follows SPEC §1 with its own table; an
+ * axis whose sizes are equal is copied (no zero-weight tap). Tasks are tiles of out: the result does not
+ * depend on the thread count or the provider.
  */
 public final class Bilinear2dForwardKernel {
+    private static final int BLOCK = Bilinear2dTiles.BLOCK;
+
     private Bilinear2dForwardKernel() {}
 
     public static void run(StridedTensor self, StridedTensor out, LinearTable h, LinearTable w) {
-        run(self, out, h, w, KernelProviders.get());
+        run(self, out, h, w, KernelProviders.get(), WorkerPool.shared());
     }
 
     public static void run(StridedTensor self, StridedTensor out, LinearTable h, LinearTable w, KernelProvider provider) {
+        run(self, out, h, w, provider, WorkerPool.shared());
+    }
+
+    /** Runs with {@code provider}, spreading the tiles over {@code pool}. */
+    public static void run(StridedTensor self, StridedTensor out, LinearTable h, LinearTable w,
+                           KernelProvider provider, WorkerPool pool) {
         long[] ss = self.shape();
         long[] os = out.shape();
         if (ss[2] != h.lin() || ss[3] != w.lin() || os[2] != h.lout() || os[3] != w.lout() || ss[0] != os[0]
                 || ss[1] != os[1]) {
             throw new IllegalArgumentException("bilinear forward between " + self + " and " + out);
         }
-        int win = w.lin();
-        int wout = w.lout();
-        float[] input = new float[win];
-        float[] rowA = new float[wout];
-        float[] rowB = new float[wout];
-        float[] result = new float[wout];
-        long[] s = self.strides();
-        long[] o = out.strides();
-        for (long n = 0; n < ss[0]; n++) {
-            for (long c = 0; c < ss[1]; c++) {
-                long sBase = self.offset() + n * s[0] + c * s[1];
-                long oBase = out.offset() + n * o[0] + c * o[1];
-                int aIndex = -1;
-                int bIndex = -1;
-                for (int ho = 0; ho < h.lout(); ho++) {
-                    int top = h.identity() ? ho : h.x0(ho);
-                    if (top != aIndex) {
-                        if (top == bIndex) {
-                            float[] t = rowA;
-                            rowA = rowB;
-                            rowB = t;
-                        } else {
-                            interpolateRow(self, sBase + top * s[2], s[3], input, rowA, w, provider);
-                        }
-                        aIndex = top;
-                        bIndex = -1;
-                    }
-                    if (h.identity()) {
-                        ElementCodec.encode(rowA, 0, wout, out.segment(), out.dataType(), oBase + ho * o[2], o[3]);
-                        continue;
-                    }
-                    int bottom = h.x1(ho);
-                    float[] rowBottom;
-                    if (bottom == aIndex) {
-                        rowBottom = rowA;
-                    } else {
-                        if (bottom != bIndex) {
-                            interpolateRow(self, sBase + bottom * s[2], s[3], input, rowB, w, provider);
-                            bIndex = bottom;
-                        }
-                        rowBottom = rowB;
-                    }
-                    float l0 = h.w0(ho);
-                    float l1 = h.w1(ho);
-                    for (int k = 0; k < wout; k++) {
-                        result[k] = l0 * rowA[k] + l1 * rowBottom[k];
-                    }
-                    ElementCodec.encode(result, 0, wout, out.segment(), out.dataType(), oBase + ho * o[2], o[3]);
-                }
+        if (ss[0] * ss[1] == 0) {
+            return;
+        }
+        LinearTable ht = h.full();
+        LinearTable wt = w.full();
+        int[] cut = Bilinear2dTiles.forwardCut(wt);
+        Bilinear2dTiles tiles = new Bilinear2dTiles(self, out, (i0, i1) -> span(ht, i0, i1), cut,
+                provider.lanes(), pool.parallelism());
+        int tasks = Math.toIntExact(tiles.tasks);
+        Scratch[] scratch = new Scratch[tiles.small ? 1 : pool.parallelism()];
+        WorkerPool.Task body = (task, slot) -> {
+            Scratch s = scratch[slot];
+            if (s == null) {
+                s = new Scratch(tiles, provider);
+                scratch[slot] = s;
             }
+            runTile(task, tiles, ht, wt, cut, provider, s);
+        };
+        if (tiles.small) {
+            for (int task = 0; task < tasks; task++) {
+                body.run(task, 0);
+            }
+        } else {
+            pool.forEach(tasks, body);
         }
     }
 
-    private static void interpolateRow(StridedTensor self, long first, long stride, float[] input, float[] row,
-                                       LinearTable w, KernelProvider provider) {
-        if (w.identity()) {
-            ElementCodec.decode(self.segment(), self.dataType(), first, stride, w.lout(), row, 0);
-            return;
+    /** The self rows out rows [i0, i1) read; themselves along an identity axis. */
+    private static int[] span(LinearTable t, int i0, int i1) {
+        return t.identity() ? new int[] {i0, i1} : new int[] {t.x0(i0), t.x1(i1 - 1) + 1};
+    }
+
+    /** One thread's buffers, reused across its tiles. */
+    private static final class Scratch {
+        final float[] staged;
+        final float[] outputs;
+        final LaneStage selfRows;
+        final LaneStage outColumns;
+        final LaneStage intermediateRows;
+        final LaneStage intermediateColumns;
+
+        Scratch(Bilinear2dTiles tiles, KernelProvider provider) {
+            int lanes = provider.lanes();
+            staged = new float[(BLOCK + lanes) * lanes];
+            outputs = new float[(BLOCK + lanes) * lanes];
+            MemorySegment t = MemorySegment.ofArray(new byte[Math.toIntExact(4 * tiles.intermediateFloats())]);
+            intermediateRows = new LaneStage(tiles.intermediateRows(t), provider, BLOCK);
+            intermediateColumns = new LaneStage(tiles.intermediateColumns(t), provider, BLOCK);
+            selfRows = tiles.srcRows == null ? null : new LaneStage(tiles.srcRows, provider, BLOCK);
+            outColumns = tiles.dstRows == null ? null : new LaneStage(tiles.dstRows, provider, BLOCK);
         }
-        ElementCodec.decode(self.segment(), self.dataType(), first, stride, w.lin(), input, 0);
-        provider.linearForward(w, input, 0, row, 0, w.lout());
+    }
+
+    private static void runTile(int task, Bilinear2dTiles tiles, LinearTable h, LinearTable w, int[] cut,
+                                KernelProvider provider, Scratch s) {
+        int bandCount = tiles.bands.length - 1;
+        int columnCount = tiles.columnBands.length - 1;
+        int kb = task % columnCount;
+        int b = task / columnCount % bandCount;
+        long u0 = (long) task / columnCount / bandCount * tiles.unitsPerTile;
+        int units = (int) Math.min(tiles.unitsPerTile, tiles.units - u0);
+        int i0 = tiles.bands[b];
+        int i1 = tiles.bands[b + 1];
+        int k0 = tiles.columnBands[kb];
+        int k1 = tiles.columnBands[kb + 1];
+        LaneStage selfRows = s.selfRows;
+        LaneStage outColumns = s.outColumns;
+        long selfBase = u0 * tiles.hs * tiles.unitRows;
+        long outBase = (u0 * tiles.wd + k0) * tiles.unitRows;
+        if (tiles.order == Bilinear2dTiles.Order.PER_MAP) {
+            selfRows = new LaneStage(Bilinear2dTiles.mapRows(tiles.src, u0, 2, 3), provider, BLOCK);
+            outColumns = new LaneStage(Bilinear2dTiles.mapRows(tiles.dst, u0, 3, 2), provider, BLOCK);
+            selfBase = 0;
+            outBase = k0;
+        }
+        int lanes = provider.lanes();
+        int[] span = tiles.wholeUnits ? new int[] {0, tiles.hs} : span(h, i0, i1);
+        int jLo = span[0];
+        int count = span[1] - jLo;
+        long rows = (long) units * count * tiles.unitRows;
+        long rowBase = selfBase + (long) jLo * tiles.unitRows;
+        int firstBlock = Arrays.binarySearch(cut, k0);
+        for (long r = 0; r < rows; r += lanes) {
+            int valid = (int) Math.min(lanes, rows - r);
+            selfRows.select(rowBase + r, valid, 1, 0);
+            s.intermediateRows.select(r, valid, 1, 0);
+            for (int blk = firstBlock; cut[blk] < k1; blk++) {
+                int kb0 = cut[blk];
+                int kb1 = cut[blk + 1];
+                if (w.identity()) {
+                    selfRows.read(kb0, kb1 - kb0, s.staged);
+                    s.intermediateRows.write(kb0 - k0, kb1 - kb0, s.staged);
+                } else {
+                    int first = w.x0(kb0);
+                    selfRows.read(first, w.x1(kb1 - 1) + 1 - first, s.staged);
+                    provider.interpolateLanes(w, kb0, kb1, s.staged, first, s.outputs);
+                    s.intermediateRows.write(kb0 - k0, kb1 - kb0, s.outputs);
+                }
+            }
+        }
+        long columnRows = (long) units * (k1 - k0) * tiles.unitRows;
+        for (long r = 0; r < columnRows; r += lanes) {
+            int valid = (int) Math.min(lanes, columnRows - r);
+            s.intermediateColumns.select(r, valid, 1, 0);
+            s.intermediateColumns.read(0, count, s.staged);
+            outColumns.select(outBase + r, valid, 1, 0);
+            if (h.identity()) {
+                outColumns.write(i0, i1 - i0, s.staged);
+            } else {
+                provider.interpolateLanes(h, i0, i1, s.staged, jLo, s.outputs);
+                outColumns.write(i0, i1 - i0, s.outputs);
+            }
+        }
     }
 }

@@ -1,0 +1,295 @@
+package io.opscv.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.opscv.runtime.DataType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The 2-D kernels (two passes on rows in lanes) with both providers and several thread counts, every
+ * dtype and layout, against plain references written here: the backward as a scatter in ascending gradOut
+ * column and then ascending gradOut row (left tap before right, from +0), the forward as
+ * {@code h0·(w0·x + w1·x) + h1·(…)}, W first, each in float and rounded once.
+ */
+class Bilinear2dLanesTest {
+    private static final KernelProvider SCALAR = KernelProviders.scalar();
+    private static final KernelProvider VECTOR = KernelProviders.vector();
+
+    /** How both tensors lie in memory. */
+    enum Layout {
+        NCHW,
+        /** Channels-last storage seen as NCHW. */
+        NHWC,
+        /** Strides that merge no two row indices: the kernels run one map at a time. */
+        SCRAMBLED
+    }
+
+    /** One call: sizes (in: the backward's out and the forward's self), coordinate arguments, dtype, layout. */
+    record Case(String name, int n, int c, int hin, int win, int hout, int wout, boolean alignCorners, double scalesH,
+                double scalesW, DataType dtype, Layout layout, boolean nonFinite) {
+        Case with(DataType t, Layout l, boolean nf) {
+            return new Case(name, n, c, hin, win, hout, wout, alignCorners, scalesH, scalesW, t, l, nf);
+        }
+
+        @Override
+        public String toString() {
+            return name + " " + dtype + " " + layout + (nonFinite ? " nonfinite" : "") + " (" + n + "," + c + "," + hin
+                    + "x" + win + "<->" + hout + "x" + wout + ", ac=" + alignCorners + ")";
+        }
+    }
+
+    static Stream<Case> cases() {
+        DataType f = DataType.FLOAT;
+        Layout l = Layout.NCHW;
+        List<Case> shapes = List.of(
+                new Case("up2", 2, 3, 12, 20, 24, 40, false, 0, 0, f, l, false),
+                new Case("down2_ac", 1, 5, 30, 18, 15, 9, true, 0, 0, f, l, false),
+                new Case("up_frac", 2, 17, 14, 11, 19, 29, false, 0, 0, f, l, false),
+                new Case("down_frac_scales", 3, 2, 37, 41, 10, 13, false, 0.3, 0.33, f, l, false),
+                new Case("identity_w", 2, 18, 9, 13, 20, 13, false, 0, 0, f, l, false),
+                new Case("identity_h", 1, 7, 16, 10, 16, 23, true, 0, 0, f, l, false),
+                new Case("identity_both", 2, 3, 6, 7, 6, 7, false, 0, 0, f, l, false),
+                new Case("size1", 3, 5, 1, 9, 7, 1, false, 0, 0, f, l, false),
+                new Case("size1_ac", 2, 4, 5, 1, 1, 6, true, 0, 0, f, l, false),
+                new Case("tiny_maps", 4, 40, 4, 5, 8, 10, false, 0, 0, f, l, false),
+                new Case("large_map_bands", 1, 2, 150, 260, 300, 520, false, 0, 0, f, l, false),
+                new Case("wide_channels_bands", 1, 40, 30, 100, 60, 200, true, 0, 0, f, l, false),
+                new Case("long_span_chunks", 1, 64, 3, 60, 120, 100, false, 0, 0, f, l, false),
+                new Case("down_extreme", 1, 3, 400, 300, 2, 3, false, 0, 0, f, l, false));
+        List<Case> all = new ArrayList<>();
+        for (Case base : shapes) {
+            for (DataType t : new DataType[] {DataType.FLOAT, DataType.FLOAT16, DataType.BF16}) {
+                for (Layout layout : Layout.values()) {
+                    all.add(base.with(t, layout, base.name().hashCode() % 2 == 0 ^ t == DataType.BF16));
+                }
+            }
+        }
+        return all.stream();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void backwardMatchesTheScatterReference(Case k) {
+        LinearTable h = LinearTable.of(k.hin(), k.hout(), k.alignCorners(), k.scalesH());
+        LinearTable w = LinearTable.of(k.win(), k.wout(), k.alignCorners(), k.scalesW());
+        try (Arena arena = Arena.ofShared()) {
+            StridedTensor gradOut = tensor(arena, k, k.hout(), k.wout(), true);
+            StridedTensor out = tensor(arena, k, k.hin(), k.win(), false);
+            int[] expected = rounded(backwardReference(read(gradOut), k, h, w), k.dtype(), arena);
+            for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
+                for (int threads : new int[] {1, 2, 3}) {
+                    try (WorkerPool pool = new WorkerPool(threads)) {
+                        fill(out, arena);
+                        Bilinear2dBackwardKernel.run(gradOut, out, h, w, provider, pool);
+                        assertSame(expected, bits(out, arena), k + " " + provider.name() + " threads=" + threads);
+                    }
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void forwardMatchesThePlainReference(Case k) {
+        LinearTable h = LinearTable.of(k.hin(), k.hout(), k.alignCorners(), k.scalesH());
+        LinearTable w = LinearTable.of(k.win(), k.wout(), k.alignCorners(), k.scalesW());
+        try (Arena arena = Arena.ofShared()) {
+            StridedTensor self = tensor(arena, k, k.hin(), k.win(), true);
+            StridedTensor out = tensor(arena, k, k.hout(), k.wout(), false);
+            int[] expected = rounded(forwardReference(read(self), k, h, w), k.dtype(), arena);
+            for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
+                for (int threads : new int[] {1, 2, 3}) {
+                    try (WorkerPool pool = new WorkerPool(threads)) {
+                        fill(out, arena);
+                        Bilinear2dForwardKernel.run(self, out, h, w, provider, pool);
+                        assertSame(expected, bits(out, arena), k + " " + provider.name() + " threads=" + threads);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Per map: W sums scattered in ascending column, then H terms scattered in ascending row. */
+    private static float[] backwardReference(float[] g, Case k, LinearTable h, LinearTable w) {
+        int hout = k.hout();
+        int wout = k.wout();
+        int hin = k.hin();
+        int win = k.win();
+        float[] out = new float[k.n() * k.c() * hin * win];
+        for (int m = 0; m < k.n() * k.c(); m++) {
+            float[] t = new float[hout * win];
+            for (int j = 0; j < hout; j++) {
+                for (int q = 0; q < wout; q++) {
+                    float v = g[(m * hout + j) * wout + q];
+                    if (w.identity()) {
+                        t[j * win + q] = v;
+                    } else {
+                        t[j * win + w.x0(q)] += w.w0(q) * v;
+                        t[j * win + w.x1(q)] += w.w1(q) * v;
+                    }
+                }
+            }
+            int base = m * hin * win;
+            for (int j = 0; j < hout; j++) {
+                for (int x = 0; x < win; x++) {
+                    float v = t[j * win + x];
+                    if (h.identity()) {
+                        out[base + j * win + x] = v;
+                    } else {
+                        out[base + h.x0(j) * win + x] += h.w0(j) * v;
+                        out[base + h.x1(j) * win + x] += h.w1(j) * v;
+                    }
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Per map: each row interpolated along W, then each out row from its two W-interpolated rows. */
+    private static float[] forwardReference(float[] x, Case k, LinearTable h, LinearTable w) {
+        int hin = k.hin();
+        int win = k.win();
+        int hout = k.hout();
+        int wout = k.wout();
+        float[] out = new float[k.n() * k.c() * hout * wout];
+        for (int m = 0; m < k.n() * k.c(); m++) {
+            float[] t = new float[hin * wout];
+            for (int j = 0; j < hin; j++) {
+                int row = (m * hin + j) * win;
+                for (int q = 0; q < wout; q++) {
+                    t[j * wout + q] = w.identity() ? x[row + q] : w.w0(q) * x[row + w.x0(q)] + w.w1(q) * x[row + w.x1(q)];
+                }
+            }
+            for (int i = 0; i < hout; i++) {
+                for (int q = 0; q < wout; q++) {
+                    out[(m * hout + i) * wout + q] = h.identity() ? t[i * wout + q]
+                            : h.w0(i) * t[h.x0(i) * wout + q] + h.w1(i) * t[h.x1(i) * wout + q];
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A tensor (n, c, rows, cols) of the case's layout; the input filled with its values, the output with a marker. */
+    private static StridedTensor tensor(Arena arena, Case k, int rows, int cols, boolean input) {
+        long n = k.n();
+        long c = k.c();
+        long[] strides;
+        long offset = 0;
+        long elements;
+        switch (k.layout()) {
+            case NHWC -> strides = new long[] {rows * cols * c, 1, cols * c, c};
+            case SCRAMBLED -> {
+                offset = 5;
+                long row = 2L * cols + 1;
+                long map = rows * row + 3;
+                strides = new long[] {c * map + 7, map, row, 2};
+            }
+            default -> strides = new long[] {c * rows * cols, (long) rows * cols, cols, 1};
+        }
+        elements = offset + (n - 1) * strides[0] + (c - 1) * strides[1] + (rows - 1) * strides[2] + (cols - 1) * strides[3] + 1;
+        MemorySegment seg = arena.allocate(elements * k.dtype().byteSize(), 8);
+        StridedTensor t = new StridedTensor(seg, offset, new long[] {n, c, rows, cols}, strides, k.dtype());
+        if (input) {
+            Random random = new Random(k.toString().hashCode());
+            float[] v = new float[1];
+            for (long e = 0; e < n * c * rows * cols; e++) {
+                v[0] = value(random, k.nonFinite());
+                ElementCodec.encode(v, 0, 1, seg, k.dtype(), index(t, e), 1);
+            }
+        }
+        return t;
+    }
+
+    private static float value(Random random, boolean nonFinite) {
+        if (nonFinite) {
+            switch (random.nextInt(60)) {
+                case 0 -> {
+                    return Float.NaN;
+                }
+                case 1 -> {
+                    return Float.POSITIVE_INFINITY;
+                }
+                case 2 -> {
+                    return Float.NEGATIVE_INFINITY;
+                }
+                case 3 -> {
+                    return -0f;
+                }
+                default -> {
+                    // a finite value below
+                }
+            }
+        }
+        return (float) (random.nextGaussian() * 4);
+    }
+
+    /** The element index of logical element e (NCHW order) of t. */
+    private static long index(StridedTensor t, long e) {
+        long[] sh = t.shape();
+        long[] st = t.strides();
+        long at = t.offset();
+        for (int d = 3; d >= 0; d--) {
+            at += e % sh[d] * st[d];
+            e /= sh[d];
+        }
+        return at;
+    }
+
+    private static float[] read(StridedTensor t) {
+        float[] v = new float[Math.toIntExact(t.numel())];
+        for (int e = 0; e < v.length; e++) {
+            ElementCodec.decode(t.segment(), t.dataType(), index(t, e), 1, 1, v, e);
+        }
+        return v;
+    }
+
+    private static void fill(StridedTensor t, Arena arena) {
+        float[] marker = {12345.5f};
+        for (long e = 0; e < t.numel(); e++) {
+            ElementCodec.encode(marker, 0, 1, t.segment(), t.dataType(), index(t, e), 1);
+        }
+    }
+
+    /** The bits of each element of t, widened to float. */
+    private static int[] bits(StridedTensor t, Arena arena) {
+        float[] v = read(t);
+        int[] b = new int[v.length];
+        for (int e = 0; e < v.length; e++) {
+            b[e] = Float.floatToIntBits(v[e]);
+        }
+        return b;
+    }
+
+    /** The reference's floats rounded once to {@code type}, as float bits. */
+    private static int[] rounded(float[] values, DataType type, Arena arena) {
+        MemorySegment seg = arena.allocate(Math.max(1, values.length) * type.byteSize(), 8);
+        ElementCodec.encode(values, 0, values.length, seg, type, 0, 1);
+        float[] back = new float[values.length];
+        ElementCodec.decode(seg, type, 0, 1, values.length, back, 0);
+        int[] b = new int[values.length];
+        for (int e = 0; e < b.length; e++) {
+            b[e] = Float.floatToIntBits(back[e]);
+        }
+        return b;
+    }
+
+    /** Equal bits, every NaN equal to every NaN (their payloads are unspecified). */
+    private static void assertSame(int[] expected, int[] actual, String what) {
+        assertEquals(expected.length, actual.length, what);
+        for (int e = 0; e < expected.length; e++) {
+            boolean nans = Float.isNaN(Float.intBitsToFloat(expected[e])) && Float.isNaN(Float.intBitsToFloat(actual[e]));
+            if (!nans && expected[e] != actual[e]) {
+                assertEquals(Float.intBitsToFloat(expected[e]), Float.intBitsToFloat(actual[e]), what + " element " + e);
+                assertEquals(expected[e], actual[e], what + " element " + e + " (bits)");
+            }
+        }
+    }
+}
