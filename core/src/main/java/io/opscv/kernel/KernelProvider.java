@@ -68,6 +68,20 @@ public interface KernelProvider {
     void fromLanes(float[] lanes, int at, int count, float[] rows, int rowsAt, int rowStride, float[] spare);
 
     /**
+     * Gathers {@code count} positions of the first {@code rows} of {@link #lanes()} rows from {@code src}
+     * (position k of row l at {@code src[at[l] + k·step]}) into the lane-major {@code lanes[to + k·lanes + l]};
+     * lanes from {@code rows} on hold unspecified values.
+     */
+    default void gatherLanes(float[] src, int[] at, int rows, int step, int count, float[] lanes, int to) {
+        int n = lanes();
+        for (int k = 0; k < count; k++) {
+            for (int l = 0; l < rows; l++) {
+                lanes[to + k * n + l] = src[at[l] + k * step];
+            }
+        }
+    }
+
+    /**
      * Reads {@code count} consecutive elements of {@code type} from element {@code first} of
      * {@code seg} into {@code dst[dstOff..]}, widened exactly to float (the reference is
      * {@link ElementCodec#decode}; every provider gives the same floats).

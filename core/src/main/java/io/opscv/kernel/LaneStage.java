@@ -28,6 +28,8 @@ import java.lang.foreign.MemorySegment;
  * than a whole row ({@link #select}), for calls of few rows on a periodic table.
  */
 final class LaneStage {
+    /** The most floats of interleaved rows' memory a gathered read stages (128 KiB: within L2). */
+    private static final int RUN_FLOATS = 1 << 15;
     private final MemorySegment segment;
     private final DataType type;
     private final KernelProvider provider;
@@ -46,6 +48,9 @@ final class LaneStage {
     private final int tileStride;
     /** The transposes' scratch. */
     private final float[] spare;
+    /** Interleaved rows' stretches of memory, widened, and each lane's first element in it (see {@link #gathered}). */
+    private float[] runs;
+    private final int[] gatherAt;
     private int valid;
     private boolean sideBySide;
     private boolean endToEnd;
@@ -67,6 +72,7 @@ final class LaneStage {
         // Slack of a vector: the transposes read and write whole blocks of lanes positions.
         this.tile = new float[lanes * tileStride + lanes];
         this.spare = new float[2 * lanes * lanes];
+        this.gatherAt = new int[lanes];
     }
 
     /**
@@ -106,6 +112,8 @@ final class LaneStage {
         } else if (wholeRows(from, count)) {
             provider.decodeRun(segment, type, rowStart[0], lanes * length, tile, 0);
             provider.toLanes(tile, 0, length, count, lanesOut, 0, spare);
+        } else if (gathered(from, count)) {
+            provider.gatherLanes(runs, gatherAt, valid, (int) stride, count, lanesOut, 0);
         } else {
             for (int l = 0; l < valid; l++) {
                 if (stride == 1) {
@@ -137,6 +145,58 @@ final class LaneStage {
                 }
             }
         }
+    }
+
+    /**
+     * Rows interleaved in memory (a channels-last tensor with fewer channels than lanes, or a group that
+     * crosses from one batch's channels to the next's): the group's rows fall into runs of memory whose
+     * rows start less than a stride apart, so each run's stretch for these positions is copied once,
+     * widened, into {@link #runs}, and each position of every lane is then gathered from there in one
+     * vector. False (nothing copied) for rows that do not share runs, or runs too long to stay in L2.
+     */
+    private boolean gathered(int from, int count) {
+        if (stride <= 1 || stride > Integer.MAX_VALUE / RUN_FLOATS || count == 0) {
+            return false;
+        }
+        long span = (count - 1) * stride;
+        int floats = 0;
+        int runs = 0;
+        for (int l = 0, first = 0; l <= valid; l++) {
+            if (l < valid && l > first && rowStart[l] >= rowStart[first] && rowStart[l] - rowStart[first] < stride) {
+                continue;
+            }
+            if (l > first) {
+                floats += (int) Math.min(RUN_FLOATS + 1, rowStart[l - 1] - rowStart[first] + span + 1);
+                runs++;
+                if (floats > RUN_FLOATS) {
+                    return false;
+                }
+            }
+            first = l;
+        }
+        if (runs * 2 > valid) {
+            return false;
+        }
+        if (this.runs == null || this.runs.length < floats) {
+            this.runs = new float[RUN_FLOATS];
+        }
+        int at = 0;
+        for (int l = 0, first = 0; l <= valid; l++) {
+            if (l < valid && l > first && rowStart[l] >= rowStart[first] && rowStart[l] - rowStart[first] < stride) {
+                continue;
+            }
+            if (l > first) {
+                long start = rowStart[first] + from * stride;
+                int length = (int) (rowStart[l - 1] - rowStart[first] + span + 1);
+                provider.decodeRun(segment, type, start, length, this.runs, at);
+                for (int m = first; m < l; m++) {
+                    gatherAt[m] = at + (int) (rowStart[m] - rowStart[first]);
+                }
+                at += length;
+            }
+            first = l;
+        }
+        return true;
     }
 
     /** Whether the move covers the group's whole rows, end to end, in one run that fits the tile. */

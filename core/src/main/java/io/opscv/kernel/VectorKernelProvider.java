@@ -223,6 +223,19 @@ final class VectorKernelProvider implements KernelProvider {
         }
     }
 
+    /** One hardware gather per position ({@code vgatherdps}); lanes past {@code rows} gather their row 0's element. */
+    @Override
+    public void gatherLanes(float[] src, int[] at, int rows, int step, int count, float[] lanes, int to) {
+        int[] index = at;
+        if (rows < LANES) {
+            index = java.util.Arrays.copyOf(at, LANES);
+            java.util.Arrays.fill(index, rows, LANES, at[0]);
+        }
+        for (int k = 0; k < count; k++) {
+            FloatVector.fromArray(FLOATS, src, k * step, index, 0).intoArray(lanes, to + k * LANES);
+        }
+    }
+
     @Override
     public void toLanes(float[] rows, int rowsAt, int rowStride, int count, float[] lanes, int at, float[] spare) {
         for (int c = 0; c < count; c += LANES) {

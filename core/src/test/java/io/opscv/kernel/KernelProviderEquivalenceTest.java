@@ -131,6 +131,12 @@ class KernelProviderEquivalenceTest {
         all.add(new KernelCase("side_by_side_scales", 1, 64, 130, 390, false, 2.9, f, side, true));
         all.add(new KernelCase("side_by_side_lin1", 1, 64, 1, 7, false, 0, f, side, true));
         all.add(new KernelCase("side_by_side_lout1", 2, 33, 9, 1, true, 0, f, side, false));
+        // Rows interleaved (channels-last with fewer channels than lanes; groups crossing into the next batch's
+        // channels): gathered from their runs of memory, every dtype.
+        all.add(new KernelCase("interleaved_c3_fp16", 11, 3, 200, 613, false, 0, DataType.FLOAT16, side, true));
+        all.add(new KernelCase("interleaved_c5_bf16", 7, 5, 300, 90, true, 0, DataType.BF16, side, true));
+        all.add(new KernelCase("interleaved_c2", 40, 2, 16, 7, false, 0, f, side, true));
+        all.add(new KernelCase("straddling_c24_bf16", 3, 24, 150, 449, false, 0, DataType.BF16, side, false));
         // Long blocks of rows side by side, and blocks that leave tasks for both threads.
         all.add(new KernelCase("side_by_side_long_blocks", 8, 64, 2100, 4200, true, 0, f, side, true));
         all.add(new KernelCase("side_by_side_shrunk_blocks", 4, 80, 1500, 2999, false, 0, f, side, false));
