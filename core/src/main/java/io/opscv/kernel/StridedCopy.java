@@ -1,64 +1,205 @@
 package io.opscv.kernel;
 
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * Element-by-element copy between two views of the same shape and dtype, any strides (the l0
  * {@code ViewCopy} and {@code Contiguous} steps, and the identity case Lin = Lout). Bytes are
  * moved unchanged, so NaN payloads and ±Inf survive.
+ *
+ * <p>Dimensions that are contiguous in both views are merged first, so that a view of padded rows
+ * copies whole rows and a contiguous pair is one bulk copy. The rows left are then cut into tasks over
+ * the worker pool: rows of consecutive elements are bulk copies (even short ones: one call costs less than
+ * a few checked element accesses), strided ones typed loads and stores.
  */
 public final class StridedCopy {
+    /** Elements a task should cover at least. */
+    private static final long TASK_ELEMENTS = 1 << 16;
+    /** Below this many elements a copy runs on its caller. */
+    private static final long PARALLEL_ELEMENTS = 1 << 18;
+
     private StridedCopy() {}
 
     public static void copy(StridedTensor src, StridedTensor dst) {
+        copy(src, dst, WorkerPool.shared());
+    }
+
+    /** Copies {@code src} into {@code dst}, spreading the rows over {@code pool}. */
+    public static void copy(StridedTensor src, StridedTensor dst, WorkerPool pool) {
         int rank = src.dim();
         if (rank != dst.dim() || src.dataType() != dst.dataType()) {
             throw new IllegalArgumentException("copy between " + src + " and " + dst);
         }
+        for (int d = 0; d < rank; d++) {
+            if (src.shape()[d] != dst.shape()[d]) {
+                throw new IllegalArgumentException("copy between " + src + " and " + dst);
+            }
+        }
         if (src.numel() == 0) {
             return;
         }
-        long size = src.dataType().byteSize();
-        long[] shape = src.shape();
-        long[] ss = src.strides();
-        long[] ds = dst.strides();
-        if (rank == 0) {
-            MemorySegment.copy(src.segment(), src.offset() * size, dst.segment(), dst.offset() * size, size);
+        Rows rows = new Rows(src, dst);
+        long elements = rows.count * rows.inner;
+        if (rows.count < 2L * pool.parallelism() && rows.bulk() && elements >= PARALLEL_ELEMENTS) {
+            // Few long rows of consecutive elements (a contiguous tensor is one): pieces of rows as tasks.
+            int pieces = (int) Math.min(4L * pool.parallelism(), rows.inner / TASK_ELEMENTS + 1);
+            pool.forEach(Math.toIntExact(rows.count * pieces), (task, slot) -> rows.piece(task / pieces, task % pieces,
+                    pieces));
             return;
         }
-        int last = rank - 1;
-        long inner = shape[last];
-        long outerCount = 1;
-        for (int d = 0; d < last; d++) {
-            outerCount *= shape[d];
+        long perTask = Math.max(1, TASK_ELEMENTS / rows.inner);
+        long tasks = (rows.count + perTask - 1) / perTask;
+        if (elements < PARALLEL_ELEMENTS || tasks < 2 || pool.parallelism() == 1) {
+            rows.copy(0, rows.count);
+            return;
         }
-        long[] index = new long[rank];
-        boolean contiguousRows = ss[last] == 1 && ds[last] == 1;
-        for (long o = 0; o < outerCount; o++) {
-            long sBase = src.offset();
-            long dBase = dst.offset();
-            for (int d = 0; d < last; d++) {
-                sBase += index[d] * ss[d];
-                dBase += index[d] * ds[d];
-            }
-            if (contiguousRows) {
-                MemorySegment.copy(src.segment(), sBase * size, dst.segment(), dBase * size, inner * size);
-            } else {
-                copyStrided(src.segment(), sBase, ss[last], dst.segment(), dBase, ds[last], inner, size);
-            }
-            for (int d = last - 1; d >= 0; d--) {
-                if (++index[d] < shape[d]) {
-                    break;
-                }
-                index[d] = 0;
-            }
-        }
+        long per = Math.max(perTask, (rows.count + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
+        int count = Math.toIntExact((rows.count + per - 1) / per);
+        pool.forEach(count, (task, slot) -> rows.copy(task * per, Math.min(rows.count, (task + 1) * per)));
     }
 
-    private static void copyStrided(MemorySegment src, long sBase, long sStride, MemorySegment dst, long dBase,
-                                    long dStride, long count, long size) {
-        for (long k = 0; k < count; k++) {
-            MemorySegment.copy(src, (sBase + k * sStride) * size, dst, (dBase + k * dStride) * size, size);
+    /** The copy as rows: the merged dimensions but the last, each row {@code inner} elements. */
+    private static final class Rows {
+        final MemorySegment from;
+        final MemorySegment to;
+        final long size;
+        final long[] shape;
+        final long[] fromStrides;
+        final long[] toStrides;
+        final long fromOffset;
+        final long toOffset;
+        final long inner;
+        final long fromStep;
+        final long toStep;
+        final long count;
+
+        Rows(StridedTensor src, StridedTensor dst) {
+            int rank = src.dim();
+            long[] n = new long[Math.max(1, rank)];
+            long[] s = new long[n.length];
+            long[] t = new long[n.length];
+            int dims = 0;
+            for (int d = 0; d < rank; d++) {
+                long extent = src.shape()[d];
+                if (extent == 1) {
+                    continue;
+                }
+                long ss = src.strides()[d];
+                long ds = dst.strides()[d];
+                // Merge into the previous dimension where both views step over it by exactly its extent.
+                if (dims > 0 && s[dims - 1] == ss * extent && t[dims - 1] == ds * extent) {
+                    n[dims - 1] *= extent;
+                    s[dims - 1] = ss;
+                    t[dims - 1] = ds;
+                    continue;
+                }
+                n[dims] = extent;
+                s[dims] = ss;
+                t[dims] = ds;
+                dims++;
+            }
+            if (dims == 0) {
+                n[0] = 1;
+                s[0] = 1;
+                t[0] = 1;
+                dims = 1;
+            }
+            from = src.segment();
+            to = dst.segment();
+            size = src.dataType().byteSize();
+            fromOffset = src.offset();
+            toOffset = dst.offset();
+            inner = n[dims - 1];
+            fromStep = s[dims - 1];
+            toStep = t[dims - 1];
+            shape = java.util.Arrays.copyOf(n, dims - 1);
+            fromStrides = java.util.Arrays.copyOf(s, dims - 1);
+            toStrides = java.util.Arrays.copyOf(t, dims - 1);
+            long rows = 1;
+            for (long extent : shape) {
+                rows *= extent;
+            }
+            count = rows;
+        }
+
+        boolean bulk() {
+            return fromStep == 1 && toStep == 1;
+        }
+
+        /** Copies piece {@code k} of {@code pieces} of row {@code row}, a row of consecutive elements. */
+        void piece(long row, int k, int pieces) {
+            long a = fromOffset;
+            long b = toOffset;
+            long rest = row;
+            for (int d = shape.length - 1; d >= 0; d--) {
+                a += rest % shape[d] * fromStrides[d];
+                b += rest % shape[d] * toStrides[d];
+                rest /= shape[d];
+            }
+            long start = inner * k / pieces;
+            long end = inner * (k + 1) / pieces;
+            MemorySegment.copy(from, (a + start) * size, to, (b + start) * size, (end - start) * size);
+        }
+
+        /** Copies rows {@code [first, end)} (row-major order over {@link #shape}). */
+        void copy(long first, long end) {
+            int outer = shape.length;
+            long[] index = new long[outer];
+            long rest = first;
+            for (int d = outer - 1; d >= 0; d--) {
+                index[d] = rest % shape[d];
+                rest /= shape[d];
+            }
+            boolean bulk = bulk();
+            for (long r = first; r < end; r++) {
+                long a = fromOffset;
+                long b = toOffset;
+                for (int d = 0; d < outer; d++) {
+                    a += index[d] * fromStrides[d];
+                    b += index[d] * toStrides[d];
+                }
+                if (bulk) {
+                    MemorySegment.copy(from, a * size, to, b * size, inner * size);
+                } else {
+                    elements(a, b);
+                }
+                for (int d = outer - 1; d >= 0; d--) {
+                    if (++index[d] < shape[d]) {
+                        break;
+                    }
+                    index[d] = 0;
+                }
+            }
+        }
+
+        /** One row by typed loads and stores. */
+        private void elements(long a, long b) {
+            switch ((int) size) {
+                case 2 -> {
+                    for (long k = 0; k < inner; k++) {
+                        to.set(ValueLayout.JAVA_SHORT_UNALIGNED, (b + k * toStep) * 2,
+                                from.get(ValueLayout.JAVA_SHORT_UNALIGNED, (a + k * fromStep) * 2));
+                    }
+                }
+                case 4 -> {
+                    for (long k = 0; k < inner; k++) {
+                        to.set(ValueLayout.JAVA_INT_UNALIGNED, (b + k * toStep) * 4,
+                                from.get(ValueLayout.JAVA_INT_UNALIGNED, (a + k * fromStep) * 4));
+                    }
+                }
+                case 8 -> {
+                    for (long k = 0; k < inner; k++) {
+                        to.set(ValueLayout.JAVA_LONG_UNALIGNED, (b + k * toStep) * 8,
+                                from.get(ValueLayout.JAVA_LONG_UNALIGNED, (a + k * fromStep) * 8));
+                    }
+                }
+                default -> {
+                    for (long k = 0; k < inner; k++) {
+                        MemorySegment.copy(from, (a + k * fromStep) * size, to, (b + k * toStep) * size, size);
+                    }
+                }
+            }
         }
     }
 }
