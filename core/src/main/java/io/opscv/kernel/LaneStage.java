@@ -51,6 +51,9 @@ final class LaneStage {
     /** Interleaved rows' stretches of memory, widened, and each lane's first element in it (see {@link #gathered}). */
     private float[] runs;
     private final int[] gatherAt;
+    /** Runs of the selected rows: rows {@code [runFirst[r], runFirst[r + 1])} start less than a stride apart. */
+    private final int[] runFirst;
+    private int runCount;
     private int valid;
     private boolean sideBySide;
     private boolean endToEnd;
@@ -73,6 +76,7 @@ final class LaneStage {
         this.tile = new float[lanes * tileStride + lanes];
         this.spare = new float[2 * lanes * lanes];
         this.gatherAt = new int[lanes];
+        this.runFirst = new int[lanes + 1];
     }
 
     /**
@@ -134,6 +138,8 @@ final class LaneStage {
         } else if (wholeRows(from, count)) {
             provider.fromLanes(lanesIn, 0, count, tile, 0, length, spare);
             provider.encodeRun(tile, 0, lanes * length, segment, type, rowStart[0]);
+        } else if (scattered(from, count, lanesIn)) {
+            return;
         } else {
             provider.fromLanes(lanesIn, 0, count, tile, 0, tileStride, spare);
             for (int l = 0; l < valid; l++) {
@@ -155,46 +161,86 @@ final class LaneStage {
      * vector. False (nothing copied) for rows that do not share runs, or runs too long to stay in L2.
      */
     private boolean gathered(int from, int count) {
-        if (stride <= 1 || stride > Integer.MAX_VALUE / RUN_FLOATS || count == 0) {
+        if (count == 0 || !interleavedRuns() || !stage(count)) {
             return false;
         }
-        long span = (count - 1) * stride;
-        int floats = 0;
-        int runs = 0;
-        for (int l = 0, first = 0; l <= valid; l++) {
-            if (l < valid && l > first && rowStart[l] >= rowStart[first] && rowStart[l] - rowStart[first] < stride) {
-                continue;
-            }
-            if (l > first) {
-                floats += (int) Math.min(RUN_FLOATS + 1, rowStart[l - 1] - rowStart[first] + span + 1);
-                runs++;
-                if (floats > RUN_FLOATS) {
-                    return false;
-                }
-            }
-            first = l;
+        for (int r = 0; r < runCount; r++) {
+            int first = runFirst[r];
+            provider.decodeRun(segment, type, rowStart[first] + from * stride, runLength(r, count), runs,
+                    gatherAt[first]);
         }
-        if (runs * 2 > valid) {
+        return true;
+    }
+
+    /**
+     * The inverse of {@link #gathered} where every run is dense (its rows are every element of its stretch:
+     * a stride of s and s rows side by side, e.g. the columns of whole narrow maps): the lanes are scattered
+     * into {@link #runs} and each run is stored as one run of memory, rounded once. False (nothing written)
+     * otherwise: a run with gaps holds other rows' elements, which must not be written.
+     */
+    private boolean scattered(int from, int count, float[] lanesIn) {
+        if (count == 0 || !interleavedRuns()) {
             return false;
         }
-        if (this.runs == null || this.runs.length < floats) {
-            this.runs = new float[RUN_FLOATS];
+        for (int r = 0; r < runCount; r++) {
+            int first = runFirst[r];
+            if (runFirst[r + 1] - first != stride || rowStart[runFirst[r + 1] - 1] - rowStart[first] != stride - 1) {
+                return false;
+            }
+        }
+        if (!stage(count)) {
+            return false;
+        }
+        provider.scatterLanes(lanesIn, 0, valid, (int) stride, count, runs, gatherAt);
+        for (int r = 0; r < runCount; r++) {
+            int first = runFirst[r];
+            provider.encodeRun(runs, gatherAt[first], runLength(r, count), segment, type, rowStart[first] + from * stride);
+        }
+        return true;
+    }
+
+    /** Splits the selected rows into runs ({@link #runFirst}); false where a run would average under two rows. */
+    private boolean interleavedRuns() {
+        if (stride <= 1 || stride > Integer.MAX_VALUE / RUN_FLOATS) {
+            return false;
+        }
+        int r = 0;
+        runFirst[0] = 0;
+        for (int l = 1; l < valid; l++) {
+            long gap = rowStart[l] - rowStart[runFirst[r]];
+            if (gap < 0 || gap >= stride) {
+                runFirst[++r] = l;
+            }
+        }
+        runFirst[++r] = valid;
+        runCount = r;
+        return runCount * 2 <= valid;
+    }
+
+    /** Floats of run r's stretch for {@code count} positions. */
+    private int runLength(int r, int count) {
+        return (int) (rowStart[runFirst[r + 1] - 1] - rowStart[runFirst[r]] + (count - 1) * stride + 1);
+    }
+
+    /** Places the runs in {@link #runs} and each lane's first element ({@link #gatherAt}); false if they do not fit. */
+    private boolean stage(int count) {
+        long floats = 0;
+        for (int r = 0; r < runCount; r++) {
+            floats += rowStart[runFirst[r + 1] - 1] - rowStart[runFirst[r]] + (count - 1) * stride + 1;
+            if (floats > RUN_FLOATS) {
+                return false;
+            }
+        }
+        if (runs == null) {
+            runs = new float[RUN_FLOATS];
         }
         int at = 0;
-        for (int l = 0, first = 0; l <= valid; l++) {
-            if (l < valid && l > first && rowStart[l] >= rowStart[first] && rowStart[l] - rowStart[first] < stride) {
-                continue;
+        for (int r = 0; r < runCount; r++) {
+            int first = runFirst[r];
+            for (int l = first; l < runFirst[r + 1]; l++) {
+                gatherAt[l] = at + (int) (rowStart[l] - rowStart[first]);
             }
-            if (l > first) {
-                long start = rowStart[first] + from * stride;
-                int length = (int) (rowStart[l - 1] - rowStart[first] + span + 1);
-                provider.decodeRun(segment, type, start, length, this.runs, at);
-                for (int m = first; m < l; m++) {
-                    gatherAt[m] = at + (int) (rowStart[m] - rowStart[first]);
-                }
-                at += length;
-            }
-            first = l;
+            at += runLength(r, count);
         }
         return true;
     }
