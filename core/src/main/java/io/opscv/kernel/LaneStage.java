@@ -21,13 +21,21 @@ import java.lang.foreign.MemorySegment;
  *       <td>one run for the whole group, transposed</td></tr>
  *   <tr><td>s = 1 (contiguous rows, any row strides; a last group of fewer rows)</td>
  *       <td>one run per row, transposed</td></tr>
+ *   <tr><td>interleaved: s ≠ 1, rows starting less than s apart (a channels-last tensor with fewer channels
+ *       than lanes, a group crossing into the next batch's channels)</td>
+ *       <td>in: each run of interleaved rows copied once, then a gather per position
+ *       ({@link KernelProvider#gatherLanes}); out, where every run is dense: a scatter per position
+ *       ({@link KernelProvider#scatterLanes}) and one store per run</td></tr>
  *   <tr><td>anything else</td><td>the codec's strided loops per row, transposed</td></tr>
  * </table>
+ * Positions that are known to be +0 (inputs no term reaches) are written by {@link #writeZeros}, a fill.
  * Lanes past the tensor's last row (a partial last group) are neither read nor written: they hold
  * whatever the buffers held, and their sums are dropped. A lane may also hold a stretch of a row rather
  * than a whole row ({@link #select}), for calls of few rows on a periodic table.
  */
 final class LaneStage {
+    /** Zero bytes to copy from: more than a block of any dtype's positions of a group of lanes. */
+    private static final MemorySegment ZEROS = MemorySegment.ofArray(new byte[1 << 16]);
     /** The most floats of interleaved rows' memory a gathered read stages (128 KiB: within L2). */
     private static final int RUN_FLOATS = 1 << 15;
     private final MemorySegment segment;
@@ -149,6 +157,27 @@ final class LaneStage {
                     ElementCodec.encode(tile, l * tileStride, count, segment, type, rowStart[l] + from * stride,
                             stride);
                 }
+            }
+        }
+    }
+
+    /** Writes +0 to positions {@code [from, from + count)} of the group's rows (all dtypes: zero bits). */
+    void writeZeros(int from, int count) {
+        long size = type.byteSize();
+        if (sideBySide && stride == lanes) {
+            MemorySegment.copy(ZEROS, 0, segment, (rowStart[0] + from * stride) * size, count * stride * size);
+        } else if (sideBySide || stride == 1) {
+            long step = sideBySide ? stride : 1;
+            long bytes = sideBySide ? lanes * size : count * size;
+            int moves = sideBySide ? count : valid;
+            for (int m = 0; m < moves; m++) {
+                long at = sideBySide ? rowStart[0] + (from + m) * step : rowStart[m] + from;
+                MemorySegment.copy(ZEROS, 0, segment, at * size, bytes);
+            }
+        } else {
+            float[] zeros = new float[count];
+            for (int l = 0; l < valid; l++) {
+                ElementCodec.encode(zeros, 0, count, segment, type, rowStart[l] + from * stride, stride);
             }
         }
     }

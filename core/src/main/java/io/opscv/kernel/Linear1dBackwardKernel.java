@@ -199,21 +199,35 @@ public final class Linear1dBackwardKernel {
             }
         }
 
-        /** The sums of inputs [i0, i1) of the selected lanes, from gradOut to out. */
+        /**
+         * The sums of inputs [i0, i1) of the selected lanes, from gradOut to out. Inputs no position reaches
+         * (most of a downsampling's) are +0 and stored as zeros directly, at the speed of a fill.
+         */
         private void sumBlock(int i0, int i1, Scratch s) {
             int lanes = provider.lanes();
             int jLo = table.gatherFrom(i0);
             int jHi = table.gatherTo(i1);
-            java.util.Arrays.fill(s.sums, 0, (i1 - i0) * lanes, 0f);
+            int from = jLo < jHi ? Math.max(i0, table.x0[jLo]) : i1;
+            int to = jLo < jHi ? Math.min(i1, table.x1(jHi - 1) + 1) : i1;
+            if (from > i0) {
+                s.out.writeZeros(i0, from - i0);
+            }
+            if (to < i1) {
+                s.out.writeZeros(Math.max(to, from), i1 - Math.max(to, from));
+            }
+            if (from >= to) {
+                return;
+            }
+            java.util.Arrays.fill(s.sums, 0, (to - from) * lanes, 0f);
             for (int ja = jLo; ja < jHi; ja += CHUNK_POSITIONS) {
                 int jb = Math.min(jHi, ja + CHUNK_POSITIONS);
                 s.in.read(ja, jb - ja, s.staged);
                 // The inputs this chunk reaches: the left tap of its first position to the right tap of its last.
-                int from = Math.max(i0, table.x0[ja]);
-                int to = Math.min(i1, table.x1(jb - 1) + 1);
-                provider.sumLanes(table, from, to, ja, jb, s.staged, ja, s.sums, i0);
+                int reachFrom = Math.max(from, table.x0[ja]);
+                int reachTo = Math.min(to, table.x1(jb - 1) + 1);
+                provider.sumLanes(table, reachFrom, reachTo, ja, jb, s.staged, ja, s.sums, from);
             }
-            s.out.write(i0, i1 - i0, s.sums);
+            s.out.write(from, to - from, s.sums);
         }
     }
 }
