@@ -236,8 +236,9 @@ final class LaneStage {
         int r = 0;
         runFirst[0] = 0;
         for (int l = 1; l < valid; l++) {
+            // A run's rows ascend strictly, so that its last row ends its stretch and a dense run has no repeats.
             long gap = rowStart[l] - rowStart[runFirst[r]];
-            if (gap < 0 || gap >= stride) {
+            if (rowStart[l] <= rowStart[l - 1] || gap >= stride) {
                 runFirst[++r] = l;
             }
         }
