@@ -11,6 +11,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.SplittableRandom;
 import java.util.function.BiFunction;
+import org.junit.jupiter.api.Assertions;
 
 /** The facade's expected results, computed through the two-phase ACL mirror the way its own users call it. */
 final class Mirror {
@@ -58,6 +59,35 @@ final class Mirror {
             }
         }
         return out.toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /**
+     * Asserts that two raw {@code dtype} tensors hold the same bits, every NaN counted as equal:
+     * IEEE 754 leaves a NaN result's sign and payload unspecified, and the JIT may swap the operands
+     * of an add, so the mirror and the facade may disagree on them from one compilation to the next.
+     */
+    static void assertSameBits(byte[] expected, byte[] actual, DataType dtype, String message) {
+        Assertions.assertArrayEquals(canonicalNaNs(expected, dtype), canonicalNaNs(actual, dtype), message);
+    }
+
+    private static byte[] canonicalNaNs(byte[] raw, DataType dtype) {
+        MemorySegment seg = MemorySegment.ofArray(raw.clone());
+        if (dtype == DataType.FLOAT) {
+            for (long i = 0; i < seg.byteSize() / 4; i++) {
+                if (Float.isNaN(seg.getAtIndex(ValueLayout.JAVA_FLOAT_UNALIGNED, i))) {
+                    seg.setAtIndex(ValueLayout.JAVA_INT_UNALIGNED, i, 0x7fc00000);
+                }
+            }
+        } else {
+            int inf = dtype == DataType.FLOAT16 ? 0x7c00 : 0x7f80;
+            short quiet = (short) (dtype == DataType.FLOAT16 ? 0x7e00 : 0x7fc0);
+            for (long i = 0; i < seg.byteSize() / 2; i++) {
+                if ((seg.getAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, i) & 0x7fff) > inf) {
+                    seg.setAtIndex(ValueLayout.JAVA_SHORT_UNALIGNED, i, quiet);
+                }
+            }
+        }
+        return seg.toArray(ValueLayout.JAVA_BYTE);
     }
 
     static float[] floats(byte[] raw) {

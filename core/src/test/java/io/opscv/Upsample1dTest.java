@@ -69,8 +69,10 @@ class Upsample1dTest {
             long n = (long) s[0] * (long) s[1];
             byte[] x = Mirror.values(n * (long) s[2], DataType.FLOAT, 11);
             byte[] g = Mirror.values(n * (long) s[3], DataType.FLOAT, 12);
-            assertArrayEquals(mirrorForward(s, DataType.FLOAT, x), Mirror.bytes(op.forward(Mirror.floats(x))), op.toString());
-            assertArrayEquals(mirrorBackward(s, DataType.FLOAT, g), Mirror.bytes(op.backward(Mirror.floats(g))), op.toString());
+            Mirror.assertSameBits(mirrorForward(s, DataType.FLOAT, x), Mirror.bytes(op.forward(Mirror.floats(x))), DataType.FLOAT,
+                    op.toString());
+            Mirror.assertSameBits(mirrorBackward(s, DataType.FLOAT, g), Mirror.bytes(op.backward(Mirror.floats(g))), DataType.FLOAT,
+                    op.toString());
         }
     }
 
@@ -82,8 +84,9 @@ class Upsample1dTest {
                 long n = (long) s[0] * (long) s[1];
                 byte[] x = Mirror.values(n * (long) s[2], dtype, 21);
                 byte[] g = Mirror.values(n * (long) s[3], dtype, 22);
-                assertArrayEquals(mirrorForward(s, dtype, x), Mirror.bytes(op.forward(Mirror.shorts(x), dtype)), op + " " + dtype);
-                assertArrayEquals(mirrorBackward(s, dtype, g), Mirror.bytes(op.backward(Mirror.shorts(g), dtype)),
+                Mirror.assertSameBits(mirrorForward(s, dtype, x), Mirror.bytes(op.forward(Mirror.shorts(x), dtype)), dtype,
+                        op + " " + dtype);
+                Mirror.assertSameBits(mirrorBackward(s, dtype, g), Mirror.bytes(op.backward(Mirror.shorts(g), dtype)), dtype,
                         op + " " + dtype);
             }
         }
@@ -111,11 +114,11 @@ class Upsample1dTest {
                         MemorySegment in = alloc.apply((long) x.length).copyFrom(MemorySegment.ofArray(x));
                         MemorySegment out = alloc.apply((long) y.length);
                         op.forward(in, out, dtype);
-                        assertArrayEquals(y, out.toArray(ValueLayout.JAVA_BYTE), op + " " + dtype + " " + kind);
+                        Mirror.assertSameBits(y, out.toArray(ValueLayout.JAVA_BYTE), dtype, op + " " + dtype + " " + kind);
                         MemorySegment gin = alloc.apply((long) g.length).copyFrom(MemorySegment.ofArray(g));
                         MemorySegment gout = alloc.apply((long) gx.length);
                         op.backward(gin, gout, dtype);
-                        assertArrayEquals(gx, gout.toArray(ValueLayout.JAVA_BYTE), op + " " + dtype + " " + kind);
+                        Mirror.assertSameBits(gx, gout.toArray(ValueLayout.JAVA_BYTE), dtype, op + " " + dtype + " " + kind);
                     }
                 }
             }

@@ -1,6 +1,5 @@
 package io.opscv;
 
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -59,26 +58,26 @@ class Upsample2dTest {
                 Upsample2d op = op(s, nhwc);
                 byte[] x = Mirror.values(rows * (long) s[2] * (long) s[3], DataType.FLOAT, 61);
                 byte[] g = Mirror.values(rows * (long) s[4] * (long) s[5], DataType.FLOAT, 62);
-                assertArrayEquals(mirrorForward(s, nhwc, DataType.FLOAT, x), Mirror.bytes(op.forward(Mirror.floats(x))),
-                        op.toString());
-                assertArrayEquals(mirrorBackward(s, nhwc, DataType.FLOAT, g), Mirror.bytes(op.backward(Mirror.floats(g))),
-                        op.toString());
+                Mirror.assertSameBits(mirrorForward(s, nhwc, DataType.FLOAT, x), Mirror.bytes(op.forward(Mirror.floats(x))),
+                        DataType.FLOAT, op.toString());
+                Mirror.assertSameBits(mirrorBackward(s, nhwc, DataType.FLOAT, g), Mirror.bytes(op.backward(Mirror.floats(g))),
+                        DataType.FLOAT, op.toString());
                 for (DataType dtype : new DataType[] {DataType.FLOAT16, DataType.BF16}) {
                     byte[] x16 = Mirror.values(rows * (long) s[2] * (long) s[3], dtype, 63);
                     byte[] g16 = Mirror.values(rows * (long) s[4] * (long) s[5], dtype, 64);
-                    assertArrayEquals(mirrorForward(s, nhwc, dtype, x16), Mirror.bytes(op.forward(Mirror.shorts(x16), dtype)),
-                            op + " " + dtype);
+                    Mirror.assertSameBits(mirrorForward(s, nhwc, dtype, x16), Mirror.bytes(op.forward(Mirror.shorts(x16), dtype)),
+                            dtype, op + " " + dtype);
                     byte[] expected = mirrorBackward(s, nhwc, dtype, g16);
                     try (Arena arena = Arena.ofConfined()) {
                         MemorySegment in = arena.allocate(g16.length).copyFrom(MemorySegment.ofArray(g16));
                         MemorySegment out = arena.allocate(expected.length);
                         op.backward(in, out, dtype);
-                        assertArrayEquals(expected, out.toArray(ValueLayout.JAVA_BYTE), op + " " + dtype + " confined");
+                        Mirror.assertSameBits(expected, out.toArray(ValueLayout.JAVA_BYTE), dtype, op + " " + dtype + " confined");
                     }
                     MemorySegment in = Arena.ofAuto().allocate(g16.length).copyFrom(MemorySegment.ofArray(g16));
                     MemorySegment out = Arena.ofAuto().allocate(expected.length);
                     op.backward(in, out, dtype);
-                    assertArrayEquals(expected, out.toArray(ValueLayout.JAVA_BYTE), op + " " + dtype + " auto");
+                    Mirror.assertSameBits(expected, out.toArray(ValueLayout.JAVA_BYTE), dtype, op + " " + dtype + " auto");
                 }
             }
         }
