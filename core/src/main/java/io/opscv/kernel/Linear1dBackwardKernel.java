@@ -31,6 +31,11 @@ public final class Linear1dBackwardKernel {
     static final int BLOCK_INPUTS = 256;
     /** gradOut positions staged at a time: the staged lanes and their rows tile stay in L1 beside the sums. */
     static final int CHUNK_POSITIONS = 256;
+    /**
+     * The fewest unreached inputs stored as a fill of their own: a fill costs a memory call per row, so
+     * shorter stretches are summed (to +0) with their neighbours and written with them in one move.
+     */
+    static final int FILL_INPUTS = 64;
     /** Elements (gradOut plus out) a task should cover at least: handing out a task costs about as much as 1 µs. */
     private static final long TASK_ELEMENTS = 1 << 15;
     /** Tasks per thread to aim for, so that a slow thread does not hold up the others. */
@@ -209,6 +214,10 @@ public final class Linear1dBackwardKernel {
             int jHi = table.gatherTo(i1);
             int from = jLo < jHi ? Math.max(i0, table.x0[jLo]) : i1;
             int to = jLo < jHi ? Math.min(i1, table.x1(jHi - 1) + 1) : i1;
+            if (from < to) {
+                from = from - i0 < FILL_INPUTS ? i0 : from;
+                to = i1 - to < FILL_INPUTS ? i1 : to;
+            }
             if (from > i0) {
                 s.out.writeZeros(i0, from - i0);
             }
