@@ -10,8 +10,9 @@ package io.opscv.kernel;
  * {@link KernelProvider#lanes()} (16 with 512-bit vectors), so that one vector holds one position of
  * every row of the group and every lane follows the scalar reference's arithmetic exactly: the
  * coordinate table is shared by all rows, so a term is one vector times one broadcast weight, for any
- * ratio. A task is a block of up to {@link #BLOCK_INPUTS} inputs of a range of groups. For each group
- * it stages the gradOut positions its inputs gather from, {@link #CHUNK_POSITIONS} at a time, into a
+ * ratio. A task is a range of groups and a run of consecutive blocks of up to {@link #BLOCK_INPUTS} inputs;
+ * it takes each group's blocks in turn, so that every row streams through memory. For each block it
+ * stages the gradOut positions its inputs gather from, {@link #CHUNK_POSITIONS} at a time, into a
  * lane-major buffer ({@link LaneStage}: transposed from rows, or loaded as they are when the rows lie
  * side by side), continues the block's sums over that chunk ({@link KernelProvider#sumLanes}), and
  * finally stages the sums out to the group's rows of out. The dtype appears only in the stages'
@@ -38,6 +39,8 @@ public final class Linear1dBackwardKernel {
     static final int FILL_INPUTS = 64;
     /** Elements (gradOut plus out) a task should cover at least: handing out a task costs about as much as 1 µs. */
     private static final long TASK_ELEMENTS = 1 << 15;
+    /** Consecutive blocks a task takes of each of its rows, at least: runs of 16 KiB or more of FLOAT rows. */
+    private static final int RUN_BLOCKS = 16;
     /** Tasks per thread to aim for, so that a slow thread does not hold up the others. */
     private static final int TASKS_PER_THREAD = 4;
     /** Below this many gradOut plus out elements a call runs on its caller: waking threads costs more. */
@@ -100,7 +103,13 @@ public final class Linear1dBackwardKernel {
      * A range of inputs and how its rows fill the lanes: each row in a lane of its own, or (few rows on a
      * periodic table) {@code segments} stretches of each row, {@code shift} inputs apart, in lanes of their own.
      */
-    private record Region(int from, int to, int segments, int shift, int shiftOut, int blocks, long tasks) {}
+    private record Region(int from, int to, int segments, int shift, int shiftOut, int blocks, int blocksPerTask,
+                          long tasks) {
+        /** Tasks along the row: runs of {@code blocksPerTask} consecutive blocks. */
+        int blockTasks() {
+            return (blocks + blocksPerTask - 1) / blocksPerTask;
+        }
+    }
 
     /** How a call is cut into tasks. */
     private static final class Plan {
@@ -112,6 +121,7 @@ public final class Linear1dBackwardKernel {
         final long groups;
         final int block;
         final long groupsPerTask;
+        final int blocksPerTask;
         final Region[] regions;
         final int tasks;
         final boolean small;
@@ -133,9 +143,13 @@ public final class Linear1dBackwardKernel {
             long blocks = (lin + block - 1) / block;
             long perGroupBlock = Math.max(1, (long) lanes * (block + (long) lout * block / lin));
             long byWork = Math.max(1, TASK_ELEMENTS / perGroupBlock);
-            long groupTasks = Math.max(1, ((long) threads * TASKS_PER_THREAD + blocks - 1) / blocks);
-            long perTask = Math.min(byWork, Math.max(1, groups / groupTasks));
-            perTask = Math.max(perTask, (groups * blocks + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
+            // A task takes consecutive blocks of each of its groups in turn, so that every row streams through
+            // memory in long runs (the prefetchers follow them) rather than a block's few KiB per row.
+            blocksPerTask = (int) Math.min(blocks, Math.max(byWork, RUN_BLOCKS));
+            long blockTasks = (blocks + blocksPerTask - 1) / blocksPerTask;
+            long groupTasks = Math.max(1, ((long) threads * TASKS_PER_THREAD + blockTasks - 1) / blockTasks);
+            long perTask = Math.min(Math.max(1, byWork / blocksPerTask), Math.max(1, groups / groupTasks));
+            perTask = Math.max(perTask, (groups * blockTasks + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
             groupsPerTask = rows == 0 ? 1 : perTask;
             regions = rows == 0 ? new Region[0] : regions(lin);
             long count = 0;
@@ -163,14 +177,16 @@ public final class Linear1dBackwardKernel {
             int to = from + segments * length;
             int shiftOut = (int) ((long) length / period.inputs() * period.outputs());
             int blocks = (length + block - 1) / block;
-            Region segmented = new Region(from, from + length, segments, length, shiftOut, blocks, blocks);
+            Region segmented = new Region(from, from + length, segments, length, shiftOut, blocks, 1, blocks);
             return java.util.stream.Stream.of(rowsRegion(0, from), segmented, rowsRegion(to, lin))
                     .filter(r -> r.tasks() > 0).toArray(Region[]::new);
         }
 
         private Region rowsRegion(int from, int to) {
             int blocks = (to - from + block - 1) / block;
-            return new Region(from, to, 1, 0, 0, blocks, (groups + groupsPerTask - 1) / groupsPerTask * blocks);
+            int perTask = Math.max(1, Math.min(blocks, blocksPerTask));
+            long blockTasks = (blocks + perTask - 1) / perTask;
+            return new Region(from, to, 1, 0, 0, blocks, perTask, (groups + groupsPerTask - 1) / groupsPerTask * blockTasks);
         }
 
         void runTask(int task, Scratch s) {
@@ -183,16 +199,17 @@ public final class Linear1dBackwardKernel {
                 }
                 t -= r.tasks();
             }
-            int b = (int) (t % region.blocks());
-            int i0 = region.from() + b * block;
-            int i1 = Math.min(region.to(), i0 + block);
             if (region.segments() > 1) {
+                int i0 = region.from() + (int) t * block;
+                int i1 = Math.min(region.to(), i0 + block);
                 s.in.select(0, (int) rows, region.segments(), region.shiftOut());
                 s.out.select(0, (int) rows, region.segments(), region.shift());
                 sumBlock(i0, i1, s);
                 return;
             }
-            long firstGroup = (t / region.blocks()) * groupsPerTask;
+            int b0 = (int) (t % region.blockTasks()) * region.blocksPerTask();
+            int b1 = Math.min(region.blocks(), b0 + region.blocksPerTask());
+            long firstGroup = (t / region.blockTasks()) * groupsPerTask;
             long endGroup = Math.min(groups, firstGroup + groupsPerTask);
             int lanes = provider.lanes();
             for (long group = firstGroup; group < endGroup; group++) {
@@ -200,7 +217,10 @@ public final class Linear1dBackwardKernel {
                 int valid = (int) Math.min(lanes, rows - r0);
                 s.in.select(r0, valid, 1, 0);
                 s.out.select(r0, valid, 1, 0);
-                sumBlock(i0, i1, s);
+                for (int b = b0; b < b1; b++) {
+                    int i0 = region.from() + b * block;
+                    sumBlock(i0, Math.min(region.to(), i0 + block), s);
+                }
             }
         }
 
