@@ -19,6 +19,8 @@ public final class Linear1dForwardKernel {
     static final int SPAN = 256;
     /** Elements a task should cover at least. */
     private static final long TASK_ELEMENTS = 1 << 15;
+    /** Consecutive blocks a task takes of each of its rows, at least, so that rows stream through memory. */
+    private static final int RUN_BLOCKS = 16;
     /** Below this many elements a call runs on its caller. */
     private static final long PARALLEL_THRESHOLD = 1 << 15;
 
@@ -44,9 +46,13 @@ public final class Linear1dForwardKernel {
         int blocks = starts.length - 1;
         long groups = (rows + lanes - 1) / lanes;
         long perGroup = Math.max(1, (long) lanes * (t.lout() + (long) t.lin()) / blocks);
-        long groupsPerTask = Math.max(Math.max(1, Math.min(TASK_ELEMENTS / perGroup, groups / (4L * pool.parallelism()))),
-                (groups * blocks + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
-        int tasks = Math.toIntExact((groups + groupsPerTask - 1) / groupsPerTask * blocks);
+        // A task takes a run of consecutive blocks of each of its groups in turn (see Linear1dBackwardKernel).
+        int blocksPerTask = (int) Math.min(blocks, Math.max(RUN_BLOCKS, TASK_ELEMENTS / perGroup));
+        int blockTasks = (blocks + blocksPerTask - 1) / blocksPerTask;
+        long groupTasks = Math.max(1, (4L * pool.parallelism() + blockTasks - 1) / blockTasks);
+        long groupsPerTask = Math.max(Math.max(1, Math.min(TASK_ELEMENTS / perGroup / blocksPerTask, groups / groupTasks)),
+                (groups * blockTasks + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
+        int tasks = Math.toIntExact((groups + groupsPerTask - 1) / groupsPerTask * blockTasks);
         boolean small = rows * (t.lout() + (long) t.lin()) < PARALLEL_THRESHOLD || pool.parallelism() == 1;
         Scratch[] scratch = new Scratch[small ? 1 : pool.parallelism()];
         WorkerPool.Task body = (task, slot) -> {
@@ -55,23 +61,26 @@ public final class Linear1dForwardKernel {
                 s = new Scratch(self, out, provider);
                 scratch[slot] = s;
             }
-            int b = task % blocks;
-            long firstGroup = task / blocks * groupsPerTask;
+            int b0 = task % blockTasks * blocksPerTask;
+            int b1 = Math.min(blocks, b0 + blocksPerTask);
+            long firstGroup = task / blockTasks * groupsPerTask;
             for (long group = firstGroup, end = Math.min(groups, firstGroup + groupsPerTask); group < end; group++) {
                 long r0 = group * lanes;
                 int valid = (int) Math.min(lanes, rows - r0);
                 s.in.select(r0, valid, 1, 0);
                 s.out.select(r0, valid, 1, 0);
-                int j0 = starts[b];
-                int j1 = starts[b + 1];
-                if (t.identity()) {
-                    s.in.read(j0, j1 - j0, s.outputs);
-                } else {
-                    int first = t.x0[j0];
-                    s.in.read(first, t.x1(j1 - 1) + 1 - first, s.inputs);
-                    provider.interpolateLanes(t, j0, j1, s.inputs, first, s.outputs);
+                for (int b = b0; b < b1; b++) {
+                    int j0 = starts[b];
+                    int j1 = starts[b + 1];
+                    if (t.identity()) {
+                        s.in.read(j0, j1 - j0, s.outputs);
+                    } else {
+                        int first = t.x0[j0];
+                        s.in.read(first, t.x1(j1 - 1) + 1 - first, s.inputs);
+                        provider.interpolateLanes(t, j0, j1, s.inputs, first, s.outputs);
+                    }
+                    s.out.write(j0, j1 - j0, s.outputs);
                 }
-                s.out.write(j0, j1 - j0, s.outputs);
             }
         };
         if (small) {
