@@ -41,6 +41,12 @@ public final class Bilinear2dBackwardKernel {
     /** Runs with {@code provider}, spreading the tiles over {@code pool}. */
     public static void run(StridedTensor gradOut, StridedTensor out, LinearTable h, LinearTable w,
                            KernelProvider provider, WorkerPool pool) {
+        run(gradOut, out, h, w, provider, pool, true);
+    }
+
+    /** As {@link #run(StridedTensor, StridedTensor, LinearTable, LinearTable, KernelProvider, WorkerPool)}; tiles only unless {@code mapsInLanes}. */
+    static void run(StridedTensor gradOut, StridedTensor out, LinearTable h, LinearTable w, KernelProvider provider,
+                    WorkerPool pool, boolean mapsInLanes) {
         long[] gs = gradOut.shape();
         long[] os = out.shape();
         if (gs[2] != h.lout() || gs[3] != w.lout() || os[2] != h.lin() || os[3] != w.lin() || gs[0] != os[0]
@@ -52,6 +58,12 @@ public final class Bilinear2dBackwardKernel {
         }
         LinearTable ht = h.full();
         LinearTable wt = w.full();
+        StridedTensor gradPixels = Bilinear2dMapLanes.pixels(gradOut);
+        StridedTensor outPixels = Bilinear2dMapLanes.pixels(out);
+        if (mapsInLanes && Bilinear2dMapLanes.serves(gradPixels, outPixels, provider.lanes())) {
+            Bilinear2dMapLanes.backward(gradPixels, outPixels, (int) gs[2], (int) gs[3], ht, wt, provider, pool);
+            return;
+        }
         Bilinear2dTiles tiles = new Bilinear2dTiles(gradOut, out, (i0, i1) -> span(ht, i0, i1), null,
                 provider.lanes(), pool.parallelism());
         int tasks = Math.toIntExact(tiles.tasks);

@@ -32,6 +32,12 @@ public final class Bilinear2dForwardKernel {
     /** Runs with {@code provider}, spreading the tiles over {@code pool}. */
     public static void run(StridedTensor self, StridedTensor out, LinearTable h, LinearTable w,
                            KernelProvider provider, WorkerPool pool) {
+        run(self, out, h, w, provider, pool, true);
+    }
+
+    /** As {@link #run(StridedTensor, StridedTensor, LinearTable, LinearTable, KernelProvider, WorkerPool)}; tiles only unless {@code mapsInLanes}. */
+    static void run(StridedTensor self, StridedTensor out, LinearTable h, LinearTable w, KernelProvider provider,
+                    WorkerPool pool, boolean mapsInLanes) {
         long[] ss = self.shape();
         long[] os = out.shape();
         if (ss[2] != h.lin() || ss[3] != w.lin() || os[2] != h.lout() || os[3] != w.lout() || ss[0] != os[0]
@@ -43,6 +49,12 @@ public final class Bilinear2dForwardKernel {
         }
         LinearTable ht = h.full();
         LinearTable wt = w.full();
+        StridedTensor selfPixels = Bilinear2dMapLanes.pixels(self);
+        StridedTensor outPixels = Bilinear2dMapLanes.pixels(out);
+        if (mapsInLanes && Bilinear2dMapLanes.serves(selfPixels, outPixels, provider.lanes())) {
+            Bilinear2dMapLanes.forward(selfPixels, outPixels, (int) ss[2], (int) ss[3], ht, wt, provider, pool);
+            return;
+        }
         int[] cut = Bilinear2dTiles.forwardCut(wt);
         Bilinear2dTiles tiles = new Bilinear2dTiles(self, out, (i0, i1) -> span(ht, i0, i1), cut,
                 provider.lanes(), pool.parallelism());

@@ -13,8 +13,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The 2-D kernels (two passes on rows in lanes) with both providers and several thread counts, every
- * dtype and layout, against plain references written here: the backward as a scatter in ascending gradOut
+ * The 2-D kernels in both forms (two tiled passes on rows in lanes; small maps in lanes) with both
+ * providers and several thread counts, every dtype and layout, against plain references written here: the backward as a scatter in ascending gradOut
  * column and then ascending gradOut row (left tap before right, from +0), the forward as
  * {@code h0·(w0·x + w1·x) + h1·(…)}, W first, each in float and rounded once.
  */
@@ -59,6 +59,9 @@ class Bilinear2dLanesTest {
                 new Case("size1", 3, 5, 1, 9, 7, 1, false, 0, 0, f, l, false),
                 new Case("size1_ac", 2, 4, 5, 1, 1, 6, true, 0, 0, f, l, false),
                 new Case("tiny_maps", 4, 40, 4, 5, 8, 10, false, 0, 0, f, l, false),
+                new Case("tiny_maps_partial_group", 3, 13, 3, 3, 6, 6, true, 0, 0, f, l, false),
+                new Case("maps_of_1024_pixels", 1, 20, 32, 32, 16, 16, false, 0, 0, f, l, false),
+                new Case("map_over_1024_pixels", 2, 9, 33, 32, 20, 40, false, 0, 0, f, l, false),
                 new Case("large_map_bands", 1, 2, 150, 260, 300, 520, false, 0, 0, f, l, false),
                 new Case("wide_channels_bands", 1, 40, 30, 100, 60, 200, true, 0, 0, f, l, false),
                 new Case("long_span_chunks", 1, 64, 3, 60, 120, 100, false, 0, 0, f, l, false),
@@ -85,10 +88,13 @@ class Bilinear2dLanesTest {
             int[] expected = rounded(backwardReference(read(gradOut), k, h, w), k.dtype(), arena);
             for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
                 for (int threads : new int[] {1, 2, 3}) {
-                    try (WorkerPool pool = new WorkerPool(threads)) {
-                        fill(out, arena);
-                        Bilinear2dBackwardKernel.run(gradOut, out, h, w, provider, pool);
-                        assertSame(expected, bits(out, arena), k + " " + provider.name() + " threads=" + threads);
+                    for (boolean mapsInLanes : new boolean[] {true, false}) {
+                        try (WorkerPool pool = new WorkerPool(threads)) {
+                            fill(out, arena);
+                            Bilinear2dBackwardKernel.run(gradOut, out, h, w, provider, pool, mapsInLanes);
+                            assertSame(expected, bits(out, arena), k + " " + provider.name() + " threads=" + threads
+                                    + (mapsInLanes ? "" : " tiles"));
+                        }
                     }
                 }
             }
@@ -106,10 +112,13 @@ class Bilinear2dLanesTest {
             int[] expected = rounded(forwardReference(read(self), k, h, w), k.dtype(), arena);
             for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
                 for (int threads : new int[] {1, 2, 3}) {
-                    try (WorkerPool pool = new WorkerPool(threads)) {
-                        fill(out, arena);
-                        Bilinear2dForwardKernel.run(self, out, h, w, provider, pool);
-                        assertSame(expected, bits(out, arena), k + " " + provider.name() + " threads=" + threads);
+                    for (boolean mapsInLanes : new boolean[] {true, false}) {
+                        try (WorkerPool pool = new WorkerPool(threads)) {
+                            fill(out, arena);
+                            Bilinear2dForwardKernel.run(self, out, h, w, provider, pool, mapsInLanes);
+                            assertSame(expected, bits(out, arena), k + " " + provider.name() + " threads=" + threads
+                                    + (mapsInLanes ? "" : " tiles"));
+                        }
                     }
                 }
             }

@@ -1,0 +1,192 @@
+package io.opscv.kernel;
+
+import java.util.Arrays;
+
+/**
+ * The 2-D operators on small maps with <em>maps in lanes</em>: a group of {@link KernelProvider#lanes()}
+ * maps (n, c) is staged whole, each map a lane and each pixel (h, w) a position, and both passes run
+ * on the lane-major buffers. Small maps (a few pixels to 32 × 32) give rows in lanes too little to work
+ * on: a row of 2 to 32 positions per group, many groups, most of each transpose padding. With maps in
+ * lanes a group moves one run of memory each way (a map's pixels are consecutive positions of one
+ * lane) and every pass is whole vectors.
+ *
+ * <p>The arithmetic is the tiled kernels' ({@link Bilinear2dBackwardKernel}, {@link Bilinear2dForwardKernel}),
+ * lane by lane: the W pass is {@link KernelProvider#sumLanes} or {@link KernelProvider#interpolateLanes}
+ * over each src row of the map, from +0, into an intermediate kept column by column; the H pass is the
+ * same over each column; an axis of equal sizes is copied. So the bits are the same as theirs. Tasks are
+ * ranges of groups: the result does not depend on the thread count.
+ */
+final class Bilinear2dMapLanes {
+    /** The most pixels a src or dst map may have: a group's buffers of this many positions stay in L2. */
+    static final int MAP_POSITIONS = 1024;
+    /** Elements (src plus dst) a task should cover at least. */
+    private static final long TASK_ELEMENTS = 1 << 15;
+    private static final int TASKS_PER_THREAD = 4;
+
+    private Bilinear2dMapLanes() {}
+
+    /**
+     * The view of {@code t} (N, C, H, W) as rows (N, C, H·W) of pixels, or null where its H and W do not
+     * merge into one axis (H's stride is not W times W's) or a map has more than {@link #MAP_POSITIONS}.
+     */
+    static StridedTensor pixels(StridedTensor t) {
+        long[] sh = t.shape();
+        long[] st = t.strides();
+        if (sh[2] * sh[3] > MAP_POSITIONS || (sh[2] > 1 && sh[3] > 1 && st[2] != sh[3] * st[3])) {
+            return null;
+        }
+        long stride = sh[3] > 1 ? st[3] : st[2];
+        return new StridedTensor(t.segment(), t.offset(), new long[] {sh[0], sh[1], sh[2] * sh[3]},
+                new long[] {st[0], st[1], stride}, t.dataType());
+    }
+
+    /**
+     * Whether the form serves these pixel rows ({@link #pixels}, null where they do not merge): the dst
+     * maps' pixels consecutive, or whole groups of maps side by side (a channels-last dst with a multiple
+     * of lanes channels). Interleaved dst maps (channels-last with fewer channels) would be written
+     * element by element, slower than the tiled kernels.
+     */
+    static boolean serves(StridedTensor srcPixels, StridedTensor dstPixels, int lanes) {
+        if (srcPixels == null || dstPixels == null) {
+            return false;
+        }
+        long[] st = dstPixels.strides();
+        return st[2] == 1 || dstPixels.shape()[2] == 1 || st[1] == 1 && dstPixels.shape()[1] % lanes == 0;
+    }
+
+    /** The backward, gradOut (N, C, Hg, Wg) to out (N, C, Hd, Wd) given as pixel rows ({@link #pixels}). */
+    static void backward(StridedTensor gradOut, StridedTensor out, int hg, int wg, LinearTable h, LinearTable w,
+                         KernelProvider provider, WorkerPool pool) {
+        run(gradOut, out, hg, wg, h, w, provider, pool, true);
+    }
+
+    /** The forward, self (N, C, Hs, Ws) to out (N, C, Hd, Wd) given as pixel rows ({@link #pixels}). */
+    static void forward(StridedTensor self, StridedTensor out, int hs, int ws, LinearTable h, LinearTable w,
+                        KernelProvider provider, WorkerPool pool) {
+        run(self, out, hs, ws, h, w, provider, pool, false);
+    }
+
+    private static void run(StridedTensor src, StridedTensor dst, int hs, int ws, LinearTable h, LinearTable w,
+                            KernelProvider provider, WorkerPool pool, boolean backward) {
+        int lanes = provider.lanes();
+        long maps = dst.shape()[0] * dst.shape()[1];
+        long groups = (maps + lanes - 1) / lanes;
+        long perGroup = (long) lanes * (src.shape()[2] + dst.shape()[2]);
+        long byWork = Math.max(1, TASK_ELEMENTS / perGroup);
+        long perTask = Math.max(1, Math.min(byWork, groups / ((long) TASKS_PER_THREAD * pool.parallelism())));
+        perTask = Math.max(perTask, (groups + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
+        long groupsPerTask = perTask;
+        int tasks = Math.toIntExact((groups + groupsPerTask - 1) / groupsPerTask);
+        boolean small = groups * perGroup < Bilinear2dTiles.PARALLEL_THRESHOLD || pool.parallelism() == 1;
+        Group[] scratch = new Group[small ? 1 : pool.parallelism()];
+        WorkerPool.Task body = (task, slot) -> {
+            Group g = scratch[slot];
+            if (g == null) {
+                g = new Group(src, dst, hs, ws, h, w, provider, backward);
+                scratch[slot] = g;
+            }
+            long first = task * groupsPerTask;
+            for (long group = first, end = Math.min(groups, first + groupsPerTask); group < end; group++) {
+                long r0 = group * lanes;
+                g.run(r0, (int) Math.min(lanes, maps - r0));
+            }
+        };
+        if (small) {
+            for (int task = 0; task < tasks; task++) {
+                body.run(task, 0);
+            }
+        } else {
+            pool.forEach(tasks, body);
+        }
+    }
+
+    /** One thread's buffers for a group of maps, reused across its groups. */
+    private static final class Group {
+        private final LinearTable h;
+        private final LinearTable w;
+        private final KernelProvider provider;
+        private final boolean backward;
+        private final int lanes;
+        private final int hs;
+        private final int ws;
+        private final int hd;
+        private final int wd;
+        private final LaneStage in;
+        private final LaneStage out;
+        /** The src maps, pixel (y, x) at position y·ws + x. */
+        private final float[] src;
+        /** One row of the W pass. */
+        private final float[] row;
+        /** The intermediate, column by column: (x, y) at position x·hs + y, x a dst column, y a src row. */
+        private final float[] columns;
+        /** One column of the H pass. */
+        private final float[] column;
+        /** The dst maps, pixel (y, x) at position y·wd + x. */
+        private final float[] dst;
+
+        Group(StridedTensor s, StridedTensor d, int hs, int ws, LinearTable h, LinearTable w, KernelProvider provider,
+              boolean backward) {
+            this.h = h;
+            this.w = w;
+            this.provider = provider;
+            this.backward = backward;
+            this.lanes = provider.lanes();
+            this.hs = hs;
+            this.ws = ws;
+            // The backward's dst is the tables' inputs, the forward's their outputs.
+            this.wd = backward ? w.lin() : w.lout();
+            this.hd = backward ? h.lin() : h.lout();
+            int srcPixels = hs * ws;
+            int dstPixels = hd * wd;
+            this.in = new LaneStage(s, provider, srcPixels);
+            this.out = new LaneStage(d, provider, dstPixels);
+            int slack = lanes * lanes;
+            this.src = new float[srcPixels * lanes + slack];
+            this.row = new float[Math.max(ws, wd) * lanes + slack];
+            this.columns = new float[wd * hs * lanes + slack];
+            this.column = new float[Math.max(hs, hd) * lanes + slack];
+            this.dst = new float[dstPixels * lanes + slack];
+        }
+
+        void run(long r0, int valid) {
+            in.select(r0, valid, 1, 0);
+            out.select(r0, valid, 1, 0);
+            in.read(0, hs * ws, src);
+            for (int y = 0; y < hs; y++) {
+                float[] r = src;
+                int at = y * ws * lanes;
+                if (!w.identity()) {
+                    r = row;
+                    at = 0;
+                    if (backward) {
+                        Arrays.fill(row, 0, wd * lanes, 0f);
+                        provider.sumLanes(w, 0, wd, 0, ws, src, -y * ws, row, 0);
+                    } else {
+                        provider.interpolateLanes(w, 0, wd, src, -y * ws, row);
+                    }
+                }
+                for (int x = 0; x < wd; x++) {
+                    System.arraycopy(r, at + x * lanes, columns, (x * hs + y) * lanes, lanes);
+                }
+            }
+            for (int x = 0; x < wd; x++) {
+                float[] c = columns;
+                int at = x * hs * lanes;
+                if (!h.identity()) {
+                    c = column;
+                    at = 0;
+                    if (backward) {
+                        Arrays.fill(column, 0, hd * lanes, 0f);
+                        provider.sumLanes(h, 0, hd, 0, hs, columns, -x * hs, column, 0);
+                    } else {
+                        provider.interpolateLanes(h, 0, hd, columns, -x * hs, column);
+                    }
+                }
+                for (int y = 0; y < hd; y++) {
+                    System.arraycopy(c, at + y * lanes, dst, (y * wd + x) * lanes, lanes);
+                }
+            }
+            out.write(0, hd * wd, dst);
+        }
+    }
+}
