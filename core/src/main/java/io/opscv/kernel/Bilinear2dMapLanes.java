@@ -115,12 +115,10 @@ final class Bilinear2dMapLanes {
         private final LaneStage out;
         /** The src maps, pixel (y, x) at position y·ws + x. */
         private final float[] src;
-        /** One row of the W pass. */
-        private final float[] row;
+        /** One line (a row of the W pass, a column of the H pass) of sums or interpolations. */
+        private final float[] line;
         /** The intermediate, column by column: (x, y) at position x·hs + y, x a dst column, y a src row. */
         private final float[] columns;
-        /** One column of the H pass. */
-        private final float[] column;
         /** The dst maps, pixel (y, x) at position y·wd + x. */
         private final float[] dst;
 
@@ -142,9 +140,8 @@ final class Bilinear2dMapLanes {
             this.out = new LaneStage(d, provider, dstPixels);
             int slack = lanes * lanes;
             this.src = new float[srcPixels * lanes + slack];
-            this.row = new float[Math.max(ws, wd) * lanes + slack];
+            this.line = new float[Math.max(Math.max(ws, wd), Math.max(hs, hd)) * lanes + slack];
             this.columns = new float[wd * hs * lanes + slack];
-            this.column = new float[Math.max(hs, hd) * lanes + slack];
             this.dst = new float[dstPixels * lanes + slack];
         }
 
@@ -152,41 +149,35 @@ final class Bilinear2dMapLanes {
             in.select(r0, valid, 1, 0);
             out.select(r0, valid, 1, 0);
             in.read(0, hs * ws, src);
-            for (int y = 0; y < hs; y++) {
-                float[] r = src;
-                int at = y * ws * lanes;
-                if (!w.identity()) {
-                    r = row;
-                    at = 0;
-                    if (backward) {
-                        Arrays.fill(row, 0, wd * lanes, 0f);
-                        provider.sumLanes(w, 0, wd, 0, ws, src, -y * ws, row, 0);
-                    } else {
-                        provider.interpolateLanes(w, 0, wd, src, -y * ws, row);
-                    }
-                }
-                for (int x = 0; x < wd; x++) {
-                    System.arraycopy(r, at + x * lanes, columns, (x * hs + y) * lanes, lanes);
-                }
-            }
-            for (int x = 0; x < wd; x++) {
-                float[] c = columns;
-                int at = x * hs * lanes;
-                if (!h.identity()) {
-                    c = column;
-                    at = 0;
-                    if (backward) {
-                        Arrays.fill(column, 0, hd * lanes, 0f);
-                        provider.sumLanes(h, 0, hd, 0, hs, columns, -x * hs, column, 0);
-                    } else {
-                        provider.interpolateLanes(h, 0, hd, columns, -x * hs, column);
-                    }
-                }
-                for (int y = 0; y < hd; y++) {
-                    System.arraycopy(c, at + y * lanes, dst, (y * wd + x) * lanes, lanes);
-                }
-            }
+            pass(w, src, hs, ws, wd, columns, hs);
+            pass(h, columns, wd, hs, hd, dst, wd);
             out.write(0, hd * wd, dst);
+        }
+
+        /**
+         * One pass along an axis: each of {@code lines} lines of {@code inLen} consecutive positions of
+         * {@code from} summed or interpolated (copied on an identity axis) to {@code outLen} positions,
+         * position k of line q stored at position {@code k·outStride + q} of {@code to}: the W pass stores
+         * the intermediate column by column, the H pass the dst maps row by row.
+         */
+        private void pass(LinearTable t, float[] from, int lines, int inLen, int outLen, float[] to, int outStride) {
+            for (int q = 0; q < lines; q++) {
+                float[] r = from;
+                int at = q * inLen * lanes;
+                if (!t.identity()) {
+                    r = line;
+                    at = 0;
+                    if (backward) {
+                        Arrays.fill(line, 0, outLen * lanes, 0f);
+                        provider.sumLanes(t, 0, outLen, 0, inLen, from, -q * inLen, line, 0);
+                    } else {
+                        provider.interpolateLanes(t, 0, outLen, from, -q * inLen, line);
+                    }
+                }
+                for (int k = 0; k < outLen; k++) {
+                    System.arraycopy(r, at + k * lanes, to, (k * outStride + q) * lanes, lanes);
+                }
+            }
         }
     }
 }
