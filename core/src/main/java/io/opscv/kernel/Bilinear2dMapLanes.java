@@ -5,7 +5,7 @@ import java.util.Arrays;
 /**
  * The 2-D operators on small maps with <em>maps in lanes</em>: a group of {@link KernelProvider#lanes()}
  * maps (n, c) is staged whole, each map a lane and each pixel (h, w) a position, and both passes run
- * on the lane-major buffers. Small maps (a few pixels to 32 × 32) give rows in lanes too little to work
+ * on the lane-major buffers. Small maps (a few pixels to 64 × 64) give rows in lanes too little to work
  * on: a row of 2 to 32 positions per group, many groups, most of each transpose padding. With maps in
  * lanes a group moves one run of memory each way (a map's pixels are consecutive positions of one
  * lane) and every pass is whole vectors.
@@ -17,8 +17,8 @@ import java.util.Arrays;
  * ranges of groups: the result does not depend on the thread count.
  */
 final class Bilinear2dMapLanes {
-    /** The most pixels a src or dst map may have: a group's buffers of this many positions stay in L2. */
-    static final int MAP_POSITIONS = 1024;
+    /** The most pixels a src or dst map may have (64 × 64): a group's buffers then about fill a 1 MiB L2. */
+    static final int MAP_POSITIONS = 4096;
     /** Elements (src plus dst) a task should cover at least. */
     private static final long TASK_ELEMENTS = 1 << 15;
     private static final int TASKS_PER_THREAD = 4;
