@@ -60,7 +60,7 @@ public final class Bilinear2dBackwardKernel {
         LinearTable wt = w.full();
         StridedTensor gradPixels = Bilinear2dMapLanes.pixels(gradOut);
         StridedTensor outPixels = Bilinear2dMapLanes.pixels(out);
-        if (mapsInLanes && Bilinear2dMapLanes.serves(gradPixels, outPixels, provider.lanes())) {
+        if (mapsInLanes && Bilinear2dMapLanes.serves(gradPixels, outPixels)) {
             Bilinear2dMapLanes.backward(gradPixels, outPixels, (int) gs[2], (int) gs[3], ht, wt, provider, pool);
             return;
         }

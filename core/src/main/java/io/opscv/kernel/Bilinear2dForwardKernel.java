@@ -51,7 +51,7 @@ public final class Bilinear2dForwardKernel {
         LinearTable wt = w.full();
         StridedTensor selfPixels = Bilinear2dMapLanes.pixels(self);
         StridedTensor outPixels = Bilinear2dMapLanes.pixels(out);
-        if (mapsInLanes && Bilinear2dMapLanes.serves(selfPixels, outPixels, provider.lanes())) {
+        if (mapsInLanes && Bilinear2dMapLanes.serves(selfPixels, outPixels)) {
             Bilinear2dMapLanes.forward(selfPixels, outPixels, (int) ss[2], (int) ss[3], ht, wt, provider, pool);
             return;
         }

@@ -42,16 +42,20 @@ final class Bilinear2dMapLanes {
 
     /**
      * Whether the form serves these pixel rows ({@link #pixels}, null where they do not merge): the dst
-     * maps' pixels consecutive, or whole groups of maps side by side (a channels-last dst with a multiple
-     * of lanes channels). Interleaved dst maps (channels-last with fewer channels) would be written
-     * element by element, slower than the tiled kernels.
+     * maps' pixels consecutive, or the dst channels-last (its C maps interleaved, pixel stride C). Other
+     * interleavings would be written element by element, slower than the tiled kernels.
      */
-    static boolean serves(StridedTensor srcPixels, StridedTensor dstPixels, int lanes) {
+    static boolean serves(StridedTensor srcPixels, StridedTensor dstPixels) {
         if (srcPixels == null || dstPixels == null) {
             return false;
         }
         long[] st = dstPixels.strides();
-        return st[2] == 1 || dstPixels.shape()[2] == 1 || st[1] == 1 && dstPixels.shape()[1] % lanes == 0;
+        return st[2] == 1 || dstPixels.shape()[2] == 1 || channelsLast(dstPixels);
+    }
+
+    private static boolean channelsLast(StridedTensor pixels) {
+        long[] st = pixels.strides();
+        return st[1] == 1 && st[2] == pixels.shape()[1] && pixels.shape()[2] > 1;
     }
 
     /** The backward, gradOut (N, C, Hg, Wg) to out (N, C, Hd, Wd) given as pixel rows ({@link #pixels}). */
@@ -69,8 +73,13 @@ final class Bilinear2dMapLanes {
     private static void run(StridedTensor src, StridedTensor dst, int hs, int ws, LinearTable h, LinearTable w,
                             KernelProvider provider, WorkerPool pool, boolean backward) {
         int lanes = provider.lanes();
-        long maps = dst.shape()[0] * dst.shape()[1];
-        long groups = (maps + lanes - 1) / lanes;
+        long channels = dst.shape()[1];
+        long maps = dst.shape()[0] * channels;
+        // Groups of a channels-last dst do not straddle batches: each batch's maps are then one dense run
+        // of memory (LaneStage writes it whole) or side by side. A unit is a whole number of batches.
+        long unit = !channelsLast(dst) ? lanes : channels < lanes ? lanes / channels * channels : channels;
+        long perUnit = (unit + lanes - 1) / lanes;
+        long groups = (maps + unit - 1) / unit * perUnit;
         long perGroup = (long) lanes * (src.shape()[2] + dst.shape()[2]);
         long byWork = Math.max(1, TASK_ELEMENTS / perGroup);
         long perTask = Math.max(1, Math.min(byWork, groups / ((long) TASKS_PER_THREAD * pool.parallelism())));
@@ -87,8 +96,9 @@ final class Bilinear2dMapLanes {
             }
             long first = task * groupsPerTask;
             for (long group = first, end = Math.min(groups, first + groupsPerTask); group < end; group++) {
-                long r0 = group * lanes;
-                g.run(r0, (int) Math.min(lanes, maps - r0));
+                long r0 = group / perUnit * unit + group % perUnit * lanes;
+                long unitEnd = Math.min(maps, group / perUnit * unit + unit);
+                g.run(r0, (int) Math.min(lanes, unitEnd - r0));
             }
         };
         if (small) {

@@ -82,6 +82,19 @@ public interface KernelProvider {
     }
 
     /**
+     * The inverse of {@link #gatherLanes}: {@code dst[at[l] + k·step] = lanes[from + k·lanes + l]} for the
+     * first {@code rows} lanes and {@code count} positions.
+     */
+    default void scatterLanes(float[] lanes, int from, int rows, int step, int count, float[] dst, int[] at) {
+        int n = lanes();
+        for (int k = 0; k < count; k++) {
+            for (int l = 0; l < rows; l++) {
+                dst[at[l] + k * step] = lanes[from + k * n + l];
+            }
+        }
+    }
+
+    /**
      * Reads {@code count} consecutive elements of {@code type} from element {@code first} of
      * {@code seg} into {@code dst[dstOff..]}, widened exactly to float (the reference is
      * {@link ElementCodec#decode}; every provider gives the same floats).

@@ -24,7 +24,8 @@ import java.lang.foreign.MemorySegment;
  *   <tr><td>interleaved: s ≠ 1, rows starting less than s apart (a channels-last tensor with fewer channels
  *       than lanes, a group crossing into the next batch's channels)</td>
  *       <td>in: each run of interleaved rows copied once, then a gather per position
- *       ({@link KernelProvider#gatherLanes}); out: the codec's strided loops per row</td></tr>
+ *       ({@link KernelProvider#gatherLanes}); out, where every run is dense: a scatter per position
+ *       ({@link KernelProvider#scatterLanes}) and one store per run</td></tr>
  *   <tr><td>anything else</td><td>the codec's strided loops per row, transposed</td></tr>
  * </table>
  * Positions that are known to be +0 (inputs no term reaches) are written by {@link #writeZeros}, a fill.
@@ -145,6 +146,8 @@ final class LaneStage {
         } else if (wholeRows(from, count)) {
             provider.fromLanes(lanesIn, 0, count, tile, 0, length, spare);
             provider.encodeRun(tile, 0, lanes * length, segment, type, rowStart[0]);
+        } else if (scattered(from, count, lanesIn)) {
+            return;
         } else {
             provider.fromLanes(lanesIn, 0, count, tile, 0, tileStride, spare);
             for (int l = 0; l < valid; l++) {
@@ -198,6 +201,33 @@ final class LaneStage {
         return true;
     }
 
+    /**
+     * The inverse of {@link #gathered} where every run is dense (its rows are every element of its stretch:
+     * a stride of s and s rows side by side, e.g. the columns of whole narrow maps): the lanes are scattered
+     * into {@link #runs} and each run is stored as one run of memory, rounded once. False (nothing written)
+     * otherwise: a run with gaps holds other rows' elements, which must not be written.
+     */
+    private boolean scattered(int from, int count, float[] lanesIn) {
+        if (count == 0 || !interleavedRuns()) {
+            return false;
+        }
+        for (int r = 0; r < runCount; r++) {
+            int first = runFirst[r];
+            if (runFirst[r + 1] - first != stride || rowStart[runFirst[r + 1] - 1] - rowStart[first] != stride - 1) {
+                return false;
+            }
+        }
+        if (!stage(count)) {
+            return false;
+        }
+        provider.scatterLanes(lanesIn, 0, valid, (int) stride, count, runs, gatherAt);
+        for (int r = 0; r < runCount; r++) {
+            int first = runFirst[r];
+            provider.encodeRun(runs, gatherAt[first], runLength(r, count), segment, type, rowStart[first] + from * stride);
+        }
+        return true;
+    }
+
     /** Splits the selected rows into runs ({@link #runFirst}); false where a run would average under two rows. */
     private boolean interleavedRuns() {
         if (stride <= 1 || stride > Integer.MAX_VALUE / RUN_FLOATS) {
@@ -206,7 +236,7 @@ final class LaneStage {
         int r = 0;
         runFirst[0] = 0;
         for (int l = 1; l < valid; l++) {
-            // A run's rows ascend strictly, so that its last row ends its stretch and its rows do not repeat.
+            // A run's rows ascend strictly, so that its last row ends its stretch and a dense run has no repeats.
             long gap = rowStart[l] - rowStart[runFirst[r]];
             if (rowStart[l] <= rowStart[l - 1] || gap >= stride) {
                 runFirst[++r] = l;

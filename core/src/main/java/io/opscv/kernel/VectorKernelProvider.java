@@ -4,6 +4,7 @@ import io.opscv.runtime.DataType;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorOperators;
@@ -233,6 +234,23 @@ final class VectorKernelProvider implements KernelProvider {
         }
         for (int k = 0; k < count; k++) {
             FloatVector.fromArray(FLOATS, src, k * step, index, 0).intoArray(lanes, to + k * LANES);
+        }
+    }
+
+    /** One hardware scatter per position ({@code vscatterdps}), masked to the first {@code rows} lanes. */
+    @Override
+    public void scatterLanes(float[] lanes, int from, int rows, int step, int count, float[] dst, int[] at) {
+        if (rows < LANES) {
+            int[] index = java.util.Arrays.copyOf(at, LANES);
+            java.util.Arrays.fill(index, rows, LANES, at[0]);
+            VectorMask<Float> valid = FLOATS.indexInRange(0, rows);
+            for (int k = 0; k < count; k++) {
+                FloatVector.fromArray(FLOATS, lanes, from + k * LANES).intoArray(dst, k * step, index, 0, valid);
+            }
+            return;
+        }
+        for (int k = 0; k < count; k++) {
+            FloatVector.fromArray(FLOATS, lanes, from + k * LANES).intoArray(dst, k * step, at, 0);
         }
     }
 
