@@ -6,7 +6,7 @@ import java.util.Arrays;
  * The 2-D operators on small maps with <em>maps in lanes</em>: a group of {@link KernelProvider#lanes()}
  * maps (n, c) is staged whole, each map a lane and each pixel (h, w) a position, and both passes run
  * on the lane-major buffers. Small maps (a few pixels to 64 × 64) give rows in lanes too little to work
- * on: a row of 2 to 32 positions per group, many groups, most of each transpose padding. With maps in
+ * on: a row of 2 to 64 positions per group, many groups, most of each transpose padding. With maps in
  * lanes a group moves one run of memory each way (a map's pixels are consecutive positions of one
  * lane) and every pass is whole vectors.
  *
@@ -161,7 +161,7 @@ final class Bilinear2dMapLanes {
             in.read(0, hs * ws, src);
             pass(w, src, hs, ws, wd, columns, hs);
             pass(h, columns, wd, hs, hd, dst, wd);
-            out.write(0, hd * wd, dst);
+            out.writeRuns(0, hd * wd, dst);
         }
 
         /**

@@ -24,7 +24,8 @@ import java.lang.foreign.MemorySegment;
  *   <tr><td>interleaved: s ≠ 1, rows starting less than s apart (a channels-last tensor with fewer channels
  *       than lanes, a group crossing into the next batch's channels)</td>
  *       <td>in: each run of interleaved rows copied once, then a gather per position
- *       ({@link KernelProvider#gatherLanes}); out, where every run is dense: a scatter per position
+ *       ({@link KernelProvider#gatherLanes}); out: the codec's strided loops per row, or through
+ *       {@link #writeRuns}, where every run is dense, a scatter per position
  *       ({@link KernelProvider#scatterLanes}) and one store per run</td></tr>
  *   <tr><td>anything else</td><td>the codec's strided loops per row, transposed</td></tr>
  * </table>
@@ -146,8 +147,6 @@ final class LaneStage {
         } else if (wholeRows(from, count)) {
             provider.fromLanes(lanesIn, 0, count, tile, 0, length, spare);
             provider.encodeRun(tile, 0, lanes * length, segment, type, rowStart[0]);
-        } else if (scattered(from, count, lanesIn)) {
-            return;
         } else {
             provider.fromLanes(lanesIn, 0, count, tile, 0, tileStride, spare);
             for (int l = 0; l < valid; l++) {
@@ -158,6 +157,17 @@ final class LaneStage {
                             stride);
                 }
             }
+        }
+    }
+
+    /**
+     * As {@link #write}, for groups whose rows may be interleaved in dense runs (the maps of a channels-last
+     * tensor, grouped by whole batches): such runs are scattered and stored whole ({@link #scattered}).
+     * Kept apart from {@link #write} so that the 1-D kernels' hot write stays small for the JIT.
+     */
+    void writeRuns(int from, int count, float[] lanesIn) {
+        if (!scattered(from, count, lanesIn)) {
+            write(from, count, lanesIn);
         }
     }
 
