@@ -82,9 +82,9 @@ final class Bilinear2dMapLanes {
         long groups = (maps + unit - 1) / unit * perUnit;
         long perGroup = (long) lanes * (src.shape()[2] + dst.shape()[2]);
         long byWork = Math.max(1, TASK_ELEMENTS / perGroup);
-        long perTask = Math.max(1, Math.min(byWork, groups / ((long) TASKS_PER_THREAD * pool.parallelism())));
-        perTask = Math.max(perTask, (groups + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
-        long groupsPerTask = perTask;
+        long byThreads = groups / ((long) TASKS_PER_THREAD * pool.parallelism());
+        long groupsPerTask = Math.max(Math.max(1, Math.min(byWork, byThreads)),
+                (groups + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
         int tasks = Math.toIntExact((groups + groupsPerTask - 1) / groupsPerTask);
         boolean small = groups * perGroup < Bilinear2dTiles.PARALLEL_THRESHOLD || pool.parallelism() == 1;
         Group[] scratch = new Group[small ? 1 : pool.parallelism()];

@@ -86,18 +86,8 @@ class Bilinear2dLanesTest {
             StridedTensor gradOut = tensor(arena, k, k.hout(), k.wout(), true);
             StridedTensor out = tensor(arena, k, k.hin(), k.win(), false);
             int[] expected = rounded(backwardReference(read(gradOut), k, h, w), k.dtype(), arena);
-            for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
-                for (int threads : new int[] {1, 2, 3}) {
-                    for (boolean mapsInLanes : new boolean[] {true, false}) {
-                        try (WorkerPool pool = new WorkerPool(threads)) {
-                            fill(out, arena);
-                            Bilinear2dBackwardKernel.run(gradOut, out, h, w, provider, pool, mapsInLanes);
-                            assertSame(expected, bits(out, arena), k + " " + provider.name() + " threads=" + threads
-                                    + (mapsInLanes ? "" : " tiles"));
-                        }
-                    }
-                }
-            }
+            everyRun(k, out, expected, arena, (provider, pool, mapsInLanes) ->
+                    Bilinear2dBackwardKernel.run(gradOut, out, h, w, provider, pool, mapsInLanes));
         }
     }
 
@@ -110,15 +100,26 @@ class Bilinear2dLanesTest {
             StridedTensor self = tensor(arena, k, k.hin(), k.win(), true);
             StridedTensor out = tensor(arena, k, k.hout(), k.wout(), false);
             int[] expected = rounded(forwardReference(read(self), k, h, w), k.dtype(), arena);
-            for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
-                for (int threads : new int[] {1, 2, 3}) {
-                    for (boolean mapsInLanes : new boolean[] {true, false}) {
-                        try (WorkerPool pool = new WorkerPool(threads)) {
-                            fill(out, arena);
-                            Bilinear2dForwardKernel.run(self, out, h, w, provider, pool, mapsInLanes);
-                            assertSame(expected, bits(out, arena), k + " " + provider.name() + " threads=" + threads
-                                    + (mapsInLanes ? "" : " tiles"));
-                        }
+            everyRun(k, out, expected, arena, (provider, pool, mapsInLanes) ->
+                    Bilinear2dForwardKernel.run(self, out, h, w, provider, pool, mapsInLanes));
+        }
+    }
+
+    /** One kernel call with a provider, a pool and a form. */
+    private interface Run {
+        void run(KernelProvider provider, WorkerPool pool, boolean mapsInLanes);
+    }
+
+    /** Runs {@code call} with both providers, 1–3 threads and both forms, each time into a refilled out. */
+    private static void everyRun(Case k, StridedTensor out, int[] expected, Arena arena, Run call) {
+        for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
+            for (int threads : new int[] {1, 2, 3}) {
+                for (boolean mapsInLanes : new boolean[] {true, false}) {
+                    try (WorkerPool pool = new WorkerPool(threads)) {
+                        fill(out, arena);
+                        call.run(provider, pool, mapsInLanes);
+                        assertSame(expected, bits(out, arena), k + " " + provider.name() + " threads=" + threads
+                                + (mapsInLanes ? "" : " tiles"));
                     }
                 }
             }
