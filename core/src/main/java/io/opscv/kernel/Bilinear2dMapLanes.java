@@ -1,7 +1,5 @@
 package io.opscv.kernel;
 
-import java.util.Arrays;
-
 /**
  * The 2-D operators on small maps with <em>maps in lanes</em>: a group of {@link KernelProvider#lanes()}
  * maps (n, c) is staged whole, each map a lane and each pixel (h, w) a position, and both passes run
@@ -171,21 +169,15 @@ final class Bilinear2dMapLanes {
          * the intermediate column by column, the H pass the dst maps row by row.
          */
         private void pass(LinearTable t, float[] from, int lines, int inLen, int outLen, float[] to, int outStride) {
-            for (int q = 0; q < lines; q++) {
-                float[] r = from;
-                int at = q * inLen * lanes;
-                if (!t.identity()) {
-                    r = line;
-                    at = 0;
-                    if (backward) {
-                        Arrays.fill(line, 0, outLen * lanes, 0f);
-                        provider.sumLanes(t, 0, outLen, 0, inLen, from, -q * inLen, line, 0);
-                    } else {
-                        provider.interpolateLanes(t, 0, outLen, from, -q * inLen, line);
+            if (backward && !t.identity()) {
+                provider.sumLines(t, 0, lines, from, to, outStride, line);
+            } else if (!t.identity()) {
+                provider.interpolateLines(t, 0, lines, from, to, outStride, line);
+            } else {
+                for (int q = 0; q < lines; q++) {
+                    for (int k = 0; k < outLen; k++) {
+                        System.arraycopy(from, (q * inLen + k) * lanes, to, (k * outStride + q) * lanes, lanes);
                     }
-                }
-                for (int k = 0; k < outLen; k++) {
-                    System.arraycopy(r, at + k * lanes, to, (k * outStride + q) * lanes, lanes);
                 }
             }
         }

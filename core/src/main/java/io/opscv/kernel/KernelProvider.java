@@ -50,6 +50,46 @@ public interface KernelProvider {
     void interpolateLanes(LinearTable table, int j0, int j1, float[] x, int xBase, float[] y);
 
     /**
+     * {@link #sumLanes} over whole lines of a lane-major buffer, from +0: for lines {@code q0 <= q < q1},
+     * line q's positions j ({@code 0 <= j < table.lout()}) at {@code from[(q·lout + j)·lanes + l]}, its
+     * sum for input i at {@code to[(i·outStride + q)·lanes + l]} (a pass of the 2-D maps in lanes, which
+     * stores its lines transposed). Same bits as {@link #sumLanes} line by line.
+     *
+     * @param line scratch of at least {@code table.lin()·lanes} floats
+     */
+    default void sumLines(LinearTable table, int q0, int q1, float[] from, float[] to, int outStride, float[] line) {
+        int n = lanes();
+        int inLen = table.lout();
+        int outLen = table.lin();
+        for (int q = q0; q < q1; q++) {
+            java.util.Arrays.fill(line, 0, outLen * n, 0f);
+            sumLanes(table, 0, outLen, 0, inLen, from, -q * inLen, line, 0);
+            for (int k = 0; k < outLen; k++) {
+                System.arraycopy(line, k * n, to, (k * outStride + q) * n, n);
+            }
+        }
+    }
+
+    /**
+     * {@link #interpolateLanes} over whole lines, laid out as in {@link #sumLines}: line q's inputs at
+     * {@code from[(q·lin + i)·lanes + l]}, its output j at {@code to[(j·outStride + q)·lanes + l]}.
+     *
+     * @param line scratch of at least {@code table.lout()·lanes} floats
+     */
+    default void interpolateLines(LinearTable table, int q0, int q1, float[] from, float[] to, int outStride,
+                                  float[] line) {
+        int n = lanes();
+        int inLen = table.lin();
+        int outLen = table.lout();
+        for (int q = q0; q < q1; q++) {
+            interpolateLanes(table, 0, outLen, from, -q * inLen, line);
+            for (int k = 0; k < outLen; k++) {
+                System.arraycopy(line, k * n, to, (k * outStride + q) * n, n);
+            }
+        }
+    }
+
+    /**
      * Transposes {@code count} positions of {@link #lanes()} rows, row l at {@code rows[rowsAt + l·rowStride + k]},
      * into the lane-major {@code lanes[at + k·lanes + l]}. May read {@code rows} up to position
      * {@code roundUp(count, lanes)} of each row and write {@code lanes} as far (buffers have that slack).

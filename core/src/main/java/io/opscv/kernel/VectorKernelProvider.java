@@ -165,6 +165,19 @@ final class VectorKernelProvider implements KernelProvider {
         sum.intoArray(sums, at);
     }
 
+    /** Four lines at a time ({@link VectorLines}), the rest line by line. */
+    @Override
+    public void sumLines(LinearTable t, int q0, int q1, float[] from, float[] to, int outStride, float[] line) {
+        int q = VectorLines.sum(t.full(), q0, q1, from, to, outStride);
+        KernelProvider.super.sumLines(t, q, q1, from, to, outStride, line);
+    }
+
+    @Override
+    public void interpolateLines(LinearTable t, int q0, int q1, float[] from, float[] to, int outStride,
+                                 float[] line) {
+        VectorLines.interpolate(t.full(), q0, q1, from, to, outStride);
+    }
+
     @Override
     public void interpolateLanes(LinearTable t, int j0, int j1, float[] x, int xBase, float[] y) {
         final int last = t.lin() - 1;

@@ -1,0 +1,151 @@
+package io.opscv.kernel;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * {@link KernelProvider#sumLines} and {@link KernelProvider#interpolateLines} on the Vector API, for
+ * {@link VectorKernelProvider}. The lines of a small map are short (2 to 64 positions), so one line's
+ * sums are a few short chains of dependent adds; four lines at a time give four independent chains per
+ * input, which share each weight, and every result goes straight to its transposed place. Each lane
+ * does {@link KernelProvider#sumLanes}'s arithmetic in its order, so the bits are the same.
+ */
+final class VectorLines {
+    private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
+    private static final int LANES = FLOATS.length();
+    /** Lines summed side by side. */
+    static final int LINES = 4;
+
+    private VectorLines() {}
+
+    /** Lines {@code [q0, q0 + 4k)} of {@link KernelProvider#sumLines}; returns the first line not summed. */
+    static int sum(LinearTable t, int q0, int q1, float[] from, float[] to, int outStride) {
+        int q = q0;
+        for (; q + LINES <= q1; q += LINES) {
+            if (t.lout() < t.lin()) {
+                scatter(t, q, from, to, outStride);
+            } else {
+                gather(t, q, from, to, outStride);
+            }
+        }
+        return q;
+    }
+
+    /** The gather form for lines q .. q + 3: each input's terms in one loop (as in sumLanes), four chains. */
+    private static void gather(LinearTable t, int q, float[] from, float[] to, int outStride) {
+        final int[] bounds = t.bounds;
+        final float[] weights = t.gatherWeights();
+        final int last = t.lin() - 1;
+        final int step = t.lout() * LANES;
+        final int base = q * step;
+        for (int i = 0; i < last; i++) {
+            int first = bounds[i];
+            int n = bounds[i + 2] - first;
+            int w = bounds[i + 1] + first;
+            int g = base + first * LANES;
+            FloatVector s0 = FloatVector.zero(FLOATS);
+            FloatVector s1 = s0;
+            FloatVector s2 = s0;
+            FloatVector s3 = s0;
+            for (int k = 0; k < n; k++) {
+                float weight = weights[w + k];
+                int at = g + k * LANES;
+                s0 = s0.add(FloatVector.fromArray(FLOATS, from, at).mul(weight));
+                s1 = s1.add(FloatVector.fromArray(FLOATS, from, at + step).mul(weight));
+                s2 = s2.add(FloatVector.fromArray(FLOATS, from, at + 2 * step).mul(weight));
+                s3 = s3.add(FloatVector.fromArray(FLOATS, from, at + 3 * step).mul(weight));
+            }
+            store(s0, s1, s2, s3, to, (i * outStride + q) * LANES);
+        }
+        // The last input: its right-tap terms, then per j its left-tap and right-tap terms (both taps are it).
+        FloatVector s0 = FloatVector.zero(FLOATS);
+        FloatVector s1 = s0;
+        FloatVector s2 = s0;
+        FloatVector s3 = s0;
+        for (int j = bounds[last]; j < bounds[last + 1]; j++) {
+            float weight = t.w1[j];
+            int at = base + j * LANES;
+            s0 = s0.add(FloatVector.fromArray(FLOATS, from, at).mul(weight));
+            s1 = s1.add(FloatVector.fromArray(FLOATS, from, at + step).mul(weight));
+            s2 = s2.add(FloatVector.fromArray(FLOATS, from, at + 2 * step).mul(weight));
+            s3 = s3.add(FloatVector.fromArray(FLOATS, from, at + 3 * step).mul(weight));
+        }
+        for (int j = bounds[last + 1]; j < bounds[last + 2]; j++) {
+            float left = t.w0[j];
+            float right = t.w1[j];
+            int at = base + j * LANES;
+            FloatVector v0 = FloatVector.fromArray(FLOATS, from, at);
+            FloatVector v1 = FloatVector.fromArray(FLOATS, from, at + step);
+            FloatVector v2 = FloatVector.fromArray(FLOATS, from, at + 2 * step);
+            FloatVector v3 = FloatVector.fromArray(FLOATS, from, at + 3 * step);
+            s0 = s0.add(v0.mul(left)).add(v0.mul(right));
+            s1 = s1.add(v1.mul(left)).add(v1.mul(right));
+            s2 = s2.add(v2.mul(left)).add(v2.mul(right));
+            s3 = s3.add(v3.mul(left)).add(v3.mul(right));
+        }
+        store(s0, s1, s2, s3, to, (last * outStride + q) * LANES);
+    }
+
+    /**
+     * The scatter form for downsampling (most inputs get no term): the four lines' sums zeroed, then each
+     * position added into its two taps, the left term first, in ascending j: each input's terms in the
+     * gather order.
+     */
+    private static void scatter(LinearTable t, int q, float[] from, float[] to, int outStride) {
+        final int[] x0 = t.x0;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final int last = t.lin() - 1;
+        final int step = t.lout() * LANES;
+        final int base = q * step;
+        FloatVector zero = FloatVector.zero(FLOATS);
+        for (int i = 0; i <= last; i++) {
+            store(zero, zero, zero, zero, to, (i * outStride + q) * LANES);
+        }
+        for (int j = 0, end = t.lout(); j < end; j++) {
+            int at = base + j * LANES;
+            FloatVector v0 = FloatVector.fromArray(FLOATS, from, at);
+            FloatVector v1 = FloatVector.fromArray(FLOATS, from, at + step);
+            FloatVector v2 = FloatVector.fromArray(FLOATS, from, at + 2 * step);
+            FloatVector v3 = FloatVector.fromArray(FLOATS, from, at + 3 * step);
+            int left = x0[j];
+            add(v0, v1, v2, v3, w0[j], to, (left * outStride + q) * LANES);
+            int right = left < last ? left + 1 : left;
+            add(v0, v1, v2, v3, w1[j], to, (right * outStride + q) * LANES);
+        }
+    }
+
+    private static void add(FloatVector v0, FloatVector v1, FloatVector v2, FloatVector v3, float weight, float[] to,
+                            int at) {
+        FloatVector.fromArray(FLOATS, to, at).add(v0.mul(weight)).intoArray(to, at);
+        FloatVector.fromArray(FLOATS, to, at + LANES).add(v1.mul(weight)).intoArray(to, at + LANES);
+        FloatVector.fromArray(FLOATS, to, at + 2 * LANES).add(v2.mul(weight)).intoArray(to, at + 2 * LANES);
+        FloatVector.fromArray(FLOATS, to, at + 3 * LANES).add(v3.mul(weight)).intoArray(to, at + 3 * LANES);
+    }
+
+    private static void store(FloatVector s0, FloatVector s1, FloatVector s2, FloatVector s3, float[] to, int at) {
+        s0.intoArray(to, at);
+        s1.intoArray(to, at + LANES);
+        s2.intoArray(to, at + 2 * LANES);
+        s3.intoArray(to, at + 3 * LANES);
+    }
+
+    /** {@link KernelProvider#interpolateLines}: each output of each line straight to its transposed place. */
+    static void interpolate(LinearTable t, int q0, int q1, float[] from, float[] to, int outStride) {
+        final int[] x0 = t.x0;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final int last = t.lin() - 1;
+        final int step = t.lin() * LANES;
+        for (int q = q0; q < q1; q++) {
+            int base = q * step;
+            for (int j = 0, end = t.lout(); j < end; j++) {
+                int left = x0[j];
+                int right = left < last ? left + 1 : left;
+                FloatVector a = FloatVector.fromArray(FLOATS, from, base + left * LANES).mul(w0[j]);
+                FloatVector b = FloatVector.fromArray(FLOATS, from, base + right * LANES).mul(w1[j]);
+                a.add(b).intoArray(to, (j * outStride + q) * LANES);
+            }
+        }
+    }
+}
