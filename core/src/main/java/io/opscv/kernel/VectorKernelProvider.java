@@ -6,9 +6,7 @@ import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.IntVector;
-import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorOperators;
-import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -27,9 +25,6 @@ final class VectorKernelProvider implements KernelProvider {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, FLOATS.vectorShape());
     private static final int LANES = FLOATS.length();
-    /** As many 16-bit lanes as {@link #FLOATS} has floats, for BF16 loads and stores. */
-    private static final VectorSpecies<Short> HALFS = VectorSpecies.of(short.class,
-            VectorShape.forBitSize(LANES * Short.SIZE));
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     /** Rounds of zips in a transpose. */
     private static final int ROUNDS = Integer.numberOfTrailingZeros(LANES);
@@ -98,10 +93,16 @@ final class VectorKernelProvider implements KernelProvider {
                 s2 = s2.add(FloatVector.fromArray(FLOATS, g, g2 + k * LANES).mul(weights[w2 + k]));
                 s3 = s3.add(FloatVector.fromArray(FLOATS, g, g3 + k * LANES).mul(weights[w3 + k]));
             }
-            terms(s0, g, g0, weights, w0, common, n0).intoArray(sums, at);
-            terms(s1, g, g1, weights, w1, common, n1).intoArray(sums, at + LANES);
-            terms(s2, g, g2, weights, w2, common, n2).intoArray(sums, at + 2 * LANES);
-            terms(s3, g, g3, weights, w3, common, n3).intoArray(sums, at + 3 * LANES);
+            s0.intoArray(sums, at);
+            s1.intoArray(sums, at + LANES);
+            s2.intoArray(sums, at + 2 * LANES);
+            s3.intoArray(sums, at + 3 * LANES);
+            if (common < Math.max(Math.max(n0, n1), Math.max(n2, n3))) {
+                terms(sums, at, g, g0, weights, w0, common, n0);
+                terms(sums, at + LANES, g, g1, weights, w1, common, n1);
+                terms(sums, at + 2 * LANES, g, g2, weights, w2, common, n2);
+                terms(sums, at + 3 * LANES, g, g3, weights, w3, common, n3);
+            }
         }
         for (; i < i1; i++) {
             final int at = (i - iBase) * LANES;
@@ -111,8 +112,7 @@ final class VectorKernelProvider implements KernelProvider {
             }
             int from = Math.max(bounds[i], jFrom);
             int n = Math.min(bounds[i + 2], jTo) - from;
-            FloatVector sum = FloatVector.fromArray(FLOATS, sums, at);
-            terms(sum, g, (from - jBase) * LANES, weights, bounds[i + 1] + from, 0, n).intoArray(sums, at);
+            terms(sums, at, g, (from - jBase) * LANES, weights, bounds[i + 1] + from, 0, n);
         }
     }
 
@@ -142,12 +142,17 @@ final class VectorKernelProvider implements KernelProvider {
         }
     }
 
-    /** {@code sum} continued with terms {@code k} in [from, to): {@code g[gAt + k·lanes ..] · weights[wAt + k]}. */
-    private static FloatVector terms(FloatVector sum, float[] g, int gAt, float[] weights, int wAt, int from, int to) {
+    /**
+     * The sum at {@code sums[at ..]} continued with terms {@code k} in [from, to):
+     * {@code g[gAt + k·lanes ..] · weights[wAt + k]}. Arrays in and out, no vector: a vector passed to a
+     * method that C2 does not inline (at a call site it deems cold) is boxed on every call.
+     */
+    private static void terms(float[] sums, int at, float[] g, int gAt, float[] weights, int wAt, int from, int to) {
+        FloatVector sum = FloatVector.fromArray(FLOATS, sums, at);
         for (int k = from; k < to; k++) {
             sum = sum.add(FloatVector.fromArray(FLOATS, g, gAt + k * LANES).mul(weights[wAt + k]));
         }
-        return sum;
+        sum.intoArray(sums, at);
     }
 
     /** The last input: its right-tap terms, then per j its left-tap term and its right-tap term (both taps are it). */
@@ -296,7 +301,8 @@ final class VectorKernelProvider implements KernelProvider {
                 transpose16(lanes, at + c * LANES, LANES, rows, rowsAt + c, rowStride);
                 continue;
             }
-            // A partial block (or another width): the rounds in the spare buffer's two halves, then n per row.
+            // A partial block (or another width): the rounds in the spare buffer's two halves, then n per row
+            // (a vector move, masked for a partial block: a call to arraycopy per row costs more than the transpose).
             int result;
             if (LANES == 16) {
                 transpose16(lanes, at + c * LANES, LANES, spare, 0, LANES);
@@ -312,8 +318,9 @@ final class VectorKernelProvider implements KernelProvider {
                 }
                 result = fromAt;
             }
+            VectorMask<Float> first = FLOATS.indexInRange(0, n);
             for (int l = 0; l < LANES; l++) {
-                System.arraycopy(spare, result + l * LANES, rows, rowsAt + l * rowStride + c, n);
+                FloatVector.fromArray(FLOATS, spare, result + l * LANES).intoArray(rows, rowsAt + l * rowStride + c, first);
             }
         }
     }
@@ -428,44 +435,24 @@ final class VectorKernelProvider implements KernelProvider {
         }
     }
 
-    /**
-     * BF16 and FP16 widened in registers ({@link #bf16s}, {@link #fp16s}), a loop per dtype: a vector
-     * chosen between the two in one loop merges at a phi that C2 boxes (FP16 runs 5-25 times slower);
-     * FLOAT copied.
-     */
+    /** BF16 and FP16 widened in registers ({@link VectorCodec}); FLOAT copied. */
     @Override
     public void decodeRun(MemorySegment seg, DataType type, long first, int count, float[] dst, int dstOff) {
-        int k = 0;
+        int whole = type == DataType.FLOAT ? 0 : count / LANES * LANES;
         if (type == DataType.BF16) {
-            for (int bound = count - LANES; k <= bound; k += LANES) {
-                bf16s(seg, (first + k) * 2).intoArray(dst, dstOff + k);
-            }
+            VectorCodec.widenBf16(seg, first, LANES, whole / LANES, dst, dstOff);
         } else if (type == DataType.FLOAT16) {
-            for (int bound = count - LANES; k <= bound; k += LANES) {
-                fp16s(seg, (first + k) * 2).intoArray(dst, dstOff + k);
-            }
+            VectorCodec.widenFp16(seg, first, LANES, whole / LANES, dst, dstOff);
         }
-        ElementCodec.decode(seg, type, first + k, 1, count - k, dst, dstOff + k);
+        ElementCodec.decode(seg, type, first + whole, 1, count - whole, dst, dstOff + whole);
     }
 
-    /**
-     * BF16 rounded to nearest even in registers, as {@link ElementCodec#floatToBf16}: add 0x7fff plus
-     * the lowest kept bit, keep the top half; a vector holding a NaN goes through the reference. FLOAT
-     * and FP16 by the codec's loops ({@code vcvtps2ph} for FP16).
-     */
+    /** BF16 rounded in registers ({@link VectorCodec}); FLOAT and FP16 by the codec's loops ({@code vcvtps2ph}). */
     @Override
     public void encodeRun(float[] src, int srcOff, int count, MemorySegment seg, DataType type, long first) {
-        if (type != DataType.BF16) {
-            ElementCodec.encode(src, srcOff, count, seg, type, first, 1);
-            return;
-        }
-        int k = 0;
-        for (int bound = count - LANES; k <= bound; k += LANES) {
-            if (!toBf16s(FloatVector.fromArray(FLOATS, src, srcOff + k), seg, (first + k) * 2)) {
-                ElementCodec.encode(src, srcOff + k, LANES, seg, type, first + k, 1);
-            }
-        }
-        ElementCodec.encode(src, srcOff + k, count - k, seg, type, first + k, 1);
+        int whole = type == DataType.BF16 ? count / LANES * LANES : 0;
+        VectorCodec.roundBf16(src, srcOff, whole / LANES, seg, first, LANES);
+        ElementCodec.encode(src, srcOff + whole, count - whole, seg, type, first + whole, 1);
     }
 
     /** One vector per position, widened in registers. */
@@ -479,20 +466,13 @@ final class VectorKernelProvider implements KernelProvider {
                             .intoArray(lanes, at + k * LANES);
                 }
             }
-            case BF16 -> {
-                for (int k = 0; k < count; k++) {
-                    bf16s(seg, (first + k * stride) * 2).intoArray(lanes, at + k * LANES);
-                }
-            }
-            case FLOAT16 -> {
-                for (int k = 0; k < count; k++) {
-                    fp16s(seg, (first + k * stride) * 2).intoArray(lanes, at + k * LANES);
-                }
-            }
+            case BF16 -> VectorCodec.widenBf16(seg, first, stride, count, lanes, at);
+            case FLOAT16 -> VectorCodec.widenFp16(seg, first, stride, count, lanes, at);
             default -> KernelProvider.super.decodeLanes(seg, type, first, stride, count, lanes, at);
         }
     }
 
+    /** One vector per position, rounded in registers. */
     @Override
     public void encodeLanes(float[] lanes, int at, int count, MemorySegment seg, DataType type, long first,
                             long stride) {
@@ -503,52 +483,9 @@ final class VectorKernelProvider implements KernelProvider {
                             .intoMemorySegment(seg, (first + k * stride) * 4, ORDER);
                 }
             }
-            case BF16 -> {
-                for (int k = 0; k < count; k++) {
-                    long bytes = (first + k * stride) * 2;
-                    if (!toBf16s(FloatVector.fromArray(FLOATS, lanes, at + k * LANES), seg, bytes)) {
-                        ElementCodec.encode(lanes, at + k * LANES, LANES, seg, type, first + k * stride, 1);
-                    }
-                }
-            }
+            case BF16 -> VectorCodec.roundBf16(lanes, at, count, seg, first, stride);
+            case FLOAT16 -> VectorCodec.roundFp16(lanes, at, count, seg, first, stride);
             default -> KernelProvider.super.encodeLanes(lanes, at, count, seg, type, first, stride);
         }
-    }
-
-    /** A vector of BF16 values from byte {@code bytes} of {@code seg}, widened exactly (the upper half of a float). */
-    private static FloatVector bf16s(MemorySegment seg, long bytes) {
-        IntVector x = (IntVector) ShortVector.fromMemorySegment(HALFS, seg, bytes, ORDER)
-                .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0);
-        return x.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
-    }
-
-    /**
-     * A vector of FP16 values from byte {@code bytes} of {@code seg}, widened exactly as
-     * {@link Float#float16ToFloat}: the exponent and fraction moved into a float's bits and scaled by 2^112
-     * (exact for normal and subnormal halfs alike), infinities and NaNs given the float's top exponent, NaNs
-     * quieted as the JDK's conversion does.
-     */
-    private static FloatVector fp16s(MemorySegment seg, long bytes) {
-        IntVector h = (IntVector) ShortVector.fromMemorySegment(HALFS, seg, bytes, ORDER)
-                .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0);
-        IntVector magnitude = h.and(0x7fff);
-        IntVector shifted = magnitude.lanewise(VectorOperators.LSHL, 13);
-        IntVector finite = shifted.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts();
-        IntVector bits = finite.blend(shifted.or(0x7f800000), magnitude.compare(VectorOperators.GE, 0x7c00))
-                .blend(shifted.or(0x7fc00000), magnitude.compare(VectorOperators.GT, 0x7c00));
-        return bits.or(h.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats();
-    }
-
-    /** Rounds {@code v} to BF16 at byte {@code bytes} of {@code seg}; false, writing nothing, if it holds a NaN. */
-    private static boolean toBf16s(FloatVector v, MemorySegment seg, long bytes) {
-        IntVector bits = v.reinterpretAsInts();
-        if (bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
-            return false;
-        }
-        IntVector odd = bits.lanewise(VectorOperators.LSHR, 16).and(1);
-        bits.add(0x7fff).add(odd).lanewise(VectorOperators.LSHR, 16)
-                .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
-                .intoMemorySegment(seg, bytes, ORDER);
-        return true;
     }
 }

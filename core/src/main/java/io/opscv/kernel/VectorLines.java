@@ -55,7 +55,11 @@ final class VectorLines {
                 s2 = s2.add(FloatVector.fromArray(FLOATS, from, at + 2 * step).mul(weight));
                 s3 = s3.add(FloatVector.fromArray(FLOATS, from, at + 3 * step).mul(weight));
             }
-            store(s0, s1, s2, s3, to, (i * outStride + q) * LANES);
+            int o = (i * outStride + q) * LANES;
+            s0.intoArray(to, o);
+            s1.intoArray(to, o + LANES);
+            s2.intoArray(to, o + 2 * LANES);
+            s3.intoArray(to, o + 3 * LANES);
         }
         // The last input: its right-tap terms, then per j its left-tap and right-tap terms (both taps are it).
         FloatVector s0 = FloatVector.zero(FLOATS);
@@ -83,7 +87,11 @@ final class VectorLines {
             s2 = s2.add(v2.mul(left)).add(v2.mul(right));
             s3 = s3.add(v3.mul(left)).add(v3.mul(right));
         }
-        store(s0, s1, s2, s3, to, (last * outStride + q) * LANES);
+        int o = (last * outStride + q) * LANES;
+        s0.intoArray(to, o);
+        s1.intoArray(to, o + LANES);
+        s2.intoArray(to, o + 2 * LANES);
+        s3.intoArray(to, o + 3 * LANES);
     }
 
     /**
@@ -98,36 +106,23 @@ final class VectorLines {
         final int last = t.lin() - 1;
         final int step = t.lout() * LANES;
         final int base = q * step;
-        FloatVector zero = FloatVector.zero(FLOATS);
         for (int i = 0; i <= last; i++) {
-            store(zero, zero, zero, zero, to, (i * outStride + q) * LANES);
+            java.util.Arrays.fill(to, (i * outStride + q) * LANES, (i * outStride + q + LINES) * LANES, 0f);
         }
         for (int j = 0, end = t.lout(); j < end; j++) {
-            int at = base + j * LANES;
-            FloatVector v0 = FloatVector.fromArray(FLOATS, from, at);
-            FloatVector v1 = FloatVector.fromArray(FLOATS, from, at + step);
-            FloatVector v2 = FloatVector.fromArray(FLOATS, from, at + 2 * step);
-            FloatVector v3 = FloatVector.fromArray(FLOATS, from, at + 3 * step);
             int left = x0[j];
-            add(v0, v1, v2, v3, w0[j], to, (left * outStride + q) * LANES);
             int right = left < last ? left + 1 : left;
-            add(v0, v1, v2, v3, w1[j], to, (right * outStride + q) * LANES);
+            float l = w0[j];
+            float r = w1[j];
+            for (int m = 0; m < LINES; m++) {
+                // Line q + m: its position j into its two taps, the left term first.
+                FloatVector v = FloatVector.fromArray(FLOATS, from, base + m * step + j * LANES);
+                int a = (left * outStride + q + m) * LANES;
+                FloatVector.fromArray(FLOATS, to, a).add(v.mul(l)).intoArray(to, a);
+                int b = (right * outStride + q + m) * LANES;
+                FloatVector.fromArray(FLOATS, to, b).add(v.mul(r)).intoArray(to, b);
+            }
         }
-    }
-
-    private static void add(FloatVector v0, FloatVector v1, FloatVector v2, FloatVector v3, float weight, float[] to,
-                            int at) {
-        FloatVector.fromArray(FLOATS, to, at).add(v0.mul(weight)).intoArray(to, at);
-        FloatVector.fromArray(FLOATS, to, at + LANES).add(v1.mul(weight)).intoArray(to, at + LANES);
-        FloatVector.fromArray(FLOATS, to, at + 2 * LANES).add(v2.mul(weight)).intoArray(to, at + 2 * LANES);
-        FloatVector.fromArray(FLOATS, to, at + 3 * LANES).add(v3.mul(weight)).intoArray(to, at + 3 * LANES);
-    }
-
-    private static void store(FloatVector s0, FloatVector s1, FloatVector s2, FloatVector s3, float[] to, int at) {
-        s0.intoArray(to, at);
-        s1.intoArray(to, at + LANES);
-        s2.intoArray(to, at + 2 * LANES);
-        s3.intoArray(to, at + 3 * LANES);
     }
 
     /** {@link KernelProvider#interpolateLines}: each output of each line straight to its transposed place. */

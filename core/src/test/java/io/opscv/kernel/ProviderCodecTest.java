@@ -52,16 +52,25 @@ class ProviderCodecTest {
             try (Arena arena = Arena.ofConfined()) {
                 MemorySegment expected = arena.allocate((long) type.byteSize() * (values.length + 2), 4);
                 MemorySegment actual = arena.allocate((long) type.byteSize() * (values.length + 2), 4);
+                MemorySegment lanes = arena.allocate((long) type.byteSize() * (values.length + 2), 4);
                 SCALAR.encodeRun(values, 0, values.length, expected, type, 1);
                 VECTOR.encodeRun(values, 0, values.length, actual, type, 1);
+                // The same floats as rows side by side (a vector per position, its own rounding in registers).
+                int positions = values.length / VECTOR.lanes();
+                VECTOR.encodeLanes(values, 0, positions, lanes, type, 1, VECTOR.lanes());
                 for (int k = 0; k < values.length; k++) {
                     long at = (long) (k + 1) * type.byteSize();
                     int e = type == DataType.FLOAT ? Float.floatToRawIntBits(expected.get(ElementCodec.F32, at))
                             : expected.get(ElementCodec.U16, at) & 0xffff;
                     int a = type == DataType.FLOAT ? Float.floatToRawIntBits(actual.get(ElementCodec.F32, at))
                             : actual.get(ElementCodec.U16, at) & 0xffff;
-                    assertEquals(KernelCase.canonical(e, type), KernelCase.canonical(a, type),
-                            type + " of " + values[k] + " (0x" + Integer.toHexString(Float.floatToRawIntBits(values[k])) + ")");
+                    String what = type + " of " + values[k] + " (0x" + Integer.toHexString(Float.floatToRawIntBits(values[k])) + ")";
+                    assertEquals(KernelCase.canonical(e, type), KernelCase.canonical(a, type), what);
+                    if (k < positions * VECTOR.lanes()) {
+                        int l = type == DataType.FLOAT ? Float.floatToRawIntBits(lanes.get(ElementCodec.F32, at))
+                                : lanes.get(ElementCodec.U16, at) & 0xffff;
+                        assertEquals(KernelCase.canonical(e, type), KernelCase.canonical(l, type), what + " side by side");
+                    }
                 }
             }
         }

@@ -1,0 +1,105 @@
+package io.opscv.kernel;
+
+import io.opscv.runtime.DataType;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.ShortVector;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The 16-bit dtypes' widening and rounding in registers, for {@link VectorKernelProvider}: each method
+ * moves {@code count} positions of a vector of consecutive elements each, position k at element
+ * {@code first + k·stride} of the segment and at {@code k·lanes} of the float buffer (a run: stride
+ * lanes; rows side by side: any stride), exactly as {@link ElementCodec} does element by element.
+ *
+ * <p>Every vector stays local to one loop. A method that takes or returns a vector must be inlined for
+ * C2 to keep that vector in a register; at a call site that its profile calls cold C2 inlines only
+ * methods of up to 35 bytecodes, and the vector is then boxed on every call (a 16-bit decode ran 5–25
+ * times slower in such compilations, depending on the order in which methods were compiled).
+ */
+final class VectorCodec {
+    private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, FLOATS.vectorShape());
+    private static final int LANES = FLOATS.length();
+    /** As many 16-bit lanes as {@link #FLOATS} has floats. */
+    private static final VectorSpecies<Short> HALFS = VectorSpecies.of(short.class,
+            VectorShape.forBitSize(LANES * Short.SIZE));
+    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+
+    private VectorCodec() {}
+
+    /** BF16 widened exactly: the upper half of a float. */
+    static void widenBf16(MemorySegment seg, long first, long stride, int count, float[] dst, int at) {
+        for (int k = 0; k < count; k++) {
+            IntVector x = (IntVector) ShortVector.fromMemorySegment(HALFS, seg, (first + k * stride) * 2, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0);
+            x.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().intoArray(dst, at + k * LANES);
+        }
+    }
+
+    /**
+     * FP16 widened exactly as {@link Float#float16ToFloat}: the exponent and fraction moved into a float's
+     * bits and scaled by 2^112 (exact for normal and subnormal halfs alike), infinities and NaNs given the
+     * float's top exponent, NaNs quieted as the JDK's conversion does.
+     */
+    static void widenFp16(MemorySegment seg, long first, long stride, int count, float[] dst, int at) {
+        for (int k = 0; k < count; k++) {
+            IntVector h = (IntVector) ShortVector.fromMemorySegment(HALFS, seg, (first + k * stride) * 2, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0);
+            IntVector magnitude = h.and(0x7fff);
+            IntVector shifted = magnitude.lanewise(VectorOperators.LSHL, 13);
+            IntVector finite = shifted.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts();
+            IntVector bits = finite.blend(shifted.or(0x7f800000), magnitude.compare(VectorOperators.GE, 0x7c00))
+                    .blend(shifted.or(0x7fc00000), magnitude.compare(VectorOperators.GT, 0x7c00));
+            bits.or(h.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats()
+                    .intoArray(dst, at + k * LANES);
+        }
+    }
+
+    /**
+     * BF16 rounded to nearest even as {@link ElementCodec#floatToBf16}: add 0x7fff plus the lowest kept
+     * bit, keep the top half; a position holding a NaN goes through the codec.
+     */
+    static void roundBf16(float[] src, int at, int count, MemorySegment seg, long first, long stride) {
+        for (int k = 0; k < count; k++) {
+            IntVector bits = FloatVector.fromArray(FLOATS, src, at + k * LANES).reinterpretAsInts();
+            if (bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
+                ElementCodec.encode(src, at + k * LANES, LANES, seg, DataType.BF16, first + k * stride, 1);
+                continue;
+            }
+            IntVector odd = bits.lanewise(VectorOperators.LSHR, 16).and(1);
+            bits.add(0x7fff).add(odd).lanewise(VectorOperators.LSHR, 16)
+                    .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                    .intoMemorySegment(seg, (first + k * stride) * 2, ORDER);
+        }
+    }
+
+    /**
+     * FP16 rounded to nearest even as {@link Float#floatToFloat16} (NaNs become the quiet NaN 0x7e00, sign
+     * kept). A normal result: the exponent rebiased and the bits below the kept ten rounded by adding
+     * 0xfff plus the lowest kept bit; a subnormal or zero: the float plus 0.5, whose ulp is the smallest
+     * subnormal, rounds in the FPU. (The JDK's conversion loop is faster on long runs, but does not
+     * vectorize a position of 16 elements.)
+     */
+    static void roundFp16(float[] src, int at, int count, MemorySegment seg, long first, long stride) {
+        for (int k = 0; k < count; k++) {
+            IntVector bits = FloatVector.fromArray(FLOATS, src, at + k * LANES).reinterpretAsInts();
+            IntVector magnitude = bits.and(0x7fffffff);
+            IntVector odd = magnitude.lanewise(VectorOperators.LSHR, 13).and(1);
+            IntVector normal = magnitude.add(((15 - 127) << 23) + 0xfff).add(odd)
+                    .lanewise(VectorOperators.LSHR, 13);
+            IntVector small = magnitude.reinterpretAsFloats().add(0.5f).reinterpretAsInts()
+                    .sub(Float.floatToRawIntBits(0.5f));
+            IntVector half = normal.blend(small, magnitude.compare(VectorOperators.LT, 113 << 23))
+                    .blend(0x7c00, magnitude.compare(VectorOperators.GE, (127 + 16) << 23))
+                    .blend(0x7e00, magnitude.compare(VectorOperators.GT, 0x7f800000));
+            half.or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
+                    .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
+                    .intoMemorySegment(seg, (first + k * stride) * 2, ORDER);
+        }
+    }
+}
