@@ -132,6 +132,62 @@ public final class ElementCodec {
         }
     }
 
+    /**
+     * Reads {@code count} elements ({@code stride} apart from {@code start[l] + from·stride}) of each of
+     * the first {@code rows} rows into the lane-major {@code lanes[k·n + l]}: one call for a group of
+     * short rows, where a call and a transpose per row cost more than the elements.
+     */
+    static void decodeShortRows(MemorySegment seg, DataType type, long[] start, int rows, long from, long stride,
+                                int count, float[] lanes, int n) {
+        for (int l = 0; l < rows; l++) {
+            long at = start[l] + from * stride;
+            switch (type) {
+                case FLOAT -> {
+                    for (int k = 0; k < count; k++) {
+                        lanes[k * n + l] = seg.get(F32, (at + k * stride) * 4);
+                    }
+                }
+                case FLOAT16 -> {
+                    for (int k = 0; k < count; k++) {
+                        lanes[k * n + l] = Float.float16ToFloat(seg.get(U16, (at + k * stride) * 2));
+                    }
+                }
+                case BF16 -> {
+                    for (int k = 0; k < count; k++) {
+                        lanes[k * n + l] = bf16ToFloat(seg.get(U16, (at + k * stride) * 2));
+                    }
+                }
+                default -> throw new IllegalArgumentException("no float codec for " + type);
+            }
+        }
+    }
+
+    /** The inverse of {@link #decodeShortRows}: lane-major sums to the rows' elements, rounded once. */
+    static void encodeShortRows(float[] lanes, int n, int rows, int count, MemorySegment seg, DataType type,
+                                long[] start, long from, long stride) {
+        for (int l = 0; l < rows; l++) {
+            long at = start[l] + from * stride;
+            switch (type) {
+                case FLOAT -> {
+                    for (int k = 0; k < count; k++) {
+                        seg.set(F32, (at + k * stride) * 4, lanes[k * n + l]);
+                    }
+                }
+                case FLOAT16 -> {
+                    for (int k = 0; k < count; k++) {
+                        seg.set(U16, (at + k * stride) * 2, Float.floatToFloat16(lanes[k * n + l]));
+                    }
+                }
+                case BF16 -> {
+                    for (int k = 0; k < count; k++) {
+                        seg.set(U16, (at + k * stride) * 2, floatToBf16(lanes[k * n + l]));
+                    }
+                }
+                default -> throw new IllegalArgumentException("no float codec for " + type);
+            }
+        }
+    }
+
     /** BFLOAT16 bits → float (exact: bfloat16 is the upper half of a float). */
     public static float bf16ToFloat(short bits) {
         return Float.intBitsToFloat((bits & 0xffff) << 16);

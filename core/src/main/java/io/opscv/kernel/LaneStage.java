@@ -37,6 +37,11 @@ import java.lang.foreign.MemorySegment;
 final class LaneStage {
     /** Zero bytes to copy from: more than a block of any dtype's positions of a group of lanes. */
     private static final MemorySegment ZEROS = MemorySegment.ofArray(new byte[1 << 16]);
+    /**
+     * The most positions of rows that are neither side by side nor end to end that move element by element,
+     * straight between memory and the lanes: below this a call and a transpose per row cost more.
+     */
+    static final int SHORT_POSITIONS = 8;
     /** The most floats of interleaved rows' memory a gathered read stages (128 KiB: within L2). */
     private static final int RUN_FLOATS = 1 << 15;
     private final MemorySegment segment;
@@ -97,6 +102,18 @@ final class LaneStage {
         this.valid = rows * segments;
         long n = r0 / channels;
         long c = r0 % channels;
+        long first = offset + n * batchStride + c * channelStride;
+        if (segments == 1 && (c + rows <= channels || channels == 1)) {
+            // Rows of one batch, or of single-channel batches: their starts step evenly (the common case).
+            long step = channels == 1 ? batchStride : channelStride;
+            for (int r = 0; r < rows; r++) {
+                rowStart[r] = first + r * step;
+            }
+            boolean full = valid == lanes && lanes > 1;
+            sideBySide = full && stride != 1 && step == 1;
+            endToEnd = full && stride == 1 && step == length;
+            return;
+        }
         for (int r = 0; r < rows; r++) {
             long start = offset + n * batchStride + c * channelStride;
             for (int k = 0; k < segments; k++) {
@@ -128,16 +145,27 @@ final class LaneStage {
         } else if (gathered(from, count)) {
             provider.gatherLanes(runs, gatherAt, valid, (int) stride, count, lanesOut, 0);
         } else {
-            for (int l = 0; l < valid; l++) {
-                if (stride == 1) {
-                    provider.decodeRun(segment, type, rowStart[l] + from, count, tile, l * tileStride);
-                } else {
-                    ElementCodec.decode(segment, type, rowStart[l] + from * stride, stride, count, tile,
-                            l * tileStride);
-                }
-            }
-            provider.toLanes(tile, 0, tileStride, count, lanesOut, 0, spare);
+            readRows(from, count, lanesOut);
         }
+    }
+
+    /**
+     * {@link #read} row by row (rows neither side by side nor end to end), kept apart so that read stays
+     * small for the JIT.
+     */
+    private void readRows(int from, int count, float[] lanesOut) {
+        if (count <= SHORT_POSITIONS) {
+            ElementCodec.decodeShortRows(segment, type, rowStart, valid, from, stride, count, lanesOut, lanes);
+            return;
+        }
+        for (int l = 0; l < valid; l++) {
+            if (stride == 1) {
+                provider.decodeRun(segment, type, rowStart[l] + from, count, tile, l * tileStride);
+            } else {
+                ElementCodec.decode(segment, type, rowStart[l] + from * stride, stride, count, tile, l * tileStride);
+            }
+        }
+        provider.toLanes(tile, 0, tileStride, count, lanesOut, 0, spare);
     }
 
     /** Writes the lane-major {@code lanesIn} to positions {@code [from, from + count)} of the group's rows. */
@@ -148,14 +176,22 @@ final class LaneStage {
             provider.fromLanes(lanesIn, 0, count, tile, 0, length, spare);
             provider.encodeRun(tile, 0, lanes * length, segment, type, rowStart[0]);
         } else {
-            provider.fromLanes(lanesIn, 0, count, tile, 0, tileStride, spare);
-            for (int l = 0; l < valid; l++) {
-                if (stride == 1) {
-                    provider.encodeRun(tile, l * tileStride, count, segment, type, rowStart[l] + from);
-                } else {
-                    ElementCodec.encode(tile, l * tileStride, count, segment, type, rowStart[l] + from * stride,
-                            stride);
-                }
+            writeRows(from, count, lanesIn);
+        }
+    }
+
+    /** {@link #write} row by row, kept apart as {@link #readRows}. */
+    private void writeRows(int from, int count, float[] lanesIn) {
+        if (count <= SHORT_POSITIONS) {
+            ElementCodec.encodeShortRows(lanesIn, lanes, valid, count, segment, type, rowStart, from, stride);
+            return;
+        }
+        provider.fromLanes(lanesIn, 0, count, tile, 0, tileStride, spare);
+        for (int l = 0; l < valid; l++) {
+            if (stride == 1) {
+                provider.encodeRun(tile, l * tileStride, count, segment, type, rowStart[l] + from);
+            } else {
+                ElementCodec.encode(tile, l * tileStride, count, segment, type, rowStart[l] + from * stride, stride);
             }
         }
     }
