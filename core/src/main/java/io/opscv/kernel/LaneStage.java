@@ -27,6 +27,9 @@ import java.lang.foreign.MemorySegment;
  *       ({@link KernelProvider#gatherLanes}); out: the codec's strided loops per row, or through
  *       {@link #writeRuns}, where every run is dense, a scatter per position
  *       ({@link KernelProvider#scatterLanes}) and one store per run</td></tr>
+ *   <tr><td>anything else, at most {@link #SHORT_POSITIONS} positions (tiny rows of a strided tensor, a
+ *       partial last group)</td><td>element by element between memory and the lanes, one call for the
+ *       group, no transpose</td></tr>
  *   <tr><td>anything else</td><td>the codec's strided loops per row, transposed</td></tr>
  * </table>
  * Positions that are known to be +0 (inputs no term reaches) are written by {@link #writeZeros}, a fill.

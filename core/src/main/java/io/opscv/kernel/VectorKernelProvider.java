@@ -301,8 +301,8 @@ final class VectorKernelProvider implements KernelProvider {
                 transpose16(lanes, at + c * LANES, LANES, rows, rowsAt + c, rowStride);
                 continue;
             }
-            // A partial block (or another width): the rounds in the spare buffer's two halves, then n per row
-            // (a vector move, masked for a partial block: a call to arraycopy per row costs more than the transpose).
+            // A partial block (or another width): the rounds in the spare buffer's two halves, then n per row by
+            // a vector move, masked for a partial block (an arraycopy call per row costs more than the transpose).
             int result;
             if (LANES == 16) {
                 transpose16(lanes, at + c * LANES, LANES, spare, 0, LANES);
@@ -320,7 +320,8 @@ final class VectorKernelProvider implements KernelProvider {
             }
             VectorMask<Float> first = FLOATS.indexInRange(0, n);
             for (int l = 0; l < LANES; l++) {
-                FloatVector.fromArray(FLOATS, spare, result + l * LANES).intoArray(rows, rowsAt + l * rowStride + c, first);
+                FloatVector.fromArray(FLOATS, spare, result + l * LANES)
+                        .intoArray(rows, rowsAt + l * rowStride + c, first);
             }
         }
     }
