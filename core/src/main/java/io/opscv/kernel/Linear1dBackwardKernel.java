@@ -92,9 +92,11 @@ public final class Linear1dBackwardKernel {
 
         Scratch(Plan p) {
             int lanes = p.provider.lanes();
-            staged = new float[(CHUNK_POSITIONS + lanes) * lanes];
+            // A chunk is at most a row of gradOut: a small call allocates buffers of its size, not 34 KiB.
+            int chunk = Math.max(1, Math.min(CHUNK_POSITIONS, p.table.lout()));
+            staged = new float[(chunk + lanes) * lanes];
             sums = new float[(p.block + lanes) * lanes];
-            in = new LaneStage(p.gradOut, p.provider, CHUNK_POSITIONS);
+            in = new LaneStage(p.gradOut, p.provider, chunk);
             out = new LaneStage(p.out, p.provider, p.block);
         }
     }
