@@ -140,25 +140,7 @@ public final class ElementCodec {
     static void decodeShortRows(MemorySegment seg, DataType type, long[] start, int rows, long from, long stride,
                                 int count, float[] lanes, int n) {
         for (int l = 0; l < rows; l++) {
-            long at = start[l] + from * stride;
-            switch (type) {
-                case FLOAT -> {
-                    for (int k = 0; k < count; k++) {
-                        lanes[k * n + l] = seg.get(F32, (at + k * stride) * 4);
-                    }
-                }
-                case FLOAT16 -> {
-                    for (int k = 0; k < count; k++) {
-                        lanes[k * n + l] = Float.float16ToFloat(seg.get(U16, (at + k * stride) * 2));
-                    }
-                }
-                case BF16 -> {
-                    for (int k = 0; k < count; k++) {
-                        lanes[k * n + l] = bf16ToFloat(seg.get(U16, (at + k * stride) * 2));
-                    }
-                }
-                default -> throw new IllegalArgumentException("no float codec for " + type);
-            }
+            decode(seg, type, start[l] + from * stride, stride, count, lanes, l, n);
         }
     }
 

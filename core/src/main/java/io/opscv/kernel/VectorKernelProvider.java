@@ -451,8 +451,11 @@ final class VectorKernelProvider implements KernelProvider {
     /** BF16 rounded in registers ({@link VectorCodec}); FLOAT and FP16 by the codec's loops ({@code vcvtps2ph}). */
     @Override
     public void encodeRun(float[] src, int srcOff, int count, MemorySegment seg, DataType type, long first) {
-        int whole = type == DataType.BF16 ? count / LANES * LANES : 0;
-        VectorCodec.roundBf16(src, srcOff, whole / LANES, seg, first, LANES);
+        int whole = 0;
+        if (type == DataType.BF16) {
+            whole = count / LANES * LANES;
+            VectorCodec.roundBf16(src, srcOff, whole / LANES, seg, first, LANES);
+        }
         ElementCodec.encode(src, srcOff + whole, count - whole, seg, type, first + whole, 1);
     }
 
