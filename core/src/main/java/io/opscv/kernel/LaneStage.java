@@ -18,7 +18,8 @@ import java.lang.foreign.MemorySegment;
  *       no transpose</td></tr>
  *   <tr><td>end to end: s = 1, o_l = o_0 + l·L, every lane a row, the whole row at once (short rows of a
  *       contiguous tensor)</td>
- *       <td>one run for the whole group, transposed</td></tr>
+ *       <td>one run for the whole group, transposed; rows of at most {@link #SHORT_POSITIONS} positions
+ *       gathered from it (a 16 × 16 transpose would be mostly padding)</td></tr>
  *   <tr><td>s = 1 (contiguous rows, any row strides; a last group of fewer rows)</td>
  *       <td>one run per row, transposed</td></tr>
  *   <tr><td>interleaved: s ≠ 1, rows starting less than s apart (a channels-last tensor with fewer channels
@@ -36,6 +37,10 @@ import java.lang.foreign.MemorySegment;
  * Lanes past the tensor's last row (a partial last group) are neither read nor written: they hold
  * whatever the buffers held, and their sums are dropped. A lane may also hold a stretch of a row rather
  * than a whole row ({@link #select}), for calls of few rows on a periodic table.
+ *
+ * <p>A group that follows the last one (the common walk over a tensor) steps its batch and channel on
+ * without a division; one that starts at the same channel with as many rows lies as the last did, moved,
+ * so its form, runs and gather offsets are kept rather than worked out again.
  */
 final class LaneStage {
     /** Zero bytes to copy from: more than a block of any dtype's positions of a group of lanes. */
@@ -68,10 +73,24 @@ final class LaneStage {
     /** Interleaved rows' stretches of memory, widened, and each lane's first element in it (see {@link #gathered}). */
     private float[] runs;
     private final int[] gatherAt;
+    /** Each lane's row start in the tile of a group end to end: short rows are gathered and scattered, not transposed. */
+    private final int[] wholeAt;
     /** Runs of the selected rows: rows {@code [runFirst[r], runFirst[r + 1])} start less than a stride apart. */
     private final int[] runFirst;
     private int runCount;
     private int valid;
+    /** The last selection's first row, its batch and channel, and where the group after it starts (-1: segments). */
+    private long selectedBatch;
+    private long selectedChannel = -1;
+    private int selectedRows;
+    private long nextRow = -1;
+    /** Whether the selection is of whole rows, so that a group from the same channel on lies the same way. */
+    private boolean patternHeld;
+    /** {@link #interleavedRuns}'s answer for the selection, once known; {@link #stage}'s, for stagedCount positions. */
+    private boolean runsKnown;
+    private boolean runsFound;
+    private int stagedCount = -1;
+    private boolean stagedFit;
     private boolean sideBySide;
     private boolean endToEnd;
 
@@ -93,6 +112,10 @@ final class LaneStage {
         this.tile = new float[lanes * tileStride + lanes];
         this.spare = new float[2 * lanes * lanes];
         this.gatherAt = new int[lanes];
+        this.wholeAt = new int[lanes];
+        for (int l = 0; l < lanes; l++) {
+            wholeAt[l] = l * length;
+        }
         this.runFirst = new int[lanes + 1];
     }
 
@@ -102,10 +125,38 @@ final class LaneStage {
      * (lane {@code r·segments + k}); one stretch of shift 0 is the rows themselves.
      */
     void select(long r0, int rows, int segments, long shift) {
-        this.valid = rows * segments;
-        long n = r0 / channels;
-        long c = r0 % channels;
+        long n;
+        long c;
+        if (segments == 1 && r0 == nextRow) {
+            // The group after the last one: step its batch and channel on, without a division for most steps.
+            n = selectedBatch;
+            c = selectedChannel + selectedRows;
+            if (c >= channels) {
+                n += c / channels;
+                c %= channels;
+            }
+        } else {
+            n = r0 / channels;
+            c = r0 % channels;
+        }
         long first = offset + n * batchStride + c * channelStride;
+        boolean samePattern = segments == 1 && patternHeld && c == selectedChannel && rows == selectedRows;
+        nextRow = segments == 1 ? r0 + rows : -1;
+        selectedBatch = n;
+        selectedChannel = c;
+        selectedRows = rows;
+        if (samePattern) {
+            // Rows from the same channel on lie as the last group's did, moved: its classification and runs hold.
+            long delta = first - rowStart[0];
+            for (int l = 0; l < valid; l++) {
+                rowStart[l] += delta;
+            }
+            return;
+        }
+        patternHeld = segments == 1;
+        runsKnown = false;
+        stagedCount = -1;
+        this.valid = rows * segments;
         if (segments == 1 && (c + rows <= channels || channels == 1)) {
             // Rows of one batch, or of single-channel batches: their starts step evenly (the common case).
             long step = channels == 1 ? batchStride : channelStride;
@@ -144,7 +195,11 @@ final class LaneStage {
             provider.decodeLanes(segment, type, rowStart[0] + from * stride, stride, count, lanesOut, 0);
         } else if (wholeRows(from, count)) {
             provider.decodeRun(segment, type, rowStart[0], lanes * length, tile, 0);
-            provider.toLanes(tile, 0, length, count, lanesOut, 0, spare);
+            if (length <= SHORT_POSITIONS) {
+                provider.gatherLanes(tile, wholeAt, lanes, 1, count, lanesOut, 0);
+            } else {
+                provider.toLanes(tile, 0, length, count, lanesOut, 0, spare);
+            }
         } else if (gathered(from, count)) {
             provider.gatherLanes(runs, gatherAt, valid, (int) stride, count, lanesOut, 0);
         } else {
@@ -176,7 +231,11 @@ final class LaneStage {
         if (sideBySide) {
             provider.encodeLanes(lanesIn, 0, count, segment, type, rowStart[0] + from * stride, stride);
         } else if (wholeRows(from, count)) {
-            provider.fromLanes(lanesIn, 0, count, tile, 0, length, spare);
+            if (length <= SHORT_POSITIONS) {
+                provider.scatterLanes(lanesIn, 0, lanes, 1, count, tile, wholeAt);
+            } else {
+                provider.fromLanes(lanesIn, 0, count, tile, 0, length, spare);
+            }
             provider.encodeRun(tile, 0, lanes * length, segment, type, rowStart[0]);
         } else {
             writeRows(from, count, lanesIn);
@@ -279,6 +338,14 @@ final class LaneStage {
 
     /** Splits the selected rows into runs ({@link #runFirst}); false where a run would average under two rows. */
     private boolean interleavedRuns() {
+        if (!runsKnown) {
+            runsFound = splitRuns();
+            runsKnown = true;
+        }
+        return runsFound;
+    }
+
+    private boolean splitRuns() {
         if (stride <= 1 || stride > Integer.MAX_VALUE / RUN_FLOATS) {
             return false;
         }
@@ -303,6 +370,14 @@ final class LaneStage {
 
     /** Places the runs in {@link #runs} and each lane's first element ({@link #gatherAt}); false if they do not fit. */
     private boolean stage(int count) {
+        if (count != stagedCount) {
+            stagedFit = place(count);
+            stagedCount = count;
+        }
+        return stagedFit;
+    }
+
+    private boolean place(int count) {
         long floats = 0;
         for (int r = 0; r < runCount; r++) {
             floats += rowStart[runFirst[r + 1] - 1] - rowStart[runFirst[r]] + (count - 1) * stride + 1;
