@@ -77,7 +77,8 @@ final class BenchCommand implements Callable<Integer> {
     Double trafficMib;
 
     @Option(names = "--case", paramLabel = "ID",
-            description = "Run only this case (repeatable): a name, or name:dtype, e.g. up2x, up2x:fp16, tiny_call.")
+            description = "Run only this case (repeatable): a name, or name:dtype, e.g. up2x, up2x:fp16, tiny_call; "
+                    + "with --sweep, a drawn case by its name or index, e.g. m06 (every --op's case of that name).")
     List<String> caseIds;
 
     @Override
@@ -129,9 +130,6 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     private int runSweep() {
-        if (caseIds != null && !caseIds.isEmpty()) {
-            throw new CliException("--case: not with --sweep (the sweep draws its cases; see --seed and --count)");
-        }
         List<SweepOp> ops;
         String name = op == null ? SweepOp.LINEAR1D_BACKWARD.label() : op;
         if (name.equals("all")) {
@@ -153,6 +151,9 @@ final class BenchCommand implements Callable<Integer> {
         for (SweepOp o : ops) {
             cases.addAll(SweepDistribution.cases(o, s, k, mib));
         }
+        if (caseIds != null && !caseIds.isEmpty()) {
+            cases = selectDrawn(cases);
+        }
         int t = threads();
         PrintStream err = parent.err();
         err.println("opscv bench --sweep: kernels " + KernelProviders.get().name() + ", " + t + " thread(s), seed " + s
@@ -171,6 +172,25 @@ final class BenchCommand implements Callable<Integer> {
             SweepSummary.printTable(out, results);
         }
         return OpscvCli.EXIT_OK;
+    }
+
+    /**
+     * The drawn cases that --case names: a case's whole name or its index part ({@code m06}, {@code l2_03}), so
+     * that one cell of a sweep can be measured again alone, with the same seed, count and traffic.
+     */
+    private List<SweepCase> selectDrawn(List<SweepCase> drawn) {
+        for (String id : caseIds) {
+            if (drawn.stream().noneMatch(c -> names(c, id))) {
+                throw new CliException("--case: no drawn case '" + id + "' (with --sweep: a name such as m06 or "
+                        + "m06_down_frac_tiny, from the cases of this seed and count)");
+            }
+        }
+        return drawn.stream().filter(c -> caseIds.stream().anyMatch(id -> names(c, id))).toList();
+    }
+
+    private static boolean names(SweepCase c, String id) {
+        boolean index = !id.isEmpty() && Character.isDigit(id.charAt(id.length() - 1));
+        return c.name().equals(id) || index && c.name().startsWith(id + "_");
     }
 
     private List<BenchmarkCase> selectCases() {

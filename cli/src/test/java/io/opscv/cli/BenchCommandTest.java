@@ -122,6 +122,23 @@ class BenchCommandTest {
         assertEquals(shapes(a.out()), shapes(b.out()));
     }
 
+    @Test
+    void caseSelectsDrawnCasesByNameOrIndex() {
+        Run all = run("bench", "--sweep", "--op", "all", "--quick", "--count", "3", "--traffic", "0.02", "--format",
+                "csv");
+        Run some = run("bench", "--sweep", "--op", "all", "--quick", "--count", "3", "--traffic", "0.02", "--format",
+                "csv", "--case", "m01", "--case", "l2_00");
+        assertEquals(0, some.code(), some.err());
+        List<String> expected = shapes(all.out()).stream()
+                .filter(l -> l.startsWith("case,") || l.startsWith("m01_") || l.startsWith("l2_00_")).toList();
+        assertEquals(1 + 4 * 2, expected.size(), all.out());
+        assertEquals(expected, shapes(some.out()));
+        String name = expected.get(1).split(",")[0];
+        Run whole = run("bench", "--sweep", "--quick", "--count", "3", "--traffic", "0.02", "--format", "csv",
+                "--case", name);
+        assertEquals(List.of(expected.get(0), expected.get(1)), shapes(whole.out()));
+    }
+
     /** The columns that describe a case (not its times). */
     private static List<String> shapes(String csv) {
         return Stream.of(csv.strip().split("\n")).map(l -> String.join(",", List.of(l.split(",")).subList(0, 8))).toList();
@@ -138,6 +155,7 @@ class BenchCommandTest {
             {"bench", "--sweep", "--format", "xml"},
             {"bench", "--sweep", "--threads", "0"},
             {"bench", "--sweep", "--case", "up2x"},
+            {"bench", "--sweep", "--case", "m0"},
             {"bench", "--op", "linear1d"},
             {"bench", "--seed", "3"},
             {"bench", "--count", "3"},
@@ -151,7 +169,8 @@ class BenchCommandTest {
             "--seed",
             "--format: expected table or csv, but got 'xml'",
             "--threads: expected K >= 1, but got 0",
-            "--case: not with --sweep",
+            "--case: no drawn case 'up2x'",
+            "--case: no drawn case 'm0'",
             "--op: only with --sweep",
             "--seed: only with --sweep",
             "--count: only with --sweep",
