@@ -56,6 +56,8 @@ public final class LinearTable {
     private volatile Period period;
     /** {@link #maxTerms}, computed on first use (-1 until then; every thread computes the same value). */
     private int maxTerms = -1;
+    /** {@link #visitsEveryInput}: 1 or 0, computed on first use (-1 until then; as maxTerms). */
+    private int visits = -1;
 
     /** What defines a table: the lengths, the source step and the half-pixel shift. */
     private record Axis(int lin, int lout, double scale, double half) {
@@ -288,6 +290,25 @@ public final class LinearTable {
             t.maxTerms = most;
         }
         return most;
+    }
+
+    /**
+     * Whether the left taps start at input 0, step by at most one input per position and end at the last
+     * input or the one before: then a walk over the positions meets every input as a tap (as upsampling
+     * tables do; scales far from the sizes' ratio may skip inputs).
+     */
+    public boolean visitsEveryInput() {
+        LinearTable t = full();
+        int v = t.visits;
+        if (v < 0) {
+            boolean every = t.x0[0] == 0 && t.x0[lout() - 1] >= lin() - 2;
+            for (int j = 1; j < lout() && every; j++) {
+                every = t.x0[j] - t.x0[j - 1] <= 1;
+            }
+            v = every ? 1 : 0;
+            t.visits = v;
+        }
+        return v == 1;
     }
 
     /**

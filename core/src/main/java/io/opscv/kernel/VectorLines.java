@@ -1,6 +1,7 @@
 package io.opscv.kernel;
 
 import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -24,11 +25,100 @@ final class VectorLines {
         for (; q + LINES <= q1; q += LINES) {
             if (t.lout() < t.lin()) {
                 scatter(t, q, from, to, outStride);
+            } else if (t.visitsEveryInput()) {
+                walk(t, q, from, to, outStride);
             } else {
                 gather(t, q, from, to, outStride);
             }
         }
         return q;
+    }
+
+    /**
+     * The walk for lines q .. q + 3 ({@link VectorWalk} on four lines): each position adds its two terms to
+     * the sums of its taps x0 and x0 + 1, kept in registers from +0, and a step of x0 stores the finished
+     * sum (at its transposed place) and starts the next at +0, by blends. For tables that visit every input
+     * ({@link LinearTable#visitsEveryInput}), so that every input's place is written.
+     */
+    private static void walk(LinearTable t, int q, float[] from, float[] to, int outStride) {
+        final int[] x0 = t.x0;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final int last = t.lin() - 1;
+        final int step = t.lout() * LANES;
+        final int base = q * step;
+        // Positions [0, end) have distinct taps x0 < last; from end on both taps are the last input.
+        final int end = t.bounds[last + 1];
+        FloatVector zero = FloatVector.zero(FLOATS);
+        FloatVector c0 = zero;
+        FloatVector c1 = zero;
+        FloatVector c2 = zero;
+        FloatVector c3 = zero;
+        FloatVector n0 = zero;
+        FloatVector n1 = zero;
+        FloatVector n2 = zero;
+        FloatVector n3 = zero;
+        int p = 0;
+        for (int j = 0; j < end; j++) {
+            int s = x0[j] - p;
+            // Input p's sum is stored at every position: the last store, when x0 steps on, is its final value.
+            int o = (p * outStride + q) * LANES;
+            c0.intoArray(to, o);
+            c1.intoArray(to, o + LANES);
+            c2.intoArray(to, o + 2 * LANES);
+            c3.intoArray(to, o + 3 * LANES);
+            VectorMask<Float> on = VectorMask.fromLong(FLOATS, -s);
+            c0 = c0.blend(n0, on);
+            c1 = c1.blend(n1, on);
+            c2 = c2.blend(n2, on);
+            c3 = c3.blend(n3, on);
+            n0 = n0.blend(zero, on);
+            n1 = n1.blend(zero, on);
+            n2 = n2.blend(zero, on);
+            n3 = n3.blend(zero, on);
+            float left = w0[j];
+            float right = w1[j];
+            int at = base + j * LANES;
+            FloatVector v0 = FloatVector.fromArray(FLOATS, from, at);
+            FloatVector v1 = FloatVector.fromArray(FLOATS, from, at + step);
+            FloatVector v2 = FloatVector.fromArray(FLOATS, from, at + 2 * step);
+            FloatVector v3 = FloatVector.fromArray(FLOATS, from, at + 3 * step);
+            c0 = c0.add(v0.mul(left));
+            c1 = c1.add(v1.mul(left));
+            c2 = c2.add(v2.mul(left));
+            c3 = c3.add(v3.mul(left));
+            n0 = n0.add(v0.mul(right));
+            n1 = n1.add(v1.mul(right));
+            n2 = n2.add(v2.mul(right));
+            n3 = n3.add(v3.mul(right));
+            p += s;
+        }
+        if (end > 0) {
+            // p is last - 1 here; n holds the last input's right-tap terms.
+            int o = (p * outStride + q) * LANES;
+            c0.intoArray(to, o);
+            c1.intoArray(to, o + LANES);
+            c2.intoArray(to, o + 2 * LANES);
+            c3.intoArray(to, o + 3 * LANES);
+        }
+        for (int j = end, lout = t.lout(); j < lout; j++) {
+            float left = w0[j];
+            float right = w1[j];
+            int at = base + j * LANES;
+            FloatVector v0 = FloatVector.fromArray(FLOATS, from, at);
+            FloatVector v1 = FloatVector.fromArray(FLOATS, from, at + step);
+            FloatVector v2 = FloatVector.fromArray(FLOATS, from, at + 2 * step);
+            FloatVector v3 = FloatVector.fromArray(FLOATS, from, at + 3 * step);
+            n0 = n0.add(v0.mul(left)).add(v0.mul(right));
+            n1 = n1.add(v1.mul(left)).add(v1.mul(right));
+            n2 = n2.add(v2.mul(left)).add(v2.mul(right));
+            n3 = n3.add(v3.mul(left)).add(v3.mul(right));
+        }
+        int o = (last * outStride + q) * LANES;
+        n0.intoArray(to, o);
+        n1.intoArray(to, o + LANES);
+        n2.intoArray(to, o + 2 * LANES);
+        n3.intoArray(to, o + 3 * LANES);
     }
 
     /** The gather form for lines q .. q + 3: each input's terms in one loop (as in sumLanes), four chains. */

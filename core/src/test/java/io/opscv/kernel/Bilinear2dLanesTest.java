@@ -53,6 +53,8 @@ class Bilinear2dLanesTest {
                 new Case("down2_ac", 1, 5, 30, 18, 15, 9, true, 0, 0, f, l, false),
                 new Case("up_frac", 2, 17, 14, 11, 19, 29, false, 0, 0, f, l, false),
                 new Case("down_frac_scales", 3, 2, 37, 41, 10, 13, false, 0.3, 0.33, f, l, false),
+                // Upsampling sizes whose scales step the taps over inputs: no walk, those inputs' sums are +0.
+                new Case("up_scales_skipping", 2, 5, 6, 8, 12, 16, false, 0.4, 0.3, f, l, false),
                 new Case("identity_w", 2, 18, 9, 13, 20, 13, false, 0, 0, f, l, false),
                 new Case("identity_h", 1, 7, 16, 10, 16, 23, true, 0, 0, f, l, false),
                 new Case("identity_both", 2, 3, 6, 7, 6, 7, false, 0, 0, f, l, false),

@@ -66,6 +66,20 @@ class LinearTableTest {
             }
         }
         assertEquals(most, t.maxTerms(), where + " maxTerms");
+        boolean every = t.x0(0) == 0 && t.x0(lout - 1) >= lin - 2;
+        for (int j = 1; j < lout; j++) {
+            every &= t.x0(j) - t.x0(j - 1) <= 1;
+        }
+        assertEquals(every, t.visitsEveryInput(), where + " visitsEveryInput");
+    }
+
+    @Test
+    void upsamplingTablesVisitEveryInputUnlessTheirScalesSkipSome() {
+        assertTrue(LinearTable.of(7000, 25900, false, 0).visitsEveryInput());
+        assertTrue(LinearTable.of(3, 1500, true, 0).visitsEveryInput());
+        assertTrue(LinearTable.of(1, 7, false, 0).visitsEveryInput());
+        assertFalse(LinearTable.of(8, 16, false, 0.3).visitsEveryInput(), "taps 3.3 inputs apart");
+        assertFalse(LinearTable.of(8, 16, false, 8.0).visitsEveryInput(), "taps end at input 1");
     }
 
     /** Axes of every kind: up, down, fractional and extreme scales, Lout = 1, Lin = 1, identity with scales. */
