@@ -78,6 +78,13 @@ final class LaneStage {
     /** Runs of the selected rows: rows {@code [runFirst[r], runFirst[r + 1])} start less than a stride apart. */
     private final int[] runFirst;
     private int runCount;
+    /**
+     * The runs' stretches as moves of memory: move m is runs {@code [moveFirst[m], moveFirst[m + 1])}, whose
+     * stretches abut in memory as in {@link #runs} (whole batches of a channels-last tensor of short rows),
+     * so that one decode or encode call moves them all.
+     */
+    private final int[] moveFirst;
+    private int moveCount;
     private int valid;
     /** The last selection's first row, its batch and channel, and where the group after it starts (-1: segments). */
     private long selectedBatch;
@@ -117,6 +124,7 @@ final class LaneStage {
             wholeAt[l] = l * length;
         }
         this.runFirst = new int[lanes + 1];
+        this.moveFirst = new int[lanes + 1];
     }
 
     /**
@@ -301,9 +309,9 @@ final class LaneStage {
         if (count == 0 || !interleavedRuns() || !stage(count)) {
             return false;
         }
-        for (int r = 0; r < runCount; r++) {
-            int first = runFirst[r];
-            provider.decodeRun(segment, type, rowStart[first] + from * stride, runLength(r, count), runs,
+        for (int m = 0; m < moveCount; m++) {
+            int first = runFirst[moveFirst[m]];
+            provider.decodeRun(segment, type, rowStart[first] + from * stride, moveLength(m, count), runs,
                     gatherAt[first]);
         }
         return true;
@@ -329,9 +337,10 @@ final class LaneStage {
             return false;
         }
         provider.scatterLanes(lanesIn, 0, valid, (int) stride, count, runs, gatherAt);
-        for (int r = 0; r < runCount; r++) {
-            int first = runFirst[r];
-            provider.encodeRun(runs, gatherAt[first], runLength(r, count), segment, type, rowStart[first] + from * stride);
+        for (int m = 0; m < moveCount; m++) {
+            int first = runFirst[moveFirst[m]];
+            provider.encodeRun(runs, gatherAt[first], moveLength(m, count), segment, type,
+                    rowStart[first] + from * stride);
         }
         return true;
     }
@@ -389,14 +398,30 @@ final class LaneStage {
             runs = new float[RUN_FLOATS];
         }
         int at = 0;
+        moveCount = 0;
         for (int r = 0; r < runCount; r++) {
             int first = runFirst[r];
             for (int l = first; l < runFirst[r + 1]; l++) {
                 gatherAt[l] = at + (int) (rowStart[l] - rowStart[first]);
             }
+            // A run whose stretch starts where the last move's ends joins that move.
+            if (r == 0 || rowStart[first] != rowStart[runFirst[moveFirst[moveCount - 1]]] + at - gatherAt[
+                    runFirst[moveFirst[moveCount - 1]]]) {
+                moveFirst[moveCount++] = r;
+            }
             at += runLength(r, count);
         }
+        moveFirst[moveCount] = runCount;
         return true;
+    }
+
+    /** Floats of move m's stretch for {@code count} positions: its runs' stretches, end to end. */
+    private int moveLength(int m, int count) {
+        int length = 0;
+        for (int r = moveFirst[m]; r < moveFirst[m + 1]; r++) {
+            length += runLength(r, count);
+        }
+        return length;
     }
 
     /** Whether the move covers the group's whole rows, end to end, in one run that fits the tile. */
