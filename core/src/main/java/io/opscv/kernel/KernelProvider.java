@@ -153,6 +153,30 @@ public interface KernelProvider {
     }
 
     /**
+     * Reads {@code count} consecutive elements of each of {@code rows} rows, row l's from element
+     * {@code starts[l] + from}, into row l of {@code tile} ({@code tile[l·tileStride ..]}), widened exactly
+     * ({@link #decodeRun} row by row). Rows of the tile have room for {@code count} rounded up to
+     * {@link #lanes()}.
+     */
+    default void decodeRows(MemorySegment seg, DataType type, long[] starts, long from, int rows, int count,
+                            float[] tile, int tileStride) {
+        for (int l = 0; l < rows; l++) {
+            decodeRun(seg, type, starts[l] + from, count, tile, l * tileStride);
+        }
+    }
+
+    /**
+     * The inverse of {@link #decodeRows}: row l of {@code tile} to {@code count} consecutive elements from
+     * element {@code starts[l] + from}, rounded once ({@link #encodeRun} row by row); writes nothing else.
+     */
+    default void encodeRows(float[] tile, int tileStride, int rows, int count, MemorySegment seg, DataType type,
+                            long[] starts, long from) {
+        for (int l = 0; l < rows; l++) {
+            encodeRun(tile, l * tileStride, count, seg, type, starts[l] + from);
+        }
+    }
+
+    /**
      * Reads {@code count} positions of {@link #lanes()} neighbouring rows (row l of position k is element
      * {@code first + k·stride + l}: rows side by side, as in a channels-last tensor) into the lane-major
      * {@code lanes[at + k·lanes + l]}.

@@ -21,7 +21,8 @@ import java.lang.foreign.MemorySegment;
  *       <td>one run for the whole group, transposed; rows of at most {@link #SHORT_POSITIONS} positions
  *       gathered from it (a 16 × 16 transpose would be mostly padding)</td></tr>
  *   <tr><td>s = 1 (contiguous rows, any row strides; a last group of fewer rows)</td>
- *       <td>one run per row, transposed</td></tr>
+ *       <td>one run per row ({@link KernelProvider#decodeRows}, {@link KernelProvider#encodeRows}),
+ *       transposed</td></tr>
  *   <tr><td>interleaved: s ≠ 1, rows starting less than s apart (a channels-last tensor with fewer channels
  *       than lanes, a group crossing into the next batch's channels)</td>
  *       <td>in: each run of interleaved rows copied once, then a gather per position
@@ -224,10 +225,10 @@ final class LaneStage {
             ElementCodec.decodeShortRows(segment, type, rowStart, valid, from, stride, count, lanesOut, lanes);
             return;
         }
-        for (int l = 0; l < valid; l++) {
-            if (stride == 1) {
-                provider.decodeRun(segment, type, rowStart[l] + from, count, tile, l * tileStride);
-            } else {
+        if (stride == 1) {
+            provider.decodeRows(segment, type, rowStart, from, valid, count, tile, tileStride);
+        } else {
+            for (int l = 0; l < valid; l++) {
                 ElementCodec.decode(segment, type, rowStart[l] + from * stride, stride, count, tile, l * tileStride);
             }
         }
@@ -257,10 +258,10 @@ final class LaneStage {
             return;
         }
         provider.fromLanes(lanesIn, 0, count, tile, 0, tileStride, spare);
-        for (int l = 0; l < valid; l++) {
-            if (stride == 1) {
-                provider.encodeRun(tile, l * tileStride, count, segment, type, rowStart[l] + from);
-            } else {
+        if (stride == 1) {
+            provider.encodeRows(tile, tileStride, valid, count, segment, type, rowStart, from);
+        } else {
+            for (int l = 0; l < valid; l++) {
                 ElementCodec.encode(tile, l * tileStride, count, segment, type, rowStart[l] + from * stride, stride);
             }
         }

@@ -6,6 +6,7 @@ import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.ShortVector;
+import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
@@ -14,7 +15,9 @@ import jdk.incubator.vector.VectorSpecies;
  * The 16-bit dtypes' widening and rounding in registers, for {@link VectorKernelProvider}: each method
  * moves {@code count} positions of a vector of consecutive elements each, position k at element
  * {@code first + k·stride} of the segment and at {@code k·lanes} of the float buffer (a run: stride
- * lanes; rows side by side: any stride), exactly as {@link ElementCodec} does element by element.
+ * lanes; rows side by side: any stride), exactly as {@link ElementCodec} does element by element. The last
+ * position moves only its first {@code last} elements (masked: a short row's tail, whose neighbours in
+ * memory belong to other rows); the float buffer is read or written whole there.
  *
  * <p>Every vector stays local to one loop. A method that takes or returns a vector must be inlined for
  * C2 to keep that vector in a register; at a call site that its profile calls cold C2 inlines only
@@ -33,9 +36,10 @@ final class VectorCodec {
     private VectorCodec() {}
 
     /** BF16 widened exactly: the upper half of a float. */
-    static void widenBf16(MemorySegment seg, long first, long stride, int count, float[] dst, int at) {
+    static void widenBf16(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
         for (int k = 0; k < count; k++) {
-            IntVector x = (IntVector) ShortVector.fromMemorySegment(HALFS, seg, (first + k * stride) * 2, ORDER)
+            VectorMask<Short> in = HALFS.indexInRange(0, k == count - 1 ? last : LANES);
+            IntVector x = (IntVector) ShortVector.fromMemorySegment(HALFS, seg, (first + k * stride) * 2, ORDER, in)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0);
             x.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().intoArray(dst, at + k * LANES);
         }
@@ -46,9 +50,10 @@ final class VectorCodec {
      * bits and scaled by 2^112 (exact for normal and subnormal halfs alike), infinities and NaNs given the
      * float's top exponent, NaNs quieted as the JDK's conversion does.
      */
-    static void widenFp16(MemorySegment seg, long first, long stride, int count, float[] dst, int at) {
+    static void widenFp16(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
         for (int k = 0; k < count; k++) {
-            IntVector h = (IntVector) ShortVector.fromMemorySegment(HALFS, seg, (first + k * stride) * 2, ORDER)
+            VectorMask<Short> in = HALFS.indexInRange(0, k == count - 1 ? last : LANES);
+            IntVector h = (IntVector) ShortVector.fromMemorySegment(HALFS, seg, (first + k * stride) * 2, ORDER, in)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0);
             IntVector magnitude = h.and(0x7fff);
             IntVector shifted = magnitude.lanewise(VectorOperators.LSHL, 13);
@@ -64,17 +69,18 @@ final class VectorCodec {
      * BF16 rounded to nearest even as {@link ElementCodec#floatToBf16}: add 0x7fff plus the lowest kept
      * bit, keep the top half; a position holding a NaN goes through the codec.
      */
-    static void roundBf16(float[] src, int at, int count, MemorySegment seg, long first, long stride) {
+    static void roundBf16(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
         for (int k = 0; k < count; k++) {
+            int n = k == count - 1 ? last : LANES;
             IntVector bits = FloatVector.fromArray(FLOATS, src, at + k * LANES).reinterpretAsInts();
             if (bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
-                ElementCodec.encode(src, at + k * LANES, LANES, seg, DataType.BF16, first + k * stride, 1);
+                ElementCodec.encode(src, at + k * LANES, n, seg, DataType.BF16, first + k * stride, 1);
                 continue;
             }
             IntVector odd = bits.lanewise(VectorOperators.LSHR, 16).and(1);
             bits.add(0x7fff).add(odd).lanewise(VectorOperators.LSHR, 16)
                     .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
-                    .intoMemorySegment(seg, (first + k * stride) * 2, ORDER);
+                    .intoMemorySegment(seg, (first + k * stride) * 2, ORDER, HALFS.indexInRange(0, n));
         }
     }
 
@@ -85,8 +91,9 @@ final class VectorCodec {
      * subnormal, rounds in the FPU. (The JDK's conversion loop is faster on long runs, but does not
      * vectorize a position of 16 elements.)
      */
-    static void roundFp16(float[] src, int at, int count, MemorySegment seg, long first, long stride) {
+    static void roundFp16(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
         for (int k = 0; k < count; k++) {
+            VectorMask<Short> out = HALFS.indexInRange(0, k == count - 1 ? last : LANES);
             IntVector bits = FloatVector.fromArray(FLOATS, src, at + k * LANES).reinterpretAsInts();
             IntVector magnitude = bits.and(0x7fffffff);
             IntVector odd = magnitude.lanewise(VectorOperators.LSHR, 13).and(1);
@@ -99,7 +106,23 @@ final class VectorCodec {
                     .blend(0x7e00, magnitude.compare(VectorOperators.GT, 0x7f800000));
             half.or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
                     .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
-                    .intoMemorySegment(seg, (first + k * stride) * 2, ORDER);
+                    .intoMemorySegment(seg, (first + k * stride) * 2, ORDER, out);
+        }
+    }
+
+    /** FLOAT positions read as they are (the last one masked), for runs too short for a copy call. */
+    static void loadFloats(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
+        for (int k = 0; k < count; k++) {
+            VectorMask<Float> in = FLOATS.indexInRange(0, k == count - 1 ? last : LANES);
+            FloatVector.fromMemorySegment(FLOATS, seg, (first + k * stride) * 4, ORDER, in).intoArray(dst, at + k * LANES);
+        }
+    }
+
+    /** FLOAT positions written as they are (the last one masked). */
+    static void storeFloats(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
+        for (int k = 0; k < count; k++) {
+            VectorMask<Float> out = FLOATS.indexInRange(0, k == count - 1 ? last : LANES);
+            FloatVector.fromArray(FLOATS, src, at + k * LANES).intoMemorySegment(seg, (first + k * stride) * 4, ORDER, out);
         }
     }
 }

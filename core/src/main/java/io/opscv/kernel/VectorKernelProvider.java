@@ -25,6 +25,8 @@ final class VectorKernelProvider implements KernelProvider {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, FLOATS.vectorShape());
     private static final int LANES = FLOATS.length();
+    /** The longest rows {@link #decodeRows} and {@link #encodeRows} move as masked vectors. */
+    private static final int SHORT_RUN = 64;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     /** Rounds of zips in a transpose. */
     private static final int ROUNDS = Integer.numberOfTrailingZeros(LANES);
@@ -331,9 +333,9 @@ final class VectorKernelProvider implements KernelProvider {
     public void decodeRun(MemorySegment seg, DataType type, long first, int count, float[] dst, int dstOff) {
         int whole = type == DataType.FLOAT ? 0 : count / LANES * LANES;
         if (type == DataType.BF16) {
-            VectorCodec.widenBf16(seg, first, LANES, whole / LANES, dst, dstOff);
+            VectorCodec.widenBf16(seg, first, LANES, whole / LANES, LANES, dst, dstOff);
         } else if (type == DataType.FLOAT16) {
-            VectorCodec.widenFp16(seg, first, LANES, whole / LANES, dst, dstOff);
+            VectorCodec.widenFp16(seg, first, LANES, whole / LANES, LANES, dst, dstOff);
         }
         ElementCodec.decode(seg, type, first + whole, 1, count - whole, dst, dstOff + whole);
     }
@@ -344,7 +346,7 @@ final class VectorKernelProvider implements KernelProvider {
         int whole = 0;
         if (type == DataType.BF16) {
             whole = count / LANES * LANES;
-            VectorCodec.roundBf16(src, srcOff, whole / LANES, seg, first, LANES);
+            VectorCodec.roundBf16(src, srcOff, whole / LANES, seg, first, LANES, LANES);
         }
         ElementCodec.encode(src, srcOff + whole, count - whole, seg, type, first + whole, 1);
     }
@@ -360,8 +362,8 @@ final class VectorKernelProvider implements KernelProvider {
                             .intoArray(lanes, at + k * LANES);
                 }
             }
-            case BF16 -> VectorCodec.widenBf16(seg, first, stride, count, lanes, at);
-            case FLOAT16 -> VectorCodec.widenFp16(seg, first, stride, count, lanes, at);
+            case BF16 -> VectorCodec.widenBf16(seg, first, stride, count, LANES, lanes, at);
+            case FLOAT16 -> VectorCodec.widenFp16(seg, first, stride, count, LANES, lanes, at);
             default -> KernelProvider.super.decodeLanes(seg, type, first, stride, count, lanes, at);
         }
     }
@@ -377,9 +379,52 @@ final class VectorKernelProvider implements KernelProvider {
                             .intoMemorySegment(seg, (first + k * stride) * 4, ORDER);
                 }
             }
-            case BF16 -> VectorCodec.roundBf16(lanes, at, count, seg, first, stride);
-            case FLOAT16 -> VectorCodec.roundFp16(lanes, at, count, seg, first, stride);
+            case BF16 -> VectorCodec.roundBf16(lanes, at, count, seg, first, stride, LANES);
+            case FLOAT16 -> VectorCodec.roundFp16(lanes, at, count, seg, first, stride, LANES);
             default -> KernelProvider.super.encodeLanes(lanes, at, count, seg, type, first, stride);
+        }
+    }
+
+    /**
+     * Rows shorter than {@link #SHORT_RUN} positions as a few vectors each, the last one masked: a codec call
+     * per row (a copy, or a loop with its set-up) costs more than such a row's elements.
+     */
+    @Override
+    public void decodeRows(MemorySegment seg, DataType type, long[] starts, long from, int rows, int count,
+                           float[] tile, int tileStride) {
+        if (count > SHORT_RUN || count == 0) {
+            KernelProvider.super.decodeRows(seg, type, starts, from, rows, count, tile, tileStride);
+            return;
+        }
+        int vectors = (count + LANES - 1) / LANES;
+        int last = count - (vectors - 1) * LANES;
+        for (int l = 0; l < rows; l++) {
+            switch (type) {
+                case FLOAT -> VectorCodec.loadFloats(seg, starts[l] + from, LANES, vectors, last, tile, l * tileStride);
+                case BF16 -> VectorCodec.widenBf16(seg, starts[l] + from, LANES, vectors, last, tile, l * tileStride);
+                case FLOAT16 -> VectorCodec.widenFp16(seg, starts[l] + from, LANES, vectors, last, tile, l * tileStride);
+                default -> decodeRun(seg, type, starts[l] + from, count, tile, l * tileStride);
+            }
+        }
+    }
+
+    /** The inverse of {@link #decodeRows}, rounded once. */
+    @Override
+    public void encodeRows(float[] tile, int tileStride, int rows, int count, MemorySegment seg, DataType type,
+                           long[] starts, long from) {
+        if (count > SHORT_RUN || count == 0) {
+            KernelProvider.super.encodeRows(tile, tileStride, rows, count, seg, type, starts, from);
+            return;
+        }
+        int vectors = (count + LANES - 1) / LANES;
+        int last = count - (vectors - 1) * LANES;
+        for (int l = 0; l < rows; l++) {
+            switch (type) {
+                case FLOAT -> VectorCodec.storeFloats(tile, l * tileStride, vectors, seg, starts[l] + from, LANES, last);
+                case BF16 -> VectorCodec.roundBf16(tile, l * tileStride, vectors, seg, starts[l] + from, LANES, last);
+                case FLOAT16 -> VectorCodec.roundFp16(tile, l * tileStride, vectors, seg, starts[l] + from, LANES, last);
+                default -> encodeRun(tile, l * tileStride, count, seg, type, starts[l] + from);
+            }
         }
     }
 }
