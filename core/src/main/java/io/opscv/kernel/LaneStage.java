@@ -405,9 +405,9 @@ final class LaneStage {
             for (int l = first; l < runFirst[r + 1]; l++) {
                 gatherAt[l] = at + (int) (rowStart[l] - rowStart[first]);
             }
-            // A run whose stretch starts where the last move's ends joins that move.
-            if (r == 0 || rowStart[first] != rowStart[runFirst[moveFirst[moveCount - 1]]] + at - gatherAt[
-                    runFirst[moveFirst[moveCount - 1]]]) {
+            // A run whose stretch starts in memory where the last move's ends (at, in runs) joins that move.
+            int moveRow = r == 0 ? 0 : runFirst[moveFirst[moveCount - 1]];
+            if (r == 0 || rowStart[first] != rowStart[moveRow] + (at - gatherAt[moveRow])) {
                 moveFirst[moveCount++] = r;
             }
             at += runLength(r, count);
