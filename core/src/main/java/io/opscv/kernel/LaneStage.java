@@ -85,6 +85,8 @@ final class LaneStage {
      * so that one decode or encode call moves them all.
      */
     private final int[] moveFirst;
+    /** Floats of each move's stretch, for the {@link #stage}d count of positions. */
+    private final int[] moveFloats;
     private int moveCount;
     private int valid;
     /** The last selection's first row, its batch and channel, and where the group after it starts (-1: segments). */
@@ -126,6 +128,7 @@ final class LaneStage {
         }
         this.runFirst = new int[lanes + 1];
         this.moveFirst = new int[lanes + 1];
+        this.moveFloats = new int[lanes];
     }
 
     /**
@@ -312,7 +315,7 @@ final class LaneStage {
         }
         for (int m = 0; m < moveCount; m++) {
             int first = runFirst[moveFirst[m]];
-            provider.decodeRun(segment, type, rowStart[first] + from * stride, moveLength(m, count), runs,
+            provider.decodeRun(segment, type, rowStart[first] + from * stride, moveFloats[m], runs,
                     gatherAt[first]);
         }
         return true;
@@ -340,7 +343,7 @@ final class LaneStage {
         provider.scatterLanes(lanesIn, 0, valid, (int) stride, count, runs, gatherAt);
         for (int m = 0; m < moveCount; m++) {
             int first = runFirst[moveFirst[m]];
-            provider.encodeRun(runs, gatherAt[first], moveLength(m, count), segment, type,
+            provider.encodeRun(runs, gatherAt[first], moveFloats[m], segment, type,
                     rowStart[first] + from * stride);
         }
         return true;
@@ -408,21 +411,15 @@ final class LaneStage {
             // A run whose stretch starts in memory where the last move's ends (at, in runs) joins that move.
             int moveRow = r == 0 ? 0 : runFirst[moveFirst[moveCount - 1]];
             if (r == 0 || rowStart[first] != rowStart[moveRow] + (at - gatherAt[moveRow])) {
-                moveFirst[moveCount++] = r;
+                moveFirst[moveCount] = r;
+                moveFloats[moveCount++] = 0;
             }
-            at += runLength(r, count);
+            int length = runLength(r, count);
+            moveFloats[moveCount - 1] += length;
+            at += length;
         }
         moveFirst[moveCount] = runCount;
         return true;
-    }
-
-    /** Floats of move m's stretch for {@code count} positions: its runs' stretches, end to end. */
-    private int moveLength(int m, int count) {
-        int length = 0;
-        for (int r = moveFirst[m]; r < moveFirst[m + 1]; r++) {
-            length += runLength(r, count);
-        }
-        return length;
     }
 
     /** Whether the move covers the group's whole rows, end to end, in one run that fits the tile. */

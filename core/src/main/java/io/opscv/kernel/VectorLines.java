@@ -101,24 +101,53 @@ final class VectorLines {
             c2.intoArray(to, o + 2 * LANES);
             c3.intoArray(to, o + 3 * LANES);
         }
-        for (int j = end, lout = t.lout(); j < lout; j++) {
-            float left = w0[j];
-            float right = w1[j];
+        int lastAt = (last * outStride + q) * LANES;
+        n0.intoArray(to, lastAt);
+        n1.intoArray(to, lastAt + LANES);
+        n2.intoArray(to, lastAt + 2 * LANES);
+        n3.intoArray(to, lastAt + 3 * LANES);
+        lastInput(t, q, from, to, outStride, end);
+    }
+
+    /**
+     * The last input of lines q .. q + 3, its sums at their place in {@code to} continued: its right-tap terms
+     * from position {@code jFrom} on, then per position its left-tap and right-tap terms (both taps are it).
+     */
+    private static void lastInput(LinearTable t, int q, float[] from, float[] to, int outStride, int jFrom) {
+        final int[] bounds = t.bounds;
+        final int last = t.lin() - 1;
+        final int step = t.lout() * LANES;
+        final int base = q * step;
+        int o = (last * outStride + q) * LANES;
+        FloatVector s0 = FloatVector.fromArray(FLOATS, to, o);
+        FloatVector s1 = FloatVector.fromArray(FLOATS, to, o + LANES);
+        FloatVector s2 = FloatVector.fromArray(FLOATS, to, o + 2 * LANES);
+        FloatVector s3 = FloatVector.fromArray(FLOATS, to, o + 3 * LANES);
+        for (int j = jFrom; j < bounds[last + 1]; j++) {
+            float weight = t.w1[j];
+            int at = base + j * LANES;
+            s0 = s0.add(FloatVector.fromArray(FLOATS, from, at).mul(weight));
+            s1 = s1.add(FloatVector.fromArray(FLOATS, from, at + step).mul(weight));
+            s2 = s2.add(FloatVector.fromArray(FLOATS, from, at + 2 * step).mul(weight));
+            s3 = s3.add(FloatVector.fromArray(FLOATS, from, at + 3 * step).mul(weight));
+        }
+        for (int j = Math.max(jFrom, bounds[last + 1]); j < bounds[last + 2]; j++) {
+            float left = t.w0[j];
+            float right = t.w1[j];
             int at = base + j * LANES;
             FloatVector v0 = FloatVector.fromArray(FLOATS, from, at);
             FloatVector v1 = FloatVector.fromArray(FLOATS, from, at + step);
             FloatVector v2 = FloatVector.fromArray(FLOATS, from, at + 2 * step);
             FloatVector v3 = FloatVector.fromArray(FLOATS, from, at + 3 * step);
-            n0 = n0.add(v0.mul(left)).add(v0.mul(right));
-            n1 = n1.add(v1.mul(left)).add(v1.mul(right));
-            n2 = n2.add(v2.mul(left)).add(v2.mul(right));
-            n3 = n3.add(v3.mul(left)).add(v3.mul(right));
+            s0 = s0.add(v0.mul(left)).add(v0.mul(right));
+            s1 = s1.add(v1.mul(left)).add(v1.mul(right));
+            s2 = s2.add(v2.mul(left)).add(v2.mul(right));
+            s3 = s3.add(v3.mul(left)).add(v3.mul(right));
         }
-        int o = (last * outStride + q) * LANES;
-        n0.intoArray(to, o);
-        n1.intoArray(to, o + LANES);
-        n2.intoArray(to, o + 2 * LANES);
-        n3.intoArray(to, o + 3 * LANES);
+        s0.intoArray(to, o);
+        s1.intoArray(to, o + LANES);
+        s2.intoArray(to, o + 2 * LANES);
+        s3.intoArray(to, o + 3 * LANES);
     }
 
     /** The gather form for lines q .. q + 3: each input's terms in one loop (as in sumLanes), four chains. */
@@ -151,37 +180,9 @@ final class VectorLines {
             s2.intoArray(to, o + 2 * LANES);
             s3.intoArray(to, o + 3 * LANES);
         }
-        // The last input: its right-tap terms, then per j its left-tap and right-tap terms (both taps are it).
-        FloatVector s0 = FloatVector.zero(FLOATS);
-        FloatVector s1 = s0;
-        FloatVector s2 = s0;
-        FloatVector s3 = s0;
-        for (int j = bounds[last]; j < bounds[last + 1]; j++) {
-            float weight = t.w1[j];
-            int at = base + j * LANES;
-            s0 = s0.add(FloatVector.fromArray(FLOATS, from, at).mul(weight));
-            s1 = s1.add(FloatVector.fromArray(FLOATS, from, at + step).mul(weight));
-            s2 = s2.add(FloatVector.fromArray(FLOATS, from, at + 2 * step).mul(weight));
-            s3 = s3.add(FloatVector.fromArray(FLOATS, from, at + 3 * step).mul(weight));
-        }
-        for (int j = bounds[last + 1]; j < bounds[last + 2]; j++) {
-            float left = t.w0[j];
-            float right = t.w1[j];
-            int at = base + j * LANES;
-            FloatVector v0 = FloatVector.fromArray(FLOATS, from, at);
-            FloatVector v1 = FloatVector.fromArray(FLOATS, from, at + step);
-            FloatVector v2 = FloatVector.fromArray(FLOATS, from, at + 2 * step);
-            FloatVector v3 = FloatVector.fromArray(FLOATS, from, at + 3 * step);
-            s0 = s0.add(v0.mul(left)).add(v0.mul(right));
-            s1 = s1.add(v1.mul(left)).add(v1.mul(right));
-            s2 = s2.add(v2.mul(left)).add(v2.mul(right));
-            s3 = s3.add(v3.mul(left)).add(v3.mul(right));
-        }
         int o = (last * outStride + q) * LANES;
-        s0.intoArray(to, o);
-        s1.intoArray(to, o + LANES);
-        s2.intoArray(to, o + 2 * LANES);
-        s3.intoArray(to, o + 3 * LANES);
+        java.util.Arrays.fill(to, o, o + LINES * LANES, 0f);
+        lastInput(t, q, from, to, outStride, bounds[last]);
     }
 
     /**
