@@ -170,6 +170,26 @@ public final class ElementCodec {
         }
     }
 
+    /** The element at index {@code index} (in elements), widened exactly. */
+    static float get(MemorySegment seg, DataType type, long index) {
+        return switch (type) {
+            case FLOAT -> seg.get(F32, index * 4);
+            case FLOAT16 -> Float.float16ToFloat(seg.get(U16, index * 2));
+            case BF16 -> bf16ToFloat(seg.get(U16, index * 2));
+            default -> throw new IllegalArgumentException("no float codec for " + type);
+        };
+    }
+
+    /** Writes {@code value} to the element at index {@code index}, rounded once to nearest even. */
+    static void set(MemorySegment seg, DataType type, long index, float value) {
+        switch (type) {
+            case FLOAT -> seg.set(F32, index * 4, value);
+            case FLOAT16 -> seg.set(U16, index * 2, Float.floatToFloat16(value));
+            case BF16 -> seg.set(U16, index * 2, floatToBf16(value));
+            default -> throw new IllegalArgumentException("no float codec for " + type);
+        }
+    }
+
     /** BFLOAT16 bits → float (exact: bfloat16 is the upper half of a float). */
     public static float bf16ToFloat(short bits) {
         return Float.intBitsToFloat((bits & 0xffff) << 16);

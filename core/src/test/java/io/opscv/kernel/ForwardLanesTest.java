@@ -31,6 +31,11 @@ class ForwardLanesTest {
                 new KernelCase("up3.7x_ac", 1, 17, 259, 70, true, 0, f, cont, true),
                 new KernelCase("down4x", 2, 9, 250, 1000, false, 0, f, cont, false),
                 new KernelCase("down500x", 1, 18, 3, 1500, false, 0, f, cont, true),
+                // Downsampling by 32 or more reads only the taps (SparseForward): a run of outputs per row, and
+                // outputs of one position across many rows, split over tasks.
+                new KernelCase("down64x_row_runs", 2, 3, 100, 6400, false, 0, f, cont, false),
+                new KernelCase("down40x_across_rows", 3, 3000, 1, 40, true, 0, f, cont, false),
+                new KernelCase("down33x_ac", 2, 5, 7, 233, true, 0, f, cont, true),
                 new KernelCase("up500x", 1, 3, 1500, 3, false, 0, f, cont, false),
                 new KernelCase("lin1", 2, 9, 7, 1, false, 0, f, cont, false),
                 new KernelCase("lout1", 2, 9, 1, 9, true, 0, f, cont, false),

@@ -1,0 +1,145 @@
+package io.opscv.kernel;
+
+import io.opscv.runtime.DataType;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The 1-D forward of a strong downsampling: each output reads its two inputs straight from self, and
+ * nothing else is read. Where outputs lie {@link #MIN_RATIO} or more inputs apart, rows in lanes would
+ * stage every input of a row for the few it needs (or stage each output on its own, a call per output and
+ * group); here the memory traffic is the lines that hold the taps, a fraction of the row.
+ *
+ * <p>Each output is {@code w0 · x[x0] + w1 · x[x1]} in float, the left product first, rounded once: the
+ * reference's arithmetic ({@link ScalarKernelProvider#forward}), so every provider and thread count gives
+ * the same bits. The loops follow the memory: row after row; or one output position across rows, where
+ * rows have few outputs or where many channels lie side by side in self (channels-last: then the taps of a
+ * run of channels are runs of memory, moved by the provider's codecs). Tasks are ranges of rows or of
+ * (batch, output, run of rows); every output belongs to one task.
+ */
+final class SparseForward {
+    /** Inputs per output from which a downsampling reads only the taps: its rows' lines are then mostly unread. */
+    static final int MIN_RATIO = 32;
+    /** Channels-last rows taken as runs of at most this many, through the provider's codecs. */
+    private static final int RUN = 1024;
+    /** Fewer channels than this go element by element: a codec call per run costs more than their elements. */
+    private static final int MIN_RUN = 16;
+    /** Rows of fewer outputs than this are taken across rows, one output position at a time. */
+    private static final int ACROSS_ROWS_OUTPUTS = 64;
+    /** Outputs a task covers at least: handing out a task costs about as much as a microsecond. */
+    private static final long TASK_OUTPUTS = 1 << 13;
+
+    private SparseForward() {}
+
+    static boolean applies(LinearTable t) {
+        return t.lin() >= (long) MIN_RATIO * t.lout();
+    }
+
+    static void run(StridedTensor self, StridedTensor out, LinearTable t, KernelProvider provider, WorkerPool pool) {
+        long[] si = self.strides();
+        long[] so = out.strides();
+        long batches = out.shape()[0];
+        long channels = out.shape()[1];
+        int lout = t.lout();
+        if (batches * channels == 0 || lout == 0) {
+            return;
+        }
+        // Rows evenly spaced in both tensors (contiguous N and C) are one batch of N·C rows.
+        if (batches > 1 && si[0] == channels * si[1] && so[0] == channels * so[1]) {
+            channels *= batches;
+            batches = 1;
+        }
+        // Many channels side by side in self (one output's taps of consecutive channels are runs), or rows of
+        // few outputs: the outputs of one position for a run of rows; otherwise a run of outputs of one row.
+        boolean acrossRows = channels > 1 && (Math.abs(si[1]) < Math.abs(si[2]) && channels >= MIN_RUN
+                || lout < ACROSS_ROWS_OUTPUTS);
+        long perRun = acrossRows ? Math.min(channels, TASK_OUTPUTS) : lout;
+        long runsPerLine = acrossRows ? (channels + perRun - 1) / perRun : 1;
+        long runs = acrossRows ? batches * lout * runsPerLine : batches * channels;
+        long runsPerTask = Math.max(1, TASK_OUTPUTS / perRun);
+        int tasks = Math.toIntExact((runs + runsPerTask - 1) / runsPerTask);
+        final long c0 = channels;
+        WorkerPool.Task body = (task, slot) -> {
+            float[] work = si[1] == 1 && acrossRows && c0 >= MIN_RUN ? new float[3 * RUN] : null;
+            for (long u = task * runsPerTask, u1 = Math.min(runs, u + runsPerTask); u < u1; u++) {
+                if (acrossRows) {
+                    long line = u / runsPerLine;
+                    long first = u % runsPerLine * perRun;
+                    long n = line / lout;
+                    int j = (int) (line % lout);
+                    long in = self.offset() + n * si[0] + first * si[1];
+                    long to = out.offset() + n * so[0] + first * so[1] + j * so[2];
+                    int count = (int) Math.min(perRun, c0 - first);
+                    if (work != null) {
+                        runs(self, out, t, j, in, to, so[1], count, provider, work);
+                    } else {
+                        line(self, out, t, j, 0, in, si[1], to, so[1], count);
+                    }
+                } else {
+                    long n = u / c0;
+                    long c = u % c0;
+                    line(self, out, t, 0, 1, self.offset() + n * si[0] + c * si[1], 0,
+                            out.offset() + n * so[0] + c * so[1], so[2], lout);
+                }
+            }
+        };
+        if (tasks == 1 || pool.parallelism() == 1) {
+            for (int task = 0; task < tasks; task++) {
+                body.run(task, 0);
+            }
+        } else {
+            pool.forEach(tasks, body);
+        }
+    }
+
+    /**
+     * {@link #line} across {@code count} rows whose elements lie side by side in self (channels-last): the
+     * two taps are runs, widened by the provider's codec, combined and rounded as runs, {@link #RUN} at a time.
+     */
+    private static void runs(StridedTensor self, StridedTensor out, LinearTable t, int j, long in, long to,
+                             long outStep, int count, KernelProvider provider, float[] work) {
+        int left = t.x0[j];
+        int right = left < t.lin() - 1 ? left + 1 : left;
+        long tap = self.strides()[2];
+        float w0 = t.w0[j];
+        float w1 = t.w1[j];
+        for (int k0 = 0; k0 < count; k0 += RUN) {
+            int n = Math.min(RUN, count - k0);
+            provider.decodeRun(self.segment(), self.dataType(), in + k0 + left * tap, n, work, 0);
+            provider.decodeRun(self.segment(), self.dataType(), in + k0 + right * tap, n, work, RUN);
+            for (int k = 0; k < n; k++) {
+                work[2 * RUN + k] = w0 * work[k] + w1 * work[RUN + k];
+            }
+            if (outStep == 1) {
+                provider.encodeRun(work, 2 * RUN, n, out.segment(), out.dataType(), to + k0);
+            } else {
+                ElementCodec.encode(work, 2 * RUN, n, out.segment(), out.dataType(), to + k0 * outStep, outStep);
+            }
+        }
+    }
+
+    /**
+     * {@code count} outputs: output k is output {@code j0 + k·dj} of the row at self element
+     * {@code in + k·inStep}, written to out element {@code to + k·outStep}.
+     */
+    private static void line(StridedTensor self, StridedTensor out, LinearTable t, int j0, int dj, long in,
+                             long inStep, long to, long outStep, int count) {
+        final int[] x0 = t.x0;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final int last = t.lin() - 1;
+        final long tap = self.strides()[2];
+        final MemorySegment src = self.segment();
+        final DataType srcType = self.dataType();
+        final MemorySegment dst = out.segment();
+        final DataType dstType = out.dataType();
+        int j = j0;
+        for (int k = 0; k < count; k++, j += dj) {
+            int left = x0[j];
+            int right = left < last ? left + 1 : left;
+            long row = in + k * inStep;
+            float y = w0[j] * ElementCodec.get(src, srcType, row + left * tap)
+                    + w1[j] * ElementCodec.get(src, srcType, row + right * tap);
+            ElementCodec.set(dst, dstType, to + k * outStep, y);
+        }
+    }
+}
