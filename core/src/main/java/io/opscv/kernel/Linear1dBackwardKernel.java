@@ -19,6 +19,9 @@ package io.opscv.kernel;
  * widening and rounding. The buffers stay in the L1 and L2 caches; each byte of the tensors is read or written
  * once (a block's boundary positions twice).
  *
+ * <p>A downsampling by {@link SparseBackward#MIN_RATIO} or more whose positions reach distinct inputs is
+ * written as a fill and its taps instead ({@link SparseBackward}).
+ *
  * <p>Every output element belongs to exactly one task and is summed by one thread in an order that does
  * not depend on the cut (the gather form needs no atomics), so results are bit-identical for any thread
  * count, schedule and provider.
@@ -61,7 +64,12 @@ public final class Linear1dBackwardKernel {
     /** Runs with {@code provider}, spreading the tasks over {@code pool}. */
     public static void run(StridedTensor gradOut, StridedTensor out, LinearTable table, KernelProvider provider,
                            WorkerPool pool) {
-        Plan plan = new Plan(gradOut, out, table.full(), provider, pool.parallelism());
+        LinearTable full = table.full();
+        if (SparseBackward.applies(full, out)) {
+            SparseBackward.run(gradOut, out, full, pool);
+            return;
+        }
+        Plan plan = new Plan(gradOut, out, full, provider, pool.parallelism());
         if (plan.tasks == 0) {
             return;
         }

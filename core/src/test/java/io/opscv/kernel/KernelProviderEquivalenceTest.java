@@ -43,6 +43,12 @@ class KernelProviderEquivalenceTest {
                 new KernelCase("three_terms", 2, 3, 100, 190, false, 0, f, cont, false),
                 new KernelCase("ratio500_up", 1, 2, 3, 1500, false, 500, f, cont, false),
                 new KernelCase("ratio500_down", 1, 2, 1500, 3, false, 0, f, cont, false),
+                // Downsampling by 32 or more, each input reached by one position at most: a fill and the taps
+                // (SparseBackward); rows end to end filled across their ends over several tasks, fills longer
+                // than one block of zeros, and the last input as both taps (alignCorners).
+                new KernelCase("sparse_down50x_rows", 3, 40, 1000, 20, false, 0, f, cont, false),
+                new KernelCase("sparse_down64x_ac", 2, 3, 640, 10, true, 0, f, cont, false),
+                new KernelCase("sparse_down32x_long", 1, 2, 70000, 2187, false, 0, f, cont, false),
                 new KernelCase("lout1_ac", 2, 2, 9, 1, true, 0, f, cont, false),
                 new KernelCase("lout1", 2, 2, 9, 1, false, 0, f, cont, false),
                 new KernelCase("lin1", 2, 2, 1, 7, false, 0, f, cont, false),
