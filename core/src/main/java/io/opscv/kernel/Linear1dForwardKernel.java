@@ -38,7 +38,7 @@ public final class Linear1dForwardKernel {
     public static void run(StridedTensor self, StridedTensor out, LinearTable table, KernelProvider provider,
                            WorkerPool pool) {
         LinearTable t = table.full();
-        if (SparseForward.applies(t)) {
+        if (SparseForward.applies(t, self)) {
             SparseForward.run(self, out, t, provider, pool);
             return;
         }

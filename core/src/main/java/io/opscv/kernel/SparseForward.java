@@ -7,7 +7,9 @@ import java.lang.foreign.MemorySegment;
  * The 1-D forward of a strong downsampling: each output reads its two inputs straight from self, and
  * nothing else is read. Where outputs lie {@link #MIN_RATIO} or more inputs apart, rows in lanes would
  * stage every input of a row for the few it needs (or stage each output on its own, a call per output and
- * group); here the memory traffic is the lines that hold the taps, a fraction of the row.
+ * group); here the memory traffic is the lines that hold the taps, a fraction of the row. Rows of one
+ * output, or of up to {@link #TINY_OUTPUTS} from 16 or more channels side by side, are taken here too,
+ * whatever the ratio: rows in lanes spend a transpose and codec calls per group on their few outputs.
  *
  * <p>Each output is {@code w0 · x[x0] + w1 · x[x1]} in float, the left product first, rounded once: the
  * reference's arithmetic ({@link ScalarKernelProvider#forward}), so every provider and thread count gives
@@ -23,6 +25,8 @@ final class SparseForward {
     private static final int RUN = 1024;
     /** Fewer channels than this go element by element: a codec call per run costs more than their elements. */
     private static final int MIN_RUN = 16;
+    /** Outputs per row, at most, of a downsampling of channels-last rows taken here whatever its ratio. */
+    static final int TINY_OUTPUTS = 4;
     /** Rows of fewer outputs than this are taken across rows, one output position at a time. */
     private static final int ACROSS_ROWS_OUTPUTS = 64;
     /** Outputs a task covers at least: handing out a task costs about as much as a microsecond. */
@@ -30,8 +34,18 @@ final class SparseForward {
 
     private SparseForward() {}
 
-    static boolean applies(LinearTable t) {
-        return t.lin() >= (long) MIN_RATIO * t.lout();
+    /**
+     * Downsampling by {@link #MIN_RATIO} or more; or rows of one output, or of up to {@link #TINY_OUTPUTS}
+     * from many channels side by side: per output, rows in lanes then pay more for a group than its
+     * few outputs need (a transpose and a codec call per group of rows).
+     */
+    static boolean applies(LinearTable t, StridedTensor self) {
+        int lout = t.lout();
+        if (t.lin() >= (long) MIN_RATIO * lout) {
+            return true;
+        }
+        boolean runs = self.shape()[1] >= MIN_RUN && self.strides()[1] == 1 && Math.abs(self.strides()[2]) > 1;
+        return lout < t.lin() && (lout == 1 || lout <= TINY_OUTPUTS && runs);
     }
 
     static void run(StridedTensor self, StridedTensor out, LinearTable t, KernelProvider provider, WorkerPool pool) {

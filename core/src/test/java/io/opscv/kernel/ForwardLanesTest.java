@@ -36,6 +36,9 @@ class ForwardLanesTest {
                 new KernelCase("down64x_row_runs", 2, 3, 100, 6400, false, 0, f, cont, false),
                 new KernelCase("down40x_across_rows", 3, 3000, 1, 40, true, 0, f, cont, false),
                 new KernelCase("down33x_ac", 2, 5, 7, 233, true, 0, f, cont, true),
+                // Rows of one output, and of a few from 16 or more channels side by side (transposed layout).
+                new KernelCase("tiny_out_one", 30, 40, 1, 9, false, 0, f, cont, false),
+                new KernelCase("tiny_out_c20", 5, 20, 3, 7, true, 0, f, cont, true),
                 new KernelCase("up500x", 1, 3, 1500, 3, false, 0, f, cont, false),
                 new KernelCase("lin1", 2, 9, 7, 1, false, 0, f, cont, false),
                 new KernelCase("lout1", 2, 9, 1, 9, true, 0, f, cont, false),
