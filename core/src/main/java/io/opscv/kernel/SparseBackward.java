@@ -26,7 +26,10 @@ final class SparseBackward {
 
     private SparseBackward() {}
 
-    /** Whether {@code t} downsamples by {@link #MIN_RATIO} or more with no input reached by two positions, into rows of stride 1. */
+    /**
+     * Whether {@code t} downsamples by {@link #MIN_RATIO} or more with no input reached by two positions, into
+     * rows of out of stride 1.
+     */
     static boolean applies(LinearTable t, StridedTensor out) {
         if (out.strides()[2] != 1 || t.lin() < (long) MIN_RATIO * t.lout()) {
             return false;
@@ -94,7 +97,8 @@ final class SparseBackward {
                 int left = x0[j];
                 int right = left < lin - 1 ? left + 1 : left;
                 if (filled <= o + right) {
-                    filled = zeros(oSeg, size, filled, Math.min(end, Math.max(o + right + 1, filled + FILL_BYTES / size)));
+                    long ahead = Math.max(o + right + 1, filled + FILL_BYTES / size);
+                    filled = zeros(oSeg, size, filled, Math.min(end, ahead));
                 }
                 float v = ElementCodec.get(gSeg, gType, g + j * sg[2]);
                 if (left == right) {

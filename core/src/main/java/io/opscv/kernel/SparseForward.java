@@ -14,9 +14,9 @@ import java.lang.foreign.MemorySegment;
  * <p>Each output is {@code w0 · x[x0] + w1 · x[x1]} in float, the left product first, rounded once: the
  * reference's arithmetic ({@link ScalarKernelProvider#forward}), so every provider and thread count gives
  * the same bits. The loops follow the memory: row after row; or one output position across rows, where
- * rows have few outputs or where many channels lie side by side in self (channels-last: then the taps of a
- * run of channels are runs of memory, moved by the provider's codecs). Tasks are ranges of rows or of
- * (batch, output, run of rows); every output belongs to one task.
+ * rows have few outputs or where many channels lie side by side in self, the rows' taps then decoded as
+ * runs (the provider's codecs for channels-last rows, the codec's strided loops otherwise). Tasks are
+ * ranges of rows or of (batch, output, run of rows); every output belongs to one task.
  */
 final class SparseForward {
     /** Inputs per output from which a downsampling reads only the taps: its rows' lines are then mostly unread. */
@@ -73,7 +73,7 @@ final class SparseForward {
         int tasks = Math.toIntExact((runs + runsPerTask - 1) / runsPerTask);
         final long c0 = channels;
         WorkerPool.Task body = (task, slot) -> {
-            float[] work = si[1] == 1 && acrossRows && c0 >= MIN_RUN ? new float[3 * RUN] : null;
+            float[] work = acrossRows ? new float[3 * RUN] : null;
             for (long u = task * runsPerTask, u1 = Math.min(runs, u + runsPerTask); u < u1; u++) {
                 if (acrossRows) {
                     long line = u / runsPerLine;
@@ -83,16 +83,11 @@ final class SparseForward {
                     long in = self.offset() + n * si[0] + first * si[1];
                     long to = out.offset() + n * so[0] + first * so[1] + j * so[2];
                     int count = (int) Math.min(perRun, c0 - first);
-                    if (work != null) {
-                        runs(self, out, t, j, in, to, so[1], count, provider, work);
-                    } else {
-                        line(self, out, t, j, 0, in, si[1], to, so[1], count);
-                    }
+                    runs(self, out, t, j, in, si[1], to, so[1], count, provider, work);
                 } else {
                     long n = u / c0;
                     long c = u % c0;
-                    line(self, out, t, 0, 1, self.offset() + n * si[0] + c * si[1], 0,
-                            out.offset() + n * so[0] + c * so[1], so[2], lout);
+                    row(self, out, t, self.offset() + n * si[0] + c * si[1], out.offset() + n * so[0] + c * so[1]);
                 }
             }
         };
@@ -106,11 +101,12 @@ final class SparseForward {
     }
 
     /**
-     * {@link #line} across {@code count} rows whose elements lie side by side in self (channels-last): the
-     * two taps are runs, widened by the provider's codec, combined and rounded as runs, {@link #RUN} at a time.
+     * Output j of {@code count} rows, {@code inStep} apart in self and {@code outStep} in out, {@link #RUN} at
+     * a time: the rows' two taps decoded as runs (through the codec's loops, never element by element, so
+     * that the dtype is chosen once per run), combined in float and rounded as a run.
      */
-    private static void runs(StridedTensor self, StridedTensor out, LinearTable t, int j, long in, long to,
-                             long outStep, int count, KernelProvider provider, float[] work) {
+    private static void runs(StridedTensor self, StridedTensor out, LinearTable t, int j, long in, long inStep,
+                             long to, long outStep, int count, KernelProvider provider, float[] work) {
         int left = t.x0[j];
         int right = left < t.lin() - 1 ? left + 1 : left;
         long tap = self.strides()[2];
@@ -118,8 +114,8 @@ final class SparseForward {
         float w1 = t.w1[j];
         for (int k0 = 0; k0 < count; k0 += RUN) {
             int n = Math.min(RUN, count - k0);
-            provider.decodeRun(self.segment(), self.dataType(), in + k0 + left * tap, n, work, 0);
-            provider.decodeRun(self.segment(), self.dataType(), in + k0 + right * tap, n, work, RUN);
+            decode(self, in + k0 * inStep + left * tap, inStep, n, provider, work, 0);
+            decode(self, in + k0 * inStep + right * tap, inStep, n, provider, work, RUN);
             for (int k = 0; k < n; k++) {
                 work[2 * RUN + k] = w0 * work[k] + w1 * work[RUN + k];
             }
@@ -131,29 +127,34 @@ final class SparseForward {
         }
     }
 
-    /**
-     * {@code count} outputs: output k is output {@code j0 + k·dj} of the row at self element
-     * {@code in + k·inStep}, written to out element {@code to + k·outStep}.
-     */
-    private static void line(StridedTensor self, StridedTensor out, LinearTable t, int j0, int dj, long in,
-                             long inStep, long to, long outStep, int count) {
+    /** The taps of {@code count} rows {@code step} apart: the provider's codec for a run, else a strided loop. */
+    private static void decode(StridedTensor self, long first, long step, int count, KernelProvider provider,
+                               float[] dst, int at) {
+        if (step == 1) {
+            provider.decodeRun(self.segment(), self.dataType(), first, count, dst, at);
+        } else {
+            ElementCodec.decode(self.segment(), self.dataType(), first, step, count, dst, at);
+        }
+    }
+
+    /** Every output of the row at self element {@code in}, written from out element {@code to} on. */
+    private static void row(StridedTensor self, StridedTensor out, LinearTable t, long in, long to) {
         final int[] x0 = t.x0;
         final float[] w0 = t.w0;
         final float[] w1 = t.w1;
         final int last = t.lin() - 1;
         final long tap = self.strides()[2];
+        final long step = out.strides()[2];
         final MemorySegment src = self.segment();
         final DataType srcType = self.dataType();
         final MemorySegment dst = out.segment();
         final DataType dstType = out.dataType();
-        int j = j0;
-        for (int k = 0; k < count; k++, j += dj) {
+        for (int j = 0, lout = t.lout(); j < lout; j++) {
             int left = x0[j];
             int right = left < last ? left + 1 : left;
-            long row = in + k * inStep;
-            float y = w0[j] * ElementCodec.get(src, srcType, row + left * tap)
-                    + w1[j] * ElementCodec.get(src, srcType, row + right * tap);
-            ElementCodec.set(dst, dstType, to + k * outStep, y);
+            float y = w0[j] * ElementCodec.get(src, srcType, in + left * tap)
+                    + w1[j] * ElementCodec.get(src, srcType, in + right * tap);
+            ElementCodec.set(dst, dstType, to + j * step, y);
         }
     }
 }
