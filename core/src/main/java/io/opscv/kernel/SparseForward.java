@@ -8,8 +8,7 @@ import java.lang.foreign.MemorySegment;
  * nothing else is read. Where outputs lie {@link #MIN_RATIO} or more inputs apart, rows in lanes would
  * stage every input of a row for the few it needs (or stage each output on its own, a call per output and
  * group); here the memory traffic is the lines that hold the taps, a fraction of the row. Rows of one
- * output, or of up to {@link #TINY_OUTPUTS} from 16 or more channels side by side, are taken here too,
- * whatever the ratio: rows in lanes spend a transpose and codec calls per group on their few outputs.
+ * output and some downsamplings of channels side by side are taken here too ({@link #applies}).
  *
  * <p>Each output is {@code w0 · x[x0] + w1 · x[x1]} in float, the left product first, rounded once: the
  * reference's arithmetic ({@link ScalarKernelProvider#forward}), so every provider and thread count gives
@@ -25,6 +24,8 @@ final class SparseForward {
     private static final int RUN = 1024;
     /** Fewer channels than this go element by element: a codec call per run costs more than their elements. */
     private static final int MIN_RUN = 16;
+    /** Channels side by side from which a downsampling by 2 or more reads only the taps: runs of 256 bytes or more. */
+    private static final int WIDE_RUN = 64;
     /** Outputs per row, at most, of a downsampling of channels-last rows taken here whatever its ratio. */
     static final int TINY_OUTPUTS = 4;
     /** Rows of fewer outputs than this are taken across rows, one output position at a time. */
@@ -35,17 +36,23 @@ final class SparseForward {
     private SparseForward() {}
 
     /**
-     * Downsampling by {@link #MIN_RATIO} or more; or rows of one output, or of up to {@link #TINY_OUTPUTS}
-     * from many channels side by side: per output, rows in lanes then pay more for a group than its
-     * few outputs need (a transpose and a codec call per group of rows).
+     * Where the taps are read straight from self: downsampling by {@link #MIN_RATIO} or more (most of a row's
+     * lines are then never read); rows of one output, or of up to {@link #TINY_OUTPUTS} from {@link #MIN_RUN}
+     * or more channels side by side (rows in lanes spend a transpose and codec calls per group on them); and
+     * downsampling by 2 or more of {@link #WIDE_RUN} or more channels side by side (each tap a run of a
+     * line or more, and the positions between the taps, half of self or more, never read).
      */
     static boolean applies(LinearTable t, StridedTensor self) {
+        int lin = t.lin();
         int lout = t.lout();
-        if (t.lin() >= (long) MIN_RATIO * lout) {
+        if (lin >= (long) MIN_RATIO * lout) {
             return true;
         }
-        boolean runs = self.shape()[1] >= MIN_RUN && self.strides()[1] == 1 && Math.abs(self.strides()[2]) > 1;
-        return lout < t.lin() && (lout == 1 || lout <= TINY_OUTPUTS && runs);
+        long channels = self.shape()[1];
+        boolean sideBySide = self.strides()[1] == 1 && Math.abs(self.strides()[2]) > 1;
+        return lout < lin && (lout == 1
+                || sideBySide && channels >= MIN_RUN && lout <= TINY_OUTPUTS
+                || sideBySide && channels >= WIDE_RUN && lin >= 2L * lout);
     }
 
     static void run(StridedTensor self, StridedTensor out, LinearTable t, KernelProvider provider, WorkerPool pool) {

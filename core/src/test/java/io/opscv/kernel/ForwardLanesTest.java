@@ -39,6 +39,7 @@ class ForwardLanesTest {
                 // Rows of one output, and of a few from 16 or more channels side by side (transposed layout).
                 new KernelCase("tiny_out_one", 30, 40, 1, 9, false, 0, f, cont, false),
                 new KernelCase("tiny_out_c20", 5, 20, 3, 7, true, 0, f, cont, true),
+                new KernelCase("down3x_c64", 2, 64, 50, 150, false, 0, f, cont, false),
                 new KernelCase("up500x", 1, 3, 1500, 3, false, 0, f, cont, false),
                 new KernelCase("lin1", 2, 9, 7, 1, false, 0, f, cont, false),
                 new KernelCase("lout1", 2, 9, 1, 9, true, 0, f, cont, false),
