@@ -20,9 +20,11 @@ final class SparseBackward {
     static final int MIN_RATIO = 32;
     /** Elements of out a task covers at least. */
     private static final long TASK_ELEMENTS = 1 << 15;
-    /** Bytes a fill writes ahead of the taps at most: a fixed block of zeros (64 KiB) it copies from. */
+    /**
+     * Bytes a fill writes ahead of the taps at most, so that the taps find their lines in cache. A fill, not
+     * a copy from a block of zeros: the copy reads its source as it writes (10-30 % slower here).
+     */
     private static final long FILL_BYTES = 1 << 16;
-    private static final MemorySegment ZEROS = MemorySegment.ofArray(new byte[(int) FILL_BYTES]);
 
     private SparseBackward() {}
 
@@ -121,7 +123,7 @@ final class SparseBackward {
     private static long zeros(MemorySegment seg, long size, long from, long to) {
         for (long at = from; at < to; ) {
             long bytes = Math.min(FILL_BYTES, (to - at) * size);
-            MemorySegment.copy(ZEROS, 0, seg, at * size, bytes);
+            seg.asSlice(at * size, bytes).fill((byte) 0);
             at += bytes / size;
         }
         return Math.max(from, to);
