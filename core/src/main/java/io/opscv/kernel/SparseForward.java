@@ -20,11 +20,11 @@ import java.lang.foreign.MemorySegment;
 final class SparseForward {
     /** Inputs per output from which a downsampling reads only the taps: its rows' lines are then mostly unread. */
     static final int MIN_RATIO = 32;
-    /** Channels-last rows taken as runs of at most this many, through the provider's codecs. */
+    /** Rows whose taps are decoded as one run, at most, where one output position is taken across rows. */
     private static final int RUN = 1024;
-    /** Fewer channels than this go element by element: a codec call per run costs more than their elements. */
+    /** Channels side by side, at least, for which one output position is taken across them (runs of taps). */
     private static final int MIN_RUN = 16;
-    /** Channels side by side from which a downsampling by 2 or more reads only the taps: runs of 256 bytes or more. */
+    /** Channels side by side from which a downsampling by 2 or more reads only the taps (runs of 256 B or more). */
     private static final int WIDE_RUN = 64;
     /** Outputs per row, at most, of a downsampling of channels-last rows taken here whatever its ratio. */
     static final int TINY_OUTPUTS = 4;
