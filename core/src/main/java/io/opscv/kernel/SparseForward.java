@@ -26,6 +26,12 @@ final class SparseForward {
     private static final int MIN_RUN = 16;
     /** Channels side by side from which a downsampling by 2 or more reads only the taps (runs of 256 B or more). */
     private static final int WIDE_RUN = 64;
+    /**
+     * Rows, at most, and inputs per output, at least, of a downsampling read here: a few long rows leave
+     * lanes idle and stream each row of a group at once, while each output reads 4 or more inputs.
+     */
+    static final int FEW_ROWS = 64;
+    static final int FEW_ROWS_RATIO = 4;
     /** Outputs per row, at most, of a downsampling of channels-last rows taken here whatever its ratio. */
     static final int TINY_OUTPUTS = 4;
     /** Rows of fewer outputs than this are taken across rows, one output position at a time. */
@@ -37,7 +43,8 @@ final class SparseForward {
 
     /**
      * Where the taps are read straight from self: downsampling by {@link #MIN_RATIO} or more (most of a row's
-     * lines are then never read); rows of one output, or of up to {@link #TINY_OUTPUTS} from {@link #MIN_RUN}
+     * lines are then never read), or by {@link #FEW_ROWS_RATIO} or more of at most {@link #FEW_ROWS} rows;
+     * rows of one output, or of up to {@link #TINY_OUTPUTS} from {@link #MIN_RUN}
      * or more channels side by side (rows in lanes spend a transpose and codec calls per group on them); and
      * downsampling by 2 or more of {@link #WIDE_RUN} or more channels side by side (each tap a run of a
      * line or more, and the positions between the taps, half of self or more, never read).
@@ -45,10 +52,11 @@ final class SparseForward {
     static boolean applies(LinearTable t, StridedTensor self) {
         int lin = t.lin();
         int lout = t.lout();
-        if (lin >= (long) MIN_RATIO * lout) {
+        long channels = self.shape()[1];
+        long rows = self.shape()[0] * channels;
+        if (lin >= (long) MIN_RATIO * lout || lin >= (long) FEW_ROWS_RATIO * lout && rows <= FEW_ROWS) {
             return true;
         }
-        long channels = self.shape()[1];
         boolean sideBySide = self.strides()[1] == 1 && Math.abs(self.strides()[2]) > 1;
         return lout < lin && (lout == 1
                 || sideBySide && channels >= MIN_RUN && lout <= TINY_OUTPUTS

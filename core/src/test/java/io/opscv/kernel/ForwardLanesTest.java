@@ -40,6 +40,7 @@ class ForwardLanesTest {
                 new KernelCase("tiny_out_one", 30, 40, 1, 9, false, 0, f, cont, false),
                 new KernelCase("tiny_out_c20", 5, 20, 3, 7, true, 0, f, cont, true),
                 new KernelCase("down3x_c64", 2, 64, 50, 150, false, 0, f, cont, false),
+                new KernelCase("down7x_few_rows", 1, 5, 143, 1000, true, 0, f, cont, true),
                 new KernelCase("up500x", 1, 3, 1500, 3, false, 0, f, cont, false),
                 new KernelCase("lin1", 2, 9, 7, 1, false, 0, f, cont, false),
                 new KernelCase("lout1", 2, 9, 1, 9, true, 0, f, cont, false),
