@@ -20,7 +20,9 @@ package io.opscv.kernel;
  * once (a block's boundary positions twice).
  *
  * <p>A downsampling by {@link SparseBackward#MIN_RATIO} or more whose positions reach distinct inputs is
- * written as a fill and its taps instead ({@link SparseBackward}).
+ * written as a fill and its taps instead ({@link SparseBackward}); long rows downsampled by
+ * {@link ScatterBackward#MIN_RATIO} or more go four at a time through the reference's scatter loop
+ * ({@link ScatterBackward}).
  *
  * <p>Every output element belongs to exactly one task and is summed by one thread in an order that does
  * not depend on the cut (the gather form needs no atomics), so results are bit-identical for any thread
@@ -67,6 +69,10 @@ public final class Linear1dBackwardKernel {
         LinearTable full = table.full();
         if (SparseBackward.applies(full, out)) {
             SparseBackward.run(gradOut, out, full, pool);
+            return;
+        }
+        if (ScatterBackward.applies(full, gradOut)) {
+            ScatterBackward.run(gradOut, out, full, provider, pool);
             return;
         }
         Plan plan = new Plan(gradOut, out, full, provider, pool.parallelism());

@@ -49,6 +49,16 @@ class KernelProviderEquivalenceTest {
                 new KernelCase("sparse_down50x_rows", 3, 40, 1000, 20, false, 0, f, cont, false),
                 new KernelCase("sparse_down64x_ac", 2, 3, 640, 10, true, 0, f, cont, false),
                 new KernelCase("sparse_down32x_long", 1, 2, 70000, 2187, false, 0, f, cont, false),
+                // Downsampling by 3 to 31 of rows of 512 inputs or more: four rows at a time, row by row
+                // (ScatterBackward); 21 rows (a partial last set), blocks cut across the row with positions
+                // straddling them, the last input as both taps (alignCorners), and a given scale that puts four
+                // positions on each input (more positions than a block has inputs).
+                new KernelCase("scatter_down7x_rows", 3, 7, 9000, 1286, false, 0, f, cont, false),
+                new KernelCase("scatter_down3x_ac", 2, 3, 4100, 1367, true, 0, f, cont, false),
+                new KernelCase("scatter_dense_scales", 1, 2, 30000, 10000, false, 4.0, f, cont, false),
+                // A given scale whose output 900 has both taps at the last input with weights 0.33 and 0.67 (the
+                // left term first), after output 899's right-tap term.
+                new KernelCase("scatter_both_taps_last", 2, 3, 3000, 1000, false, 0.30015, f, cont, false),
                 new KernelCase("lout1_ac", 2, 2, 9, 1, true, 0, f, cont, false),
                 new KernelCase("lout1", 2, 2, 9, 1, false, 0, f, cont, false),
                 new KernelCase("lin1", 2, 2, 1, 7, false, 0, f, cont, false),
