@@ -10,12 +10,17 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>Dimensions that are contiguous in both views are merged first, so that a view of padded rows
  * copies whole rows and a contiguous pair is one bulk copy. The rows left are then cut into tasks over
- * the worker pool: rows of consecutive elements are bulk copies (even short ones: one call costs less than
- * a few checked element accesses), strided ones typed loads and stores.
+ * the worker pool: rows of consecutive elements are bulk copies, or eight bytes at a time where they are
+ * short, strided ones typed loads and stores.
  */
 public final class StridedCopy {
     /** Elements a task should cover at least. */
     private static final long TASK_ELEMENTS = 1 << 16;
+    /**
+     * The longest rows of consecutive elements copied by typed loads and stores rather than a copy call,
+     * whose fixed cost is several times a few such accesses.
+     */
+    private static final long SHORT_ROW_BYTES = 64;
     /** Below this many elements a copy runs on its caller. */
     private static final long PARALLEL_ELEMENTS = 1 << 18;
 
@@ -145,31 +150,65 @@ public final class StridedCopy {
         /** Copies rows {@code [first, end)} (row-major order over {@link #shape}). */
         void copy(long first, long end) {
             int outer = shape.length;
+            if (outer == 0) {
+                row(fromOffset, toOffset);
+                return;
+            }
             long[] index = new long[outer];
             long rest = first;
             for (int d = outer - 1; d >= 0; d--) {
                 index[d] = rest % shape[d];
                 rest /= shape[d];
             }
-            boolean bulk = bulk();
-            for (long r = first; r < end; r++) {
+            int last = outer - 1;
+            for (long r = first; r < end; ) {
                 long a = fromOffset;
                 long b = toOffset;
                 for (int d = 0; d < outer; d++) {
                     a += index[d] * fromStrides[d];
                     b += index[d] * toStrides[d];
                 }
-                if (bulk) {
-                    MemorySegment.copy(from, a * size, to, b * size, inner * size);
-                } else {
-                    elements(a, b);
+                // The rows along the last outer dimension step evenly: no index arithmetic per row.
+                long run = Math.min(end - r, shape[last] - index[last]);
+                for (long q = 0; q < run; q++) {
+                    row(a + q * fromStrides[last], b + q * toStrides[last]);
                 }
-                for (int d = outer - 1; d >= 0; d--) {
-                    if (++index[d] < shape[d]) {
-                        break;
-                    }
+                r += run;
+                index[last] += run;
+                for (int d = last; d > 0 && index[d] == shape[d]; d--) {
                     index[d] = 0;
+                    index[d - 1]++;
                 }
+            }
+        }
+
+        /** One row from element {@code a} of the source to element {@code b} of the destination. */
+        private void row(long a, long b) {
+            if (!bulk()) {
+                elements(a, b);
+            } else if (inner * size <= SHORT_ROW_BYTES) {
+                shortRow(a * size, b * size, inner * size);
+            } else {
+                MemorySegment.copy(from, a * size, to, b * size, inner * size);
+            }
+        }
+
+        /** A short row of consecutive elements: eight bytes at a time, then the rest. */
+        private void shortRow(long a, long b, long bytes) {
+            long k = 0;
+            for (; k + 8 <= bytes; k += 8) {
+                to.set(ValueLayout.JAVA_LONG_UNALIGNED, b + k, from.get(ValueLayout.JAVA_LONG_UNALIGNED, a + k));
+            }
+            if (k + 4 <= bytes) {
+                to.set(ValueLayout.JAVA_INT_UNALIGNED, b + k, from.get(ValueLayout.JAVA_INT_UNALIGNED, a + k));
+                k += 4;
+            }
+            if (k + 2 <= bytes) {
+                to.set(ValueLayout.JAVA_SHORT_UNALIGNED, b + k, from.get(ValueLayout.JAVA_SHORT_UNALIGNED, a + k));
+                k += 2;
+            }
+            if (k < bytes) {
+                to.set(ValueLayout.JAVA_BYTE, b + k, from.get(ValueLayout.JAVA_BYTE, a + k));
             }
         }
 
