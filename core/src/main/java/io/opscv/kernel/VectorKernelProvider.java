@@ -35,10 +35,10 @@ final class VectorKernelProvider implements KernelProvider {
     private static final int GATHER_RUNS = 2;
     /**
      * Positions from which up to {@link #LONG_CALL_RUNS} runs load and store faster than gathers and
-     * scatters: 49 × 49 maps of 3 channels (five runs) ran 2 × faster; eight runs of two lanes were 10 %
-     * slower.
+     * scatters: maps of 3 channels (five runs) ran 1.35 × (5 × 5 maps) to 2 × (49 × 49) faster; eight
+     * runs of two lanes were 10 % slower, and at 16 positions the runs' set-up costs more than it saves.
      */
-    private static final int LONG_CALL = 256;
+    private static final int LONG_CALL = 24;
     private static final int LONG_CALL_RUNS = 5;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     /** Rounds of zips in a transpose. */
