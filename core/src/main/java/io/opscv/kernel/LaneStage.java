@@ -25,10 +25,10 @@ import java.lang.foreign.MemorySegment;
  *       transposed</td></tr>
  *   <tr><td>interleaved: s ≠ 1, rows starting less than s apart (a channels-last tensor with fewer channels
  *       than lanes, a group crossing into the next batch's channels)</td>
- *       <td>in: each run of interleaved rows copied once, then a gather per position
- *       ({@link KernelProvider#gatherLanes}); out: the codec's strided loops per row, or through
- *       {@link #writeRuns}, where every run is dense, a scatter per position
- *       ({@link KernelProvider#scatterLanes}) and one store per run</td></tr>
+ *       <td>in: each run of interleaved rows copied once, then per position a gather or a load per run
+ *       of consecutive lanes ({@link KernelProvider#gatherLanes}); out: the codec's strided loops per
+ *       row, or through {@link #writeRuns}, where every run is dense, a scatter or a masked store per
+ *       run of lanes ({@link KernelProvider#scatterLanes}) and one store per run</td></tr>
  *   <tr><td>anything else, at most {@link #SHORT_POSITIONS} positions (tiny rows of a strided tensor, a
  *       partial last group)</td><td>element by element between memory and the lanes, one call for the
  *       group, no transpose</td></tr>
