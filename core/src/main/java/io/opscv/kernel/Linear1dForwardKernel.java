@@ -9,9 +9,10 @@ package io.opscv.kernel;
  * lane-major ({@link LaneStage}), each output {@code w0 · x[x0] + w1 · x[x1]} for all rows of the group
  * at once ({@link KernelProvider#interpolateLanes}), the outputs staged back. A block holds up to
  * {@link #BLOCK_OUTPUTS} outputs whose inputs span at most {@link #SPAN} positions (one output at a time
- * where a downsampling's outputs lie further apart). An identity table (Lin = Lout) copies. Strong
- * downsampling and a few other downsampled shapes ({@link SparseForward#applies}) read only each output's
- * two inputs instead ({@link SparseForward}). Every output
+ * where a downsampling's outputs lie further apart). An identity table (Lin = Lout) copies. Long rows
+ * of consecutive inputs downsampled by 3 to 31 go four at a time through blocks of inputs decoded in one
+ * run ({@link GatherForward}); strong downsampling and a few other downsampled shapes
+ * ({@link SparseForward#applies}) read only each output's two inputs ({@link SparseForward}). Every output
  * belongs to one task: the result does not depend on the thread count.
  */
 public final class Linear1dForwardKernel {
@@ -39,6 +40,10 @@ public final class Linear1dForwardKernel {
     public static void run(StridedTensor self, StridedTensor out, LinearTable table, KernelProvider provider,
                            WorkerPool pool) {
         LinearTable t = table.full();
+        if (GatherForward.applies(t, self)) {
+            GatherForward.run(self, out, t, provider, pool);
+            return;
+        }
         if (SparseForward.applies(t, self)) {
             SparseForward.run(self, out, t, provider, pool);
             return;

@@ -45,35 +45,52 @@ final class ScatterBackward {
 
     static void run(StridedTensor gradOut, StridedTensor out, LinearTable t, KernelProvider provider,
                     WorkerPool pool) {
-        long rows = out.shape()[0] * out.shape()[1];
         int lin = t.lin();
+        int blocks = (lin + BLOCK_INPUTS - 1) / BLOCK_INPUTS;
+        long rows = out.shape()[0] * out.shape()[1];
+        forEachUnit(out, lin, t.lout(), blocks, pool, () -> new Scratch(lin),
+                (u0, u1, s) -> units(gradOut, out, t, provider, rows, blocks, u0, u1, s));
+    }
+
+    /** A task's units {@code [u0, u1)} on a thread's scratch. */
+    interface Units<S> {
+        void run(long u0, long u1, S scratch);
+    }
+
+    /**
+     * Cuts out's rows, {@link #ROWS} at a time, times {@code blocks} blocks of each into units, unit
+     * {@code set·blocks + block}, and runs them as tasks of consecutive units over {@code pool}, each
+     * thread with a scratch of its own. Every output element belongs to one unit.
+     */
+    static <S> void forEachUnit(StridedTensor out, int lin, int lout, int blocks, WorkerPool pool,
+                                java.util.function.Supplier<S> scratch, Units<S> body) {
+        long rows = out.shape()[0] * out.shape()[1];
         if (rows == 0) {
             return;
         }
-        int blocks = (lin + BLOCK_INPUTS - 1) / BLOCK_INPUTS;
-        long sets = (rows + ROWS - 1) / ROWS;
-        long units = sets * blocks;
-        long perUnit = ROWS * (Math.min(lin, BLOCK_INPUTS) + (long) t.lout() * Math.min(lin, BLOCK_INPUTS) / lin);
+        long units = (rows + ROWS - 1) / ROWS * blocks;
+        long perUnit = Math.max(1, ROWS * ((long) lin + lout) / blocks);
         long byWork = Math.max(1, TASK_ELEMENTS / perUnit);
         long bySpread = Math.max(1, units / ((long) pool.parallelism() * TASKS_PER_THREAD));
         long perTask = Math.max(Math.min(byWork, bySpread), (units + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
         int tasks = Math.toIntExact((units + perTask - 1) / perTask);
-        Scratch[] scratch = new Scratch[pool.parallelism()];
-        WorkerPool.Task body = (task, slot) -> {
-            Scratch s = scratch[slot];
+        Object[] scratches = new Object[pool.parallelism()];
+        WorkerPool.Task task = (k, slot) -> {
+            @SuppressWarnings("unchecked")
+            S s = (S) scratches[slot];
             if (s == null) {
-                s = new Scratch(lin);
-                scratch[slot] = s;
+                s = scratch.get();
+                scratches[slot] = s;
             }
-            long u0 = task * perTask;
-            units(gradOut, out, t, provider, rows, blocks, u0, Math.min(units, u0 + perTask), s);
+            long u0 = k * perTask;
+            body.run(u0, Math.min(units, u0 + perTask), s);
         };
         if (tasks == 1 || pool.parallelism() == 1) {
-            for (int task = 0; task < tasks; task++) {
-                body.run(task, 0);
+            for (int k = 0; k < tasks; k++) {
+                task.run(k, 0);
             }
         } else {
-            pool.forEach(tasks, body);
+            pool.forEach(tasks, task);
         }
     }
 

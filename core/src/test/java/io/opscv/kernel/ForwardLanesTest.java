@@ -41,6 +41,17 @@ class ForwardLanesTest {
                 new KernelCase("tiny_out_c20", 5, 20, 3, 7, true, 0, f, cont, true),
                 new KernelCase("down3x_c64", 2, 64, 50, 150, false, 0, f, cont, false),
                 new KernelCase("down7x_few_rows", 1, 5, 143, 1000, true, 0, f, cont, true),
+                // Downsampling by 3 to 31 of rows of 512 inputs or more, four rows at a time (GatherForward): 21
+                // rows (a partial last set), blocks of inputs cut across the row with outputs' right taps in the
+                // next block, the clamped last output (alignCorners), a given scale that puts four outputs on
+                // each input (more outputs than a block has inputs), and an output whose taps are both the
+                // last input with weights 0.33 and 0.67.
+                new KernelCase("gather_down7x_rows", 3, 7, 1286, 9000, false, 0, f, cont, true),
+                new KernelCase("gather_down3x_ac", 2, 3, 1367, 4100, true, 0, f, cont, false),
+                new KernelCase("gather_dense_scales", 1, 2, 10000, 30000, false, 4.0, f, cont, false),
+                new KernelCase("gather_both_taps_last", 2, 3, 1000, 3000, false, 0.30015, f, cont, true),
+                // The last output's right tap is the last input, at weight 0.48.
+                new KernelCase("gather_right_tap_last", 2, 3, 1000, 3000, false, 0.33328, f, cont, false),
                 new KernelCase("up500x", 1, 3, 1500, 3, false, 0, f, cont, false),
                 new KernelCase("lin1", 2, 9, 7, 1, false, 0, f, cont, false),
                 new KernelCase("lout1", 2, 9, 1, 9, true, 0, f, cont, false),
