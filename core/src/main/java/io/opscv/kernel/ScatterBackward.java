@@ -161,9 +161,9 @@ final class ScatterBackward {
     }
 
     /**
-     * The sums of inputs [i0, i1) of {@link #ROWS} rows from positions [jA, jB) ({@code g[k·gp + j - jA]}) into {@code sums[k·sp + 1 + i - i0]}: from +0
-     * in ascending j, each position's left term before its right term (the reference's scatter, cut to the
-     * block). The sums of a position's two taps stay in registers while x0 stays or steps by one, and are
+     * The sums of inputs [i0, i1) of {@link #ROWS} rows from positions [jA, jB) ({@code g[k·gp + j - jA]})
+     * into {@code sums[k·sp + 1 + i - i0]}: from +0 in ascending j, each position's left term before its
+     * right term (the reference's scatter, cut to the block). The sums of a position's two taps stay in registers while x0 stays or steps by one, and are
      * stored at every position (the last store is the final value), so no sum waits on a store of the last.
      *
      * @param sums {@link #ROWS} rows {@code sp} apart, each of {@code i1 - i0 + 2} floats: slots for the inputs
