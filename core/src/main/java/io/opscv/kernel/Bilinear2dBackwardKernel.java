@@ -106,8 +106,7 @@ public final class Bilinear2dBackwardKernel {
             sums = new float[(BLOCK + lanes) * lanes];
             // One row's sums for every column group of a tile, for bands whose span takes several chunks.
             bandSums = new float[(int) ((long) tiles.columns * tiles.unitRows + lanes) + lanes];
-            // A float[] segment: the vector loads and stores of FLOAT on a byte[] one are not intrinsified.
-            MemorySegment t = MemorySegment.ofArray(new float[Math.toIntExact(tiles.intermediateFloats())]);
+            MemorySegment t = MemorySegment.ofArray(new byte[Math.toIntExact(4 * tiles.intermediateFloats())]);
             intermediateRows = new LaneStage(tiles.intermediateRows(t), provider, BLOCK);
             intermediateColumns = new LaneStage(tiles.intermediateColumns(t), provider, BLOCK);
             gradRows = tiles.srcRows == null ? null : new LaneStage(tiles.srcRows, provider, BLOCK);

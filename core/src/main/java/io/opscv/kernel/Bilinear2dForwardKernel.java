@@ -95,8 +95,7 @@ public final class Bilinear2dForwardKernel {
             int lanes = provider.lanes();
             staged = new float[(BLOCK + lanes) * lanes];
             outputs = new float[(BLOCK + lanes) * lanes];
-            // A float[] segment: the vector loads and stores of FLOAT on a byte[] one are not intrinsified.
-            MemorySegment t = MemorySegment.ofArray(new float[Math.toIntExact(tiles.intermediateFloats())]);
+            MemorySegment t = MemorySegment.ofArray(new byte[Math.toIntExact(4 * tiles.intermediateFloats())]);
             intermediateRows = new LaneStage(tiles.intermediateRows(t), provider, BLOCK);
             intermediateColumns = new LaneStage(tiles.intermediateColumns(t), provider, BLOCK);
             selfRows = tiles.srcRows == null ? null : new LaneStage(tiles.srcRows, provider, BLOCK);
