@@ -67,21 +67,24 @@ public final class Bilinear2dBackwardKernel {
         Bilinear2dTiles tiles = new Bilinear2dTiles(gradOut, out, (i0, i1) -> span(ht, i0, i1), null,
                 provider.lanes(), pool.parallelism());
         int tasks = Math.toIntExact(tiles.tasks);
-        Scratch[] scratch = new Scratch[tiles.small ? 1 : pool.parallelism()];
-        WorkerPool.Task body = (task, slot) -> {
-            Scratch s = scratch[slot];
-            if (s == null) {
-                s = new Scratch(tiles, provider);
-                scratch[slot] = s;
+        // One arena for the call's intermediates, shared by its threads and closed once every task is done.
+        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared()) {
+            Scratch[] scratch = new Scratch[tiles.small ? 1 : pool.parallelism()];
+            WorkerPool.Task body = (task, slot) -> {
+                Scratch s = scratch[slot];
+                if (s == null) {
+                    s = new Scratch(tiles, provider, arena);
+                    scratch[slot] = s;
+                }
+                runTile(task, tiles, ht, wt, provider, s);
+            };
+            if (tiles.small) {
+                for (int task = 0; task < tasks; task++) {
+                    body.run(task, 0);
+                }
+            } else {
+                pool.forEach(tasks, body);
             }
-            runTile(task, tiles, ht, wt, provider, s);
-        };
-        if (tiles.small) {
-            for (int task = 0; task < tasks; task++) {
-                body.run(task, 0);
-            }
-        } else {
-            pool.forEach(tasks, body);
         }
     }
 
@@ -100,13 +103,15 @@ public final class Bilinear2dBackwardKernel {
         final LaneStage intermediateRows;
         final LaneStage intermediateColumns;
 
-        Scratch(Bilinear2dTiles tiles, KernelProvider provider) {
+        Scratch(Bilinear2dTiles tiles, KernelProvider provider, java.lang.foreign.Arena arena) {
             int lanes = provider.lanes();
             staged = new float[(BLOCK + lanes) * lanes];
             sums = new float[(BLOCK + lanes) * lanes];
             // One row's sums for every column group of a tile, for bands whose span takes several chunks.
             bandSums = new float[(int) ((long) tiles.columns * tiles.unitRows + lanes) + lanes];
-            MemorySegment t = MemorySegment.ofArray(new byte[Math.toIntExact(4 * tiles.intermediateFloats())]);
+            // Off-heap like the tensors: FLOAT vector moves on a byte[] segment are not intrinsified (a float[]
+            // one made the sweep's mixed profiles slower still); the call's arena frees it when the call ends.
+            MemorySegment t = arena.allocate(4 * tiles.intermediateFloats(), 64);
             intermediateRows = new LaneStage(tiles.intermediateRows(t), provider, BLOCK);
             intermediateColumns = new LaneStage(tiles.intermediateColumns(t), provider, BLOCK);
             gradRows = tiles.srcRows == null ? null : new LaneStage(tiles.srcRows, provider, BLOCK);
