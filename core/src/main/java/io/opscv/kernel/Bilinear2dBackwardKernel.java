@@ -1,5 +1,6 @@
 package io.opscv.kernel;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
@@ -68,7 +69,7 @@ public final class Bilinear2dBackwardKernel {
                 provider.lanes(), pool.parallelism());
         int tasks = Math.toIntExact(tiles.tasks);
         // One arena for the call's intermediates, shared by its threads and closed once every task is done.
-        try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared()) {
+        try (Arena arena = Arena.ofShared()) {
             Scratch[] scratch = new Scratch[tiles.small ? 1 : pool.parallelism()];
             WorkerPool.Task body = (task, slot) -> {
                 Scratch s = scratch[slot];
@@ -103,7 +104,7 @@ public final class Bilinear2dBackwardKernel {
         final LaneStage intermediateRows;
         final LaneStage intermediateColumns;
 
-        Scratch(Bilinear2dTiles tiles, KernelProvider provider, java.lang.foreign.Arena arena) {
+        Scratch(Bilinear2dTiles tiles, KernelProvider provider, Arena arena) {
             int lanes = provider.lanes();
             staged = new float[(BLOCK + lanes) * lanes];
             sums = new float[(BLOCK + lanes) * lanes];

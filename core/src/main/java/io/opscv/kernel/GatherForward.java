@@ -1,8 +1,5 @@
 package io.opscv.kernel;
 
-import io.opscv.runtime.DataType;
-import java.lang.foreign.MemorySegment;
-
 /**
  * The 1-D forward of a downsampling by 3 to 31 of long rows, {@link ScatterBackward#ROWS} rows at a time:
  * a block of inputs of each row is decoded into a tile in one run, the outputs whose left tap lies in it
@@ -33,9 +30,8 @@ final class GatherForward {
 
     static void run(StridedTensor self, StridedTensor out, LinearTable t, KernelProvider provider, WorkerPool pool) {
         int lin = t.lin();
-        int blocks = (lin + BLOCK_INPUTS - 1) / BLOCK_INPUTS;
-        ScatterBackward.forEachUnit(out, lin, t.lout(), blocks, pool, () -> new Scratch(lin),
-                (u0, u1, s) -> units(self, out, t, provider, blocks, u0, u1, s));
+        ScatterBackward.forEachUnit(out, lin, t.lout(), BLOCK_INPUTS, pool, () -> new Scratch(lin),
+                (r0, rows, i0, i1, s) -> unit(self, out, t, provider, r0, rows, i0, i1, s));
     }
 
     /** One thread's tiles: a block's inputs and outputs, for four rows. */
@@ -44,8 +40,6 @@ final class GatherForward {
         final float[] x;
         int yPitch;
         float[] y;
-        final long[] xStart = new long[ScatterBackward.ROWS];
-        final long[] yStart = new long[ScatterBackward.ROWS];
 
         Scratch(int lin) {
             xPitch = Math.min(lin, BLOCK_INPUTS) + 1;
@@ -55,57 +49,37 @@ final class GatherForward {
         }
     }
 
-    private static void units(StridedTensor self, StridedTensor out, LinearTable t, KernelProvider provider,
-                              int blocks, long u0, long u1, Scratch s) {
-        final int rowsPerSet = ScatterBackward.ROWS;
-        long rows = out.shape()[0] * out.shape()[1];
-        long channels = out.shape()[1];
-        long[] sx = self.strides();
-        long[] so = out.strides();
-        MemorySegment xSeg = self.segment();
-        DataType xType = self.dataType();
-        MemorySegment oSeg = out.segment();
-        DataType oType = out.dataType();
+    private static void unit(StridedTensor self, StridedTensor out, LinearTable t, KernelProvider provider,
+                             long r0, int rows, int i0, int i1, Scratch s) {
         int lin = t.lin();
-        for (long u = u0; u < u1; u++) {
-            long r0 = u / blocks * rowsPerSet;
-            int valid = (int) Math.min(rowsPerSet, rows - r0);
-            int i0 = (int) (u % blocks) * BLOCK_INPUTS;
-            int i1 = Math.min(lin, i0 + BLOCK_INPUTS);
-            // The outputs whose left tap lies in the block; their right taps reach one input past it.
-            int j0 = t.start(i0);
-            int j1 = i1 == lin ? t.lout() : t.start(i1);
-            if (j0 >= j1) {
-                continue;
-            }
-            int span = Math.min(lin, i1 + 1) - i0;
-            if (j1 - j0 > s.yPitch) {
-                // Scales that place outputs closer than their inputs: more outputs than inputs per block.
-                s.yPitch = j1 - j0;
-                s.y = new float[rowsPerSet * s.yPitch];
-            }
-            for (int k = 0; k < valid; k++) {
-                long n = (r0 + k) / channels;
-                long c = (r0 + k) % channels;
-                s.xStart[k] = self.offset() + n * sx[0] + c * sx[1];
-                s.yStart[k] = out.offset() + n * so[0] + c * so[1];
-                provider.decodeRun(xSeg, xType, s.xStart[k] + i0, span, s.x, k * s.xPitch);
-            }
-            // Lanes past the last row interpolate whatever their tiles hold, and are not written.
-            interpolate(t, i0, j0, j1, s.x, s.xPitch, s.y, s.yPitch);
-            for (int k = 0; k < valid; k++) {
-                if (so[2] == 1) {
-                    provider.encodeRun(s.y, k * s.yPitch, j1 - j0, oSeg, oType, s.yStart[k] + j0);
-                } else {
-                    ElementCodec.encode(s.y, k * s.yPitch, j1 - j0, oSeg, oType, s.yStart[k] + j0 * so[2], so[2]);
-                }
-            }
+        // The outputs whose left tap lies in the block; their right taps reach one input past it.
+        int j0 = t.start(i0);
+        int j1 = i1 == lin ? t.lout() : t.start(i1);
+        if (j0 >= j1) {
+            return;
+        }
+        if (j1 - j0 > s.yPitch) {
+            // Scales that place outputs closer than their inputs: more outputs than inputs per block.
+            s.yPitch = j1 - j0;
+            s.y = new float[ScatterBackward.ROWS * s.yPitch];
+        }
+        int span = Math.min(lin, i1 + 1) - i0;
+        for (int k = 0; k < rows; k++) {
+            ScatterBackward.readRow(provider, self, ScatterBackward.rowStart(self, r0 + k), i0, span, s.x,
+                    k * s.xPitch);
+        }
+        // Lanes past the last row interpolate whatever their tiles hold, and are not written.
+        interpolate(t, i0, j0, j1, s.x, s.xPitch, s.y, s.yPitch);
+        for (int k = 0; k < rows; k++) {
+            ScatterBackward.writeRow(provider, s.y, k * s.yPitch, j1 - j0, out, ScatterBackward.rowStart(out, r0 + k),
+                    j0);
         }
     }
 
     /**
-     * Outputs [j0, j1) of four rows: {@code y[k·yp + j - j0] = w0[j]·x[k·xp + x0[j] - i0] + w1[j]·x[k·xp + x1 - i0]},
-     * the left product first (the reference's order).
+     * Outputs [j0, j1) of four rows:
+     * {@code y[k·yp + j - j0] = w0[j]·x[k·xp + x0[j] - i0] + w1[j]·x[k·xp + x1 - i0]}, the left product first
+     * (the reference's order).
      */
     static void interpolate(LinearTable t, int i0, int j0, int j1, float[] x, int xp, float[] y, int yp) {
         final int[] x0 = t.x0;

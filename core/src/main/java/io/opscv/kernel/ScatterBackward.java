@@ -1,7 +1,6 @@
 package io.opscv.kernel;
 
-import io.opscv.runtime.DataType;
-import java.lang.foreign.MemorySegment;
+import java.util.function.Supplier;
 
 /**
  * The 1-D backward of a downsampling by 3 or more of long rows, {@link #ROWS} rows at a time: a block of
@@ -46,28 +45,27 @@ final class ScatterBackward {
     static void run(StridedTensor gradOut, StridedTensor out, LinearTable t, KernelProvider provider,
                     WorkerPool pool) {
         int lin = t.lin();
-        int blocks = (lin + BLOCK_INPUTS - 1) / BLOCK_INPUTS;
-        long rows = out.shape()[0] * out.shape()[1];
-        forEachUnit(out, lin, t.lout(), blocks, pool, () -> new Scratch(lin),
-                (u0, u1, s) -> units(gradOut, out, t, provider, rows, blocks, u0, u1, s));
+        forEachUnit(out, lin, t.lout(), BLOCK_INPUTS, pool, () -> new Scratch(lin),
+                (r0, rows, i0, i1, s) -> unit(gradOut, out, t, provider, r0, rows, i0, i1, s));
     }
 
-    /** A task's units {@code [u0, u1)} on a thread's scratch. */
-    interface Units<S> {
-        void run(long u0, long u1, S scratch);
+    /** One unit: inputs {@code [i0, i1)} of rows {@code [firstRow, firstRow + rows)}, on a thread's scratch. */
+    interface Unit<S> {
+        void run(long firstRow, int rows, int i0, int i1, S scratch);
     }
 
     /**
-     * Cuts out's rows, {@link #ROWS} at a time, times {@code blocks} blocks of each into units, unit
-     * {@code set·blocks + block}, and runs them as tasks of consecutive units over {@code pool}, each
-     * thread with a scratch of its own. Every output element belongs to one unit.
+     * Cuts out's rows, {@link #ROWS} at a time, times blocks of {@code blockInputs} inputs of each into units
+     * ({@code set·blocks + block}), and runs them as tasks of consecutive units over {@code pool}, each thread
+     * with a scratch of its own. Every output element belongs to one unit.
      */
-    static <S> void forEachUnit(StridedTensor out, int lin, int lout, int blocks, WorkerPool pool,
-                                java.util.function.Supplier<S> scratch, Units<S> body) {
+    static <S> void forEachUnit(StridedTensor out, int lin, int lout, int blockInputs, WorkerPool pool,
+                                Supplier<S> scratch, Unit<S> body) {
         long rows = out.shape()[0] * out.shape()[1];
         if (rows == 0) {
             return;
         }
+        int blocks = (lin + blockInputs - 1) / blockInputs;
         long units = (rows + ROWS - 1) / ROWS * blocks;
         long perUnit = Math.max(1, ROWS * ((long) lin + lout) / blocks);
         long byWork = Math.max(1, TASK_ELEMENTS / perUnit);
@@ -82,8 +80,11 @@ final class ScatterBackward {
                 s = scratch.get();
                 scratches[slot] = s;
             }
-            long u0 = k * perTask;
-            body.run(u0, Math.min(units, u0 + perTask), s);
+            for (long u = k * perTask, end = Math.min(units, u + perTask); u < end; u++) {
+                long r0 = u / blocks * ROWS;
+                int i0 = (int) (u % blocks) * blockInputs;
+                body.run(r0, (int) Math.min(ROWS, rows - r0), i0, Math.min(lin, i0 + blockInputs), s);
+            }
         };
         if (tasks == 1 || pool.parallelism() == 1) {
             for (int k = 0; k < tasks; k++) {
@@ -94,14 +95,40 @@ final class ScatterBackward {
         }
     }
 
+    /** Element index of position 0 of row {@code row} (N·C order) of {@code t}. */
+    static long rowStart(StridedTensor t, long row) {
+        long channels = t.shape()[1];
+        return t.offset() + row / channels * t.strides()[0] + row % channels * t.strides()[1];
+    }
+
+    /** Positions {@code [from, from + count)} of the row from element {@code start}, widened into {@code dst[at..]}. */
+    static void readRow(KernelProvider provider, StridedTensor t, long start, long from, int count, float[] dst,
+                        int at) {
+        long stride = t.strides()[2];
+        if (stride == 1) {
+            provider.decodeRun(t.segment(), t.dataType(), start + from, count, dst, at);
+        } else {
+            ElementCodec.decode(t.segment(), t.dataType(), start + from * stride, stride, count, dst, at);
+        }
+    }
+
+    /** The inverse of {@link #readRow}, rounded once. */
+    static void writeRow(KernelProvider provider, float[] src, int at, int count, StridedTensor t, long start,
+                         long from) {
+        long stride = t.strides()[2];
+        if (stride == 1) {
+            provider.encodeRun(src, at, count, t.segment(), t.dataType(), start + from);
+        } else {
+            ElementCodec.encode(src, at, count, t.segment(), t.dataType(), start + from * stride, stride);
+        }
+    }
+
     /** One thread's tiles: a block's sums and the gradOut positions it reads, for {@link #ROWS} rows. */
     private static final class Scratch {
         final int sumsPitch;
         final float[] sums;
         int gPitch;
         float[] g;
-        final long[] gStart = new long[ROWS];
-        final long[] oStart = new long[ROWS];
 
         Scratch(int lin) {
             sumsPitch = Math.min(lin, BLOCK_INPUTS) + 2;
@@ -112,59 +139,31 @@ final class ScatterBackward {
         }
     }
 
-    private static void units(StridedTensor gradOut, StridedTensor out, LinearTable t, KernelProvider provider,
-                              long rows, int blocks, long u0, long u1, Scratch s) {
-        long channels = out.shape()[1];
-        long[] sg = gradOut.strides();
-        long[] so = out.strides();
-        MemorySegment gSeg = gradOut.segment();
-        DataType gType = gradOut.dataType();
-        MemorySegment oSeg = out.segment();
-        DataType oType = out.dataType();
-        int lin = t.lin();
-        for (long u = u0; u < u1; u++) {
-            long r0 = u / blocks * ROWS;
-            int valid = (int) Math.min(ROWS, rows - r0);
-            int i0 = (int) (u % blocks) * BLOCK_INPUTS;
-            int i1 = Math.min(lin, i0 + BLOCK_INPUTS);
-            for (int k = 0; k < valid; k++) {
-                long n = (r0 + k) / channels;
-                long c = (r0 + k) % channels;
-                s.gStart[k] = gradOut.offset() + n * sg[0] + c * sg[1];
-                s.oStart[k] = out.offset() + n * so[0] + c * so[1];
-            }
-            int jA = t.gatherFrom(i0);
-            int jB = t.gatherTo(i1);
-            if (jB - jA > s.gPitch) {
-                // Scales that place positions closer than their inputs: more positions than inputs per block.
-                s.gPitch = jB - jA;
-                s.g = new float[ROWS * s.gPitch];
-            }
-            for (int k = 0; k < valid; k++) {
-                if (sg[2] == 1) {
-                    provider.decodeRun(gSeg, gType, s.gStart[k] + jA, jB - jA, s.g, k * s.gPitch);
-                } else {
-                    ElementCodec.decode(gSeg, gType, s.gStart[k] + jA * sg[2], sg[2], jB - jA, s.g, k * s.gPitch);
-                }
-            }
-            // Lanes past the last row sum whatever their tiles hold, and are not written.
-            sum(t, i0, i1, jA, jB, s.g, s.gPitch, s.sums, s.sumsPitch);
-            for (int k = 0; k < valid; k++) {
-                if (so[2] == 1) {
-                    provider.encodeRun(s.sums, k * s.sumsPitch + 1, i1 - i0, oSeg, oType, s.oStart[k] + i0);
-                } else {
-                    ElementCodec.encode(s.sums, k * s.sumsPitch + 1, i1 - i0, oSeg, oType, s.oStart[k] + i0 * so[2],
-                            so[2]);
-                }
-            }
+    private static void unit(StridedTensor gradOut, StridedTensor out, LinearTable t, KernelProvider provider,
+                             long r0, int rows, int i0, int i1, Scratch s) {
+        int jA = t.gatherFrom(i0);
+        int jB = t.gatherTo(i1);
+        if (jB - jA > s.gPitch) {
+            // Scales that place positions closer than their inputs: more positions than inputs per block.
+            s.gPitch = jB - jA;
+            s.g = new float[ROWS * s.gPitch];
+        }
+        for (int k = 0; k < rows; k++) {
+            readRow(provider, gradOut, rowStart(gradOut, r0 + k), jA, jB - jA, s.g, k * s.gPitch);
+        }
+        // Lanes past the last row sum whatever their tiles hold, and are not written.
+        sum(t, i0, i1, jA, jB, s.g, s.gPitch, s.sums, s.sumsPitch);
+        for (int k = 0; k < rows; k++) {
+            writeRow(provider, s.sums, k * s.sumsPitch + 1, i1 - i0, out, rowStart(out, r0 + k), i0);
         }
     }
 
     /**
      * The sums of inputs [i0, i1) of {@link #ROWS} rows from positions [jA, jB) ({@code g[k·gp + j - jA]})
      * into {@code sums[k·sp + 1 + i - i0]}: from +0 in ascending j, each position's left term before its
-     * right term (the reference's scatter, cut to the block). The sums of a position's two taps stay in registers while x0 stays or steps by one, and are
-     * stored at every position (the last store is the final value), so no sum waits on a store of the last.
+     * right term (the reference's scatter, cut to the block). The sums of a position's two taps stay in
+     * registers while x0 stays or steps by one, and are stored at every position (the last store is the
+     * final value), so no sum waits on a store of the last.
      *
      * @param sums {@link #ROWS} rows {@code sp} apart, each of {@code i1 - i0 + 2} floats: slots for the inputs
      *             either side of the block, whose terms a block's end positions also make, are written and ignored
