@@ -17,7 +17,8 @@ import jdk.incubator.vector.VectorSpecies;
  * {@code first + k·stride} of the segment and at {@code k·lanes} of the float buffer (a run: stride
  * lanes; rows side by side: any stride), exactly as {@link ElementCodec} does element by element. The last
  * position moves only its first {@code last} elements (masked: a short row's tail, whose neighbours in
- * memory belong to other rows); the float buffer is read or written whole there.
+ * memory belong to other rows); the float buffer is read or written whole there. Only that position
+ * builds a mask: a mask built for every position doubled a long run's time.
  *
  * <p>Every vector stays local to one loop. A method that takes or returns a vector must be inlined for
  * C2 to keep that vector in a register; at a call site that its profile calls cold C2 inlines only
@@ -38,8 +39,9 @@ final class VectorCodec {
     /** BF16 widened exactly: the upper half of a float. */
     static void widenBf16(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
         for (int k = 0; k < count; k++) {
-            VectorMask<Short> in = HALFS.indexInRange(0, k == count - 1 ? last : LANES);
-            IntVector x = (IntVector) ShortVector.fromMemorySegment(HALFS, seg, (first + k * stride) * 2, ORDER, in)
+            IntVector x = (IntVector) (k < count - 1 || last == LANES
+                    ? ShortVector.fromMemorySegment(HALFS, seg, (first + k * stride) * 2, ORDER)
+                    : ShortVector.fromMemorySegment(HALFS, seg, (first + k * stride) * 2, ORDER, HALFS.indexInRange(0, last)))
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0);
             x.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().intoArray(dst, at + k * LANES);
         }
@@ -47,21 +49,24 @@ final class VectorCodec {
 
     /**
      * FP16 widened exactly as {@link Float#float16ToFloat}: the exponent and fraction moved into a float's
-     * bits and scaled by 2^112 (exact for normal and subnormal halfs alike), infinities and NaNs given the
-     * float's top exponent, NaNs quieted as the JDK's conversion does.
+     * bits and scaled by 2^112 (exact for normal and subnormal halfs alike); only a position holding an
+     * infinity or NaN blends in the float's top exponent (NaNs quieted as the JDK's conversion does).
      */
     static void widenFp16(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
         for (int k = 0; k < count; k++) {
-            VectorMask<Short> in = HALFS.indexInRange(0, k == count - 1 ? last : LANES);
-            IntVector h = (IntVector) ShortVector.fromMemorySegment(HALFS, seg, (first + k * stride) * 2, ORDER, in)
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0);
+            IntVector h = (IntVector) (k < count - 1 || last == LANES
+                    ? ShortVector.fromMemorySegment(HALFS, seg, (first + k * stride) * 2, ORDER)
+                    : ShortVector.fromMemorySegment(HALFS, seg, (first + k * stride) * 2, ORDER, HALFS.indexInRange(0, last)))
+                    .convertShape(VectorOperators.S2I, INTS, 0);
             IntVector magnitude = h.and(0x7fff);
             IntVector shifted = magnitude.lanewise(VectorOperators.LSHL, 13);
-            IntVector finite = shifted.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts();
-            IntVector bits = finite.blend(shifted.or(0x7f800000), magnitude.compare(VectorOperators.GE, 0x7c00))
-                    .blend(shifted.or(0x7fc00000), magnitude.compare(VectorOperators.GT, 0x7c00));
-            bits.or(h.and(0x8000).lanewise(VectorOperators.LSHL, 16)).reinterpretAsFloats()
-                    .intoArray(dst, at + k * LANES);
+            IntVector bits = shifted.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts();
+            VectorMask<Integer> top = magnitude.compare(VectorOperators.GE, 0x7c00);
+            if (top.anyTrue()) {
+                bits = bits.blend(shifted.or(0x7f800000), top)
+                        .blend(shifted.or(0x7fc00000), magnitude.compare(VectorOperators.GT, 0x7c00));
+            }
+            bits.or(h.and(0x80000000)).reinterpretAsFloats().intoArray(dst, at + k * LANES);
         }
     }
 
@@ -78,9 +83,13 @@ final class VectorCodec {
                 continue;
             }
             IntVector odd = bits.lanewise(VectorOperators.LSHR, 16).and(1);
-            bits.add(0x7fff).add(odd).lanewise(VectorOperators.LSHR, 16)
-                    .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
-                    .intoMemorySegment(seg, (first + k * stride) * 2, ORDER, HALFS.indexInRange(0, n));
+            ShortVector h = (ShortVector) bits.add(0x7fff).add(odd).lanewise(VectorOperators.LSHR, 16)
+                    .convertShape(VectorOperators.I2S, HALFS, 0);
+            if (n == LANES) {
+                h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER);
+            } else {
+                h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER, HALFS.indexInRange(0, n));
+            }
         }
     }
 
@@ -88,41 +97,54 @@ final class VectorCodec {
      * FP16 rounded to nearest even as {@link Float#floatToFloat16} (NaNs become the quiet NaN 0x7e00, sign
      * kept). A normal result: the exponent rebiased and the bits below the kept ten rounded by adding
      * 0xfff plus the lowest kept bit; a subnormal or zero: the float plus 0.5, whose ulp is the smallest
-     * subnormal, rounds in the FPU. (The JDK's conversion loop is faster on long runs, but does not
-     * vectorize a position of 16 elements.)
+     * subnormal, rounds in the FPU. A position whose results are all normal skips the other cases' blends.
+     * (The JDK's conversion loop is faster on long runs, but does not vectorize a position of 16 elements.)
      */
     static void roundFp16(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
         for (int k = 0; k < count; k++) {
-            VectorMask<Short> out = HALFS.indexInRange(0, k == count - 1 ? last : LANES);
             IntVector bits = FloatVector.fromArray(FLOATS, src, at + k * LANES).reinterpretAsInts();
             IntVector magnitude = bits.and(0x7fffffff);
             IntVector odd = magnitude.lanewise(VectorOperators.LSHR, 13).and(1);
             IntVector normal = magnitude.add(((15 - 127) << 23) + 0xfff).add(odd)
                     .lanewise(VectorOperators.LSHR, 13);
-            IntVector small = magnitude.reinterpretAsFloats().add(0.5f).reinterpretAsInts()
-                    .sub(Float.floatToRawIntBits(0.5f));
-            IntVector half = normal.blend(small, magnitude.compare(VectorOperators.LT, 113 << 23))
-                    .blend(0x7c00, magnitude.compare(VectorOperators.GE, (127 + 16) << 23))
-                    .blend(0x7e00, magnitude.compare(VectorOperators.GT, 0x7f800000));
-            half.or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
-                    .convertShape(VectorOperators.I2S, HALFS, 0).reinterpretAsShorts()
-                    .intoMemorySegment(seg, (first + k * stride) * 2, ORDER, out);
+            IntVector half = normal;
+            if (magnitude.sub(113 << 23).compare(VectorOperators.UGE, 30 << 23).anyTrue()) {
+                IntVector small = magnitude.reinterpretAsFloats().add(0.5f).reinterpretAsInts()
+                        .sub(Float.floatToRawIntBits(0.5f));
+                half = normal.blend(small, magnitude.compare(VectorOperators.LT, 113 << 23))
+                        .blend(0x7c00, magnitude.compare(VectorOperators.GE, (127 + 16) << 23))
+                        .blend(0x7e00, magnitude.compare(VectorOperators.GT, 0x7f800000));
+            }
+            ShortVector h = (ShortVector) half.or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
+                    .convertShape(VectorOperators.I2S, HALFS, 0);
+            if (k < count - 1 || last == LANES) {
+                h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER);
+            } else {
+                h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER, HALFS.indexInRange(0, last));
+            }
         }
     }
 
     /** FLOAT positions read as they are (the last one masked), for runs too short for a copy call. */
     static void loadFloats(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
         for (int k = 0; k < count; k++) {
-            VectorMask<Float> in = FLOATS.indexInRange(0, k == count - 1 ? last : LANES);
-            FloatVector.fromMemorySegment(FLOATS, seg, (first + k * stride) * 4, ORDER, in).intoArray(dst, at + k * LANES);
+            long offset = (first + k * stride) * 4;
+            (k < count - 1 || last == LANES ? FloatVector.fromMemorySegment(FLOATS, seg, offset, ORDER)
+                    : FloatVector.fromMemorySegment(FLOATS, seg, offset, ORDER, FLOATS.indexInRange(0, last)))
+                    .intoArray(dst, at + k * LANES);
         }
     }
 
     /** FLOAT positions written as they are (the last one masked). */
     static void storeFloats(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
         for (int k = 0; k < count; k++) {
-            VectorMask<Float> out = FLOATS.indexInRange(0, k == count - 1 ? last : LANES);
-            FloatVector.fromArray(FLOATS, src, at + k * LANES).intoMemorySegment(seg, (first + k * stride) * 4, ORDER, out);
+            FloatVector v = FloatVector.fromArray(FLOATS, src, at + k * LANES);
+            long offset = (first + k * stride) * 4;
+            if (k < count - 1 || last == LANES) {
+                v.intoMemorySegment(seg, offset, ORDER);
+            } else {
+                v.intoMemorySegment(seg, offset, ORDER, FLOATS.indexInRange(0, last));
+            }
         }
     }
 }
