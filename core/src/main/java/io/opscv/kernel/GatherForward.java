@@ -1,51 +1,54 @@
 package io.opscv.kernel;
 
 /**
- * The 1-D forward of a downsampling by 3 to 31 of long rows, {@link ScatterBackward#ROWS} rows at a time:
- * a block of inputs of each row is decoded into a tile in one run, the outputs whose left tap lies in it
- * are the reference's {@code w0·x[x0] + w1·x[x1]} read from the tile (the four rows sharing each output's
- * table entry), and each row's outputs are written in one run. Rows in lanes would stage and transpose
- * every input of 16 rows for the one output in three or more; reading only the taps
- * ({@link SparseForward}) costs a checked access per tap and, at these ratios, touches every cache line
- * anyway. The arithmetic is the reference's, so the bits are the same.
+ * The 1-D forward of long rows of consecutive inputs, at any ratio below {@link SparseForward#MIN_RATIO}:
+ * rows are taken {@link ScatterBackward#ROWS} at a time in blocks of inputs; each row's block is decoded
+ * into a tile in one run, its outputs (those whose left tap lies in the block) are interpolated along
+ * the row ({@link KernelProvider#linearForward}: the reference's {@code w0·x[x0] + w1·x[x1]}, a vector of
+ * outputs at a time; from a downsampling by 2, four rows at a time in a scalar loop) and written in one
+ * run. Rows in lanes would stream {@code 2·lanes} rows at once and
+ * transpose every position of them twice; reading only the taps ({@link SparseForward}) costs a checked
+ * access per tap and, below its ratio, touches every cache line anyway. The arithmetic is the
+ * reference's, so the bits are the same.
  */
 final class GatherForward {
-    /** Inputs per block: the block's inputs of four rows stay in L1 and L2. */
-    static final int BLOCK_INPUTS = 4096;
+    /** Inputs, or outputs where there are more of them, per block: a block's row stays in L1. */
+    static final int BLOCK = 4096;
 
     private GatherForward() {}
 
     /**
-     * Whether {@code t} downsamples rows of self at least {@link ScatterBackward#MIN_INPUTS} long by
-     * {@link ScatterBackward#MIN_RATIO} to {@link SparseForward#MIN_RATIO} (from there only the taps are read),
+     * Whether {@code t} maps rows of self at least {@link ScatterBackward#MIN_INPUTS} long to rows of another
+     * length, downsampling by less than {@link SparseForward#MIN_RATIO} (from there only the taps are read),
      * self's rows of consecutive elements: a strided self decoded element by element (channels-last, C = 2)
      * was 2-2.6 × slower than reading only its taps.
      */
     static boolean applies(LinearTable t, StridedTensor self) {
         long lin = t.lin();
         long lout = t.lout();
-        return lin >= ScatterBackward.MIN_RATIO * lout && lin < SparseForward.MIN_RATIO * lout
-                && lin >= ScatterBackward.MIN_INPUTS && self.strides()[2] == 1;
+        return lin != lout && lin < SparseForward.MIN_RATIO * lout && lin >= ScatterBackward.MIN_INPUTS
+                && self.strides()[2] == 1;
     }
 
     static void run(StridedTensor self, StridedTensor out, LinearTable t, KernelProvider provider, WorkerPool pool) {
         int lin = t.lin();
-        ScatterBackward.forEachUnit(out, lin, t.lout(), BLOCK_INPUTS, pool, () -> new Scratch(lin),
+        int lout = t.lout();
+        // An upsampling's block holds fewer inputs, so that its outputs stay near BLOCK.
+        int blockInputs = lout <= lin ? BLOCK : (int) Math.max(1, (long) BLOCK * lin / lout);
+        ScatterBackward.forEachUnit(out, lin, lout, blockInputs, pool, () -> new Scratch(lin, blockInputs, provider),
                 (r0, rows, i0, i1, s) -> unit(self, out, t, provider, r0, rows, i0, i1, s));
     }
 
-    /** One thread's tiles: a block's inputs and outputs, for four rows. */
+    /** One thread's tiles: a block's inputs of four rows (and two vectors of slack for whole-vector loads), its outputs of one. */
     private static final class Scratch {
         final int xPitch;
         final float[] x;
-        int yPitch;
         float[] y;
 
-        Scratch(int lin) {
-            xPitch = Math.min(lin, BLOCK_INPUTS) + 1;
-            x = new float[ScatterBackward.ROWS * xPitch];
-            yPitch = xPitch;
-            y = new float[ScatterBackward.ROWS * yPitch];
+        Scratch(int lin, int blockInputs, KernelProvider provider) {
+            xPitch = Math.min(lin, blockInputs) + 1;
+            x = new float[ScatterBackward.ROWS * xPitch + 2 * provider.lanes()];
+            y = new float[ScatterBackward.ROWS * (BLOCK + 1)];
         }
     }
 
@@ -58,20 +61,30 @@ final class GatherForward {
         if (j0 >= j1) {
             return;
         }
-        if (j1 - j0 > s.yPitch) {
-            // Scales that place outputs closer than their inputs: more outputs than inputs per block.
-            s.yPitch = j1 - j0;
-            s.y = new float[ScatterBackward.ROWS * s.yPitch];
+        int outputs = j1 - j0;
+        if (ScatterBackward.ROWS * outputs > s.y.length) {
+            // Scales that place outputs closer than their inputs: more outputs per block than planned.
+            s.y = new float[ScatterBackward.ROWS * outputs];
         }
         int span = Math.min(lin, i1 + 1) - i0;
+        if (lin < 2L * t.lout()) {
+            for (int k = 0; k < rows; k++) {
+                ScatterBackward.readRow(provider, self, ScatterBackward.rowStart(self, r0 + k), i0, span, s.x, 0);
+                provider.linearForward(t, s.x, i0, s.y, j0, j0, j1);
+                ScatterBackward.writeRow(provider, s.y, 0, outputs, out, ScatterBackward.rowStart(out, r0 + k), j0);
+            }
+            return;
+        }
+        // Downsampling by 2 or more: a vector of outputs' taps spread beyond two vectors of inputs, so four
+        // rows share each output's table entry in a scalar loop instead.
         for (int k = 0; k < rows; k++) {
             ScatterBackward.readRow(provider, self, ScatterBackward.rowStart(self, r0 + k), i0, span, s.x,
                     k * s.xPitch);
         }
         // Lanes past the last row interpolate whatever their tiles hold, and are not written.
-        interpolate(t, i0, j0, j1, s.x, s.xPitch, s.y, s.yPitch);
+        interpolate(t, i0, j0, j1, s.x, s.xPitch, s.y, outputs);
         for (int k = 0; k < rows; k++) {
-            ScatterBackward.writeRow(provider, s.y, k * s.yPitch, j1 - j0, out, ScatterBackward.rowStart(out, r0 + k),
+            ScatterBackward.writeRow(provider, s.y, k * outputs, outputs, out, ScatterBackward.rowStart(out, r0 + k),
                     j0);
         }
     }

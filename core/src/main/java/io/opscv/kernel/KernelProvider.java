@@ -198,31 +198,13 @@ public interface KernelProvider {
         }
     }
 
-    /** Floats of {@code work} that {@link #linearBackward} needs for these sizes; 0 when it needs none. */
-    default int backwardWorkFloats(int inputs, int span, int rows) {
-        return 0;
-    }
-
     /**
-     * The same sums as {@link #sumLanes}, on row-major buffers: for inputs {@code i0 <= i < i1} of
-     * {@code rows} rows, {@code acc[accOffset + r·accRowStride + (i - i0)] =
-     * Σ_j w(i, j) · g[gOffset + r·gRowStride + (j - table.gatherFrom(i0))]}, from 0f, in the canonical order.
-     * {@code g} has {@link #lanes()} floats of slack after its last row (whole vectors are read).
-     *
-     * @param work scratch of at least {@link #backwardWorkFloats} floats, or null when that is 0
-     */
-    default void linearBackward(LinearTable table, int i0, int i1, int rows, float[] g, int gOffset, int gRowStride,
-                                float[] acc, int accOffset, int accRowStride, float[] work) {
-        ScalarKernelProvider.rowMajorSums(table, i0, i1, rows, g, gOffset, gRowStride, acc, accOffset, accRowStride);
-    }
-
-    /**
-     * Forward linear interpolation for outputs {@code j0 <= j < j1}:
-     * {@code y[j - j0] = w0[j] · x[x0[j] - xBase] + w1[j] · x[x1[j] - xBase]}.
+     * Forward linear interpolation of one row for outputs {@code j0 <= j < j1}:
+     * {@code y[j - yBase] = w0[j] · x[x0[j] - xBase] + w1[j] · x[x1[j] - xBase]}, the left product first.
      *
      * @param x input values for positions {@code xBase ..}, covering {@code [x0[j0], x1[j1 - 1]]}
      */
-    default void linearForward(LinearTable table, float[] x, int xBase, float[] y, int j0, int j1) {
-        ScalarKernelProvider.forward(table, x, xBase, y, j0, j1);
+    default void linearForward(LinearTable table, float[] x, int xBase, float[] y, int yBase, int j0, int j1) {
+        ScalarKernelProvider.forward(table, x, xBase, y, j0, j1, yBase);
     }
 }

@@ -10,8 +10,8 @@ package io.opscv.kernel;
  * at once ({@link KernelProvider#interpolateLanes}), the outputs staged back. A block holds up to
  * {@link #BLOCK_OUTPUTS} outputs whose inputs span at most {@link #SPAN} positions (one output at a time
  * where a downsampling's outputs lie further apart). An identity table (Lin = Lout) copies. Long rows
- * of consecutive inputs downsampled by 3 to 31 go four at a time through blocks of inputs decoded in one
- * run ({@link GatherForward}); strong downsampling and a few other downsampled shapes
+ * of consecutive inputs at any ratio below 32 go along the row, four rows at a time through blocks of
+ * inputs decoded in one run ({@link GatherForward}); strong downsampling and a few other downsampled shapes
  * ({@link SparseForward#applies}) read only each output's two inputs ({@link SparseForward}). Every output
  * belongs to one task: the result does not depend on the thread count.
  */

@@ -8,7 +8,7 @@ package io.opscv.kernel;
  * are float. Separable: each gradOut row is first spread along W into a row of Win blocks, then the
  * row is added into the (at most two) out rows its H taps reach. Both passes add in ascending
  * output position, top/left tap before bottom/right tap, from 0f — the same canonical order as
- * {@link KernelProvider#linearBackward}. An axis whose sizes are equal is copied.
+ * {@link KernelProvider#sumLanes}. An axis whose sizes are equal is copied.
  */
 public final class ResizeBilinearV2Grad5HdKernel {
     private ResizeBilinearV2Grad5HdKernel() {}

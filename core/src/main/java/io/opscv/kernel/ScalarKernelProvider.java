@@ -66,27 +66,7 @@ final class ScalarKernelProvider implements KernelProvider {
         System.arraycopy(lanes, at, rows, rowsAt, count);
     }
 
-    /** {@link KernelProvider#linearBackward}: each row summed from 0 by {@link #sumLanes}' loop, in place. */
-    static void rowMajorSums(LinearTable t, int i0, int i1, int rows, float[] g, int gOffset, int gRowStride,
-                             float[] acc, int accOffset, int accRowStride) {
-        final LinearTable full = t.full();
-        final int jLo = full.gatherFrom(i0);
-        final int jHi = full.gatherTo(i1);
-        for (int r = 0; r < rows; r++) {
-            int a = accOffset + r * accRowStride;
-            java.util.Arrays.fill(acc, a, a + (i1 - i0), 0f);
-            SCALAR.sumLanes(full, i0, i1, jLo, jHi, g, jLo - (gOffset + r * gRowStride), acc, i0 - a);
-        }
-    }
-
-    private static final ScalarKernelProvider SCALAR = new ScalarKernelProvider();
-
-    /** {@link KernelProvider#linearForward}: two terms per output, left then right. */
-    static void forward(LinearTable table, float[] x, int xBase, float[] y, int j0, int j1) {
-        forward(table, x, xBase, y, j0, j1, j0);
-    }
-
-    /** {@link #forward} of outputs [j0, j1) into {@code y[j - yBase]}. */
+    /** {@link KernelProvider#linearForward}: two terms per output, left then right, into {@code y[j - yBase]}. */
     static void forward(LinearTable table, float[] x, int xBase, float[] y, int j0, int j1, int yBase) {
         final LinearTable t = table.full();
         final int[] x0 = t.x0;

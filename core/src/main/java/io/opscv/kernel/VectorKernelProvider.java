@@ -101,50 +101,34 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     /**
-     * One row, a vector of outputs at a time: both taps gathered ({@code vgatherdps}), the left product
-     * first; from the first output whose left tap is the last input (its right tap is clamped) the
-     * scalar loop.
+     * One row, a vector of outputs at a time: where the vector's taps lie within two vectors of inputs (any
+     * upsampling; downsampling by up to about 2) both taps are picked from those two by two-source permutes,
+     * which cost a cycle where a hardware gather costs about 25; other vectors, and the outputs from the
+     * first whose right tap is clamped, go through the scalar loop. The left product first.
      */
     @Override
-    public void linearForward(LinearTable table, float[] x, int xBase, float[] y, int j0, int j1) {
+    public void linearForward(LinearTable table, float[] x, int xBase, float[] y, int yBase, int j0, int j1) {
         LinearTable t = table.full();
+        final int[] x0 = t.x0;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
         int vectorEnd = Math.min(j1, t.start(t.lin() - 1));
         int j = j0;
         for (; j + LANES <= vectorEnd; j += LANES) {
-            FloatVector a = FloatVector.fromArray(FLOATS, x, -xBase, t.x0, j).mul(FloatVector.fromArray(FLOATS, t.w0, j));
-            FloatVector b = FloatVector.fromArray(FLOATS, x, 1 - xBase, t.x0, j).mul(FloatVector.fromArray(FLOATS, t.w1, j));
-            a.add(b).intoArray(y, j - j0);
+            int base = x0[j] - xBase;
+            if (x0[j + LANES - 1] - x0[j] >= 2 * LANES - 1 || base + 2 * LANES > x.length) {
+                ScalarKernelProvider.forward(t, x, xBase, y, j, j + LANES, yBase);
+                continue;
+            }
+            IntVector left = IntVector.fromArray(INTS, x0, j).sub(x0[j]);
+            IntVector low = FloatVector.fromArray(FLOATS, x, base).reinterpretAsInts();
+            IntVector high = FloatVector.fromArray(FLOATS, x, base + LANES).reinterpretAsInts();
+            FloatVector a = left.selectFrom(low, high).reinterpretAsFloats().mul(FloatVector.fromArray(FLOATS, w0, j));
+            FloatVector b = left.add(1).selectFrom(low, high).reinterpretAsFloats()
+                    .mul(FloatVector.fromArray(FLOATS, w1, j));
+            a.add(b).intoArray(y, j - yBase);
         }
-        ScalarKernelProvider.forward(t, x, xBase, y, j, j1, j0);
-    }
-
-    /** Lanes and sums for {@link #linearBackward}'s groups of rows. */
-    @Override
-    public int backwardWorkFloats(int inputs, int span, int rows) {
-        return rows < LANES ? 0 : (span + 2 * LANES + inputs) * LANES;
-    }
-
-    /** Whole groups of {@link #lanes()} rows through the lanes (transposed in, summed, transposed out); the rest scalar. */
-    @Override
-    public void linearBackward(LinearTable t, int i0, int i1, int rows, float[] g, int gOffset, int gRowStride,
-                               float[] acc, int accOffset, int accRowStride, float[] work) {
-        int whole = work == null ? 0 : rows / LANES * LANES;
-        LinearTable full = t.full();
-        int jLo = full.gatherFrom(i0);
-        int span = full.gatherTo(i1) - jLo;
-        int sumsAt = (span + LANES) * LANES;
-        int sumsEnd = sumsAt + (i1 - i0 + LANES) * LANES;
-        float[] spare = whole == 0 ? null : new float[2 * LANES * LANES];
-        for (int r = 0; r < whole; r += LANES) {
-            toLanes(g, gOffset + r * gRowStride, gRowStride, span, work, 0, spare);
-            java.util.Arrays.fill(work, sumsAt, sumsEnd, 0f);
-            sumLanes(full, i0, i1, jLo, jLo + span, work, jLo, work, i0 - sumsAt / LANES);
-            fromLanes(work, sumsAt, i1 - i0, acc, accOffset + r * accRowStride, accRowStride, spare);
-        }
-        if (whole < rows) {
-            ScalarKernelProvider.rowMajorSums(t, i0, i1, rows - whole, g, gOffset + whole * gRowStride, gRowStride, acc,
-                    accOffset + whole * accRowStride, accRowStride);
-        }
+        ScalarKernelProvider.forward(t, x, xBase, y, j, j1, yBase);
     }
 
     /**

@@ -52,6 +52,14 @@ class ForwardLanesTest {
                 new KernelCase("gather_both_taps_last", 2, 3, 1000, 3000, false, 0.30015, f, cont, true),
                 // The last output's right tap is the last input, at weight 0.48.
                 new KernelCase("gather_right_tap_last", 2, 3, 1000, 3000, false, 0.33328, f, cont, false),
+                // Long rows at ratios below 3 go along the row, a vector of outputs at a time (GatherForward,
+                // linearForward): upsampling blocks of fewer inputs, small and large ratios, a downsampling
+                // near 2 whose vectors of outputs alternately fit two vectors of inputs and do not, and a given
+                // scale that clamps the last outputs' taps.
+                new KernelCase("along_up1.1x_blocks", 1, 5, 9900, 9000, false, 0, f, cont, true),
+                new KernelCase("along_up16x_ac", 2, 3, 9600, 600, true, 0, f, cont, false),
+                new KernelCase("along_down1.9x", 1, 6, 3700, 7000, false, 0, f, cont, true),
+                new KernelCase("along_down1.5x_scales", 1, 3, 4000, 6000, false, 0.7, f, cont, false),
                 new KernelCase("up500x", 1, 3, 1500, 3, false, 0, f, cont, false),
                 new KernelCase("lin1", 2, 9, 7, 1, false, 0, f, cont, false),
                 new KernelCase("lout1", 2, 9, 1, 9, true, 0, f, cont, false),
@@ -124,8 +132,8 @@ class ForwardLanesTest {
             }
             float[] expected = new float[j1 - j0];
             float[] actual = new float[j1 - j0];
-            SCALAR.linearForward(t, x, xBase, expected, j0, j1);
-            VECTOR.linearForward(t, x, xBase, actual, j0, j1);
+            SCALAR.linearForward(t, x, xBase, expected, j0, j0, j1);
+            VECTOR.linearForward(t, x, xBase, actual, j0, j0, j1);
             for (int k = 0; k < expected.length; k++) {
                 assertEquals(KernelCase.canonical(Float.floatToRawIntBits(expected[k]), DataType.FLOAT),
                         KernelCase.canonical(Float.floatToRawIntBits(actual[k]), DataType.FLOAT),

@@ -10,7 +10,6 @@ import io.opscv.runtime.DataType;
 import java.lang.foreign.Arena;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -229,40 +228,6 @@ class KernelProviderEquivalenceTest {
             StridedTensor out = kc.out(arena);
             Linear1dBackwardKernel.run(heap, out, table, VECTOR, pool);
             assertArrayEquals(expected, KernelCase.bits(out));
-        }
-    }
-
-    /** The row-major form (the 2-D backward's W pass) on arbitrary blocks, rows and buffer offsets. */
-    @Test
-    void providersAgreeOnRowMajorBlocksRowsAndOffsets() {
-        Random random = new Random(20240611);
-        for (int trial = 0; trial < 300; trial++) {
-            int lin = 1 + random.nextInt(trial % 3 == 0 ? 600 : 60);
-            int lout = 1 + random.nextInt(trial % 5 == 0 ? 3000 : 200);
-            LinearTable table = LinearTable.of(lin, lout, random.nextBoolean(), 0);
-            int i0 = random.nextInt(lin);
-            int i1 = i0 + 1 + random.nextInt(lin - i0);
-            int rows = 1 + random.nextInt(trial % 4 == 0 ? 40 : 20);
-            int span = table.gatherTo(i1) - table.gatherFrom(i0);
-            int gOffset = random.nextInt(9);
-            int gRowStride = span + random.nextInt(5);
-            int accOffset = random.nextInt(9);
-            int accRowStride = (i1 - i0) + random.nextInt(5);
-            float[] g = new float[gOffset + rows * gRowStride + VECTOR.lanes()];
-            for (int k = 0; k < g.length; k++) {
-                g[k] = random.nextInt(50) == 0 ? Float.POSITIVE_INFINITY : (float) random.nextGaussian();
-            }
-            float[] expected = new float[accOffset + rows * accRowStride];
-            float[] actual = new float[expected.length];
-            SCALAR.linearBackward(table, i0, i1, rows, g, gOffset, gRowStride, expected, accOffset, accRowStride, null);
-            int work = VECTOR.backwardWorkFloats(i1 - i0, span, rows);
-            VECTOR.linearBackward(table, i0, i1, rows, g, gOffset, gRowStride, actual, accOffset, accRowStride,
-                    work == 0 ? null : new float[work]);
-            for (int k = 0; k < expected.length; k++) {
-                assertEquals(KernelCase.canonical(Float.floatToRawIntBits(expected[k]), DataType.FLOAT),
-                        KernelCase.canonical(Float.floatToRawIntBits(actual[k]), DataType.FLOAT),
-                        "trial " + trial + " (" + lin + " <- " + lout + ", [" + i0 + ", " + i1 + "), " + rows + " rows) at " + k);
-            }
         }
     }
 }
