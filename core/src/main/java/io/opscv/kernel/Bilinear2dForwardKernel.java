@@ -9,8 +9,10 @@ import java.util.Arrays;
  * → out (N, C, Hout, Wout), both given as NCHW-ordered views with any strides (an NHWC tensor comes
  * in as its permuted view), float arithmetic, one rounding to the output dtype.
  *
- * <p>Separable, W first as PyTorch's CPU kernel, as two 1-D forwards on rows in lanes
- * ({@link Bilinear2dTiles}): the W pass interpolates the self rows an out band reads,
+ * <p>Separable, W first as PyTorch's CPU kernel. Three forms, chosen here in this order: small maps in
+ * lanes ({@link Bilinear2dMapLanes}); rows of consecutive elements (NCHW, or NHWC pixels) along the rows
+ * ({@link Bilinear2dRows}) where the W axis upsamples, downsamples by less than 2 or has pixels of whole
+ * vectors; otherwise two 1-D forwards on rows in lanes ({@link Bilinear2dTiles}): the W pass interpolates the self rows an out band reads,
  * {@code t = w0·x[x0] + w1·x[x1]}, into a float intermediate; the H pass interpolates the
  * intermediate's columns, which lie side by side, {@code y = h0·t[h0] + h1·t[h1]}, the left product first
  * on both axes ({@link KernelProvider#interpolateLanes}). Each axis follows SPEC §1 with its own table; an
@@ -54,6 +56,11 @@ public final class Bilinear2dForwardKernel {
         StridedTensor outPixels = Bilinear2dMapLanes.pixels(out);
         if (mapsInLanes && Bilinear2dMapLanes.serves(selfPixels, outPixels)) {
             Bilinear2dMapLanes.forward(selfPixels, outPixels, (int) ss[2], (int) ss[3], ht, wt, provider, pool);
+            return;
+        }
+        int pix = mapsInLanes ? Bilinear2dRows.pixel(self, out, wt, provider) : 0;
+        if (pix > 0) {
+            Bilinear2dRows.forward(self, out, ht, wt, pix, provider, pool);
             return;
         }
         int[] cut = Bilinear2dTiles.forwardCut(wt);

@@ -207,4 +207,14 @@ public interface KernelProvider {
     default void linearForward(LinearTable table, float[] x, int xBase, float[] y, int yBase, int j0, int j1) {
         ScalarKernelProvider.forward(table, x, xBase, y, j0, j1, yBase);
     }
+
+    /**
+     * Interpolation of one row of pixels along W for output elements {@code e0 <= e < e1}:
+     * {@code y[e - yBase] = w0[e] · x[left[e] - xBase] + w1[e] · x[right[e] - xBase]}, the left product first.
+     *
+     * @param x input values for elements {@code xBase ..}, covering every tap of the elements
+     */
+    default void interpolateRow(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
+        ScalarKernelProvider.interpolateRowScalar(taps, e0, e1, x, xBase, y, yBase);
+    }
 }

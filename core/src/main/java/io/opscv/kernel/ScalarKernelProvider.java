@@ -79,4 +79,15 @@ final class ScalarKernelProvider implements KernelProvider {
             y[j - yBase] = w0[j] * x[left - xBase] + w1[j] * x[right - xBase];
         }
     }
+
+    /** {@link KernelProvider#interpolateRow}: two terms per element, left then right. */
+    static void interpolateRowScalar(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
+        final int[] left = taps.left;
+        final int[] right = taps.right;
+        final float[] w0 = taps.w0;
+        final float[] w1 = taps.w1;
+        for (int e = e0; e < e1; e++) {
+            y[e - yBase] = w0[e] * x[left[e] - xBase] + w1[e] * x[right[e] - xBase];
+        }
+    }
 }

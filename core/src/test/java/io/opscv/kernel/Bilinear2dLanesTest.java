@@ -67,7 +67,18 @@ class Bilinear2dLanesTest {
                 new Case("large_map_bands", 1, 2, 150, 260, 300, 520, false, 0, 0, f, l, false),
                 new Case("wide_channels_bands", 1, 40, 30, 100, 60, 200, true, 0, 0, f, l, false),
                 new Case("long_span_chunks", 1, 64, 3, 60, 120, 100, false, 0, 0, f, l, false),
-                new Case("down_extreme", 1, 3, 400, 300, 2, 3, false, 0, 0, f, l, false));
+                new Case("down_extreme", 1, 3, 400, 300, 2, 3, false, 0, 0, f, l, false),
+                // Larger maps whose rows are runs (NCHW, or NHWC pixels) go along the rows in the forward
+                // (Bilinear2dRows): W downsampled just under 2 (taps within two vectors), channels of whole
+                // vectors downsampled by 3, W downsampled by 2 and 3.3 (taps within four vectors),
+                // three channels upsampled, and an identity axis either way.
+                new Case("rows_down_w_near2", 1, 2, 70, 130, 50, 66, false, 0, 0, f, l, false),
+                new Case("rows_c16_down3", 1, 16, 40, 150, 30, 50, true, 0, 0, f, l, false),
+                new Case("rows_down_w2", 1, 2, 50, 256, 40, 128, false, 0, 0, f, l, false),
+                new Case("rows_down_w3.3", 1, 3, 40, 300, 30, 90, true, 0, 0, f, l, false),
+                new Case("rows_c3_up", 2, 3, 80, 90, 150, 170, false, 0, 0, f, l, false),
+                new Case("rows_identity_h", 1, 2, 70, 80, 70, 160, false, 0, 0, f, l, false),
+                new Case("rows_identity_w", 1, 3, 65, 100, 130, 100, true, 0, 0, f, l, false));
         List<Case> all = new ArrayList<>();
         for (Case base : shapes) {
             for (DataType t : new DataType[] {DataType.FLOAT, DataType.FLOAT16, DataType.BF16}) {
