@@ -38,10 +38,7 @@ final class Bilinear2dRows {
         if (pix == 0 || kind(out) != pix) {
             return 0;
         }
-        // A vector of lanes elements reaches about lanes·ratio + 2·pix elements of self: within four vectors.
-        int lanes = provider.lanes();
-        boolean fits = w.identity() || (long) w.lin() * lanes + 2L * pix * w.lout() < 4L * lanes * w.lout()
-                || pix % lanes == 0;
+        boolean fits = w.identity() || RowTaps.windowsFit(w, pix, provider.lanes()) || pix % provider.lanes() == 0;
         return fits ? pix : 0;
     }
 

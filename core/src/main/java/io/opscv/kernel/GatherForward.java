@@ -5,8 +5,8 @@ package io.opscv.kernel;
  * rows are taken {@link ScatterBackward#ROWS} at a time in blocks of inputs; each row's block is decoded
  * into a tile in one run, its outputs (those whose left tap lies in the block) are interpolated along
  * the row ({@link KernelProvider#linearForward}: the reference's {@code w0·x[x0] + w1·x[x1]}, a vector of
- * outputs at a time; from a downsampling by 2, four rows at a time in a scalar loop) and written in one
- * run. Rows in lanes would stream {@code 2·lanes} rows at once and
+ * outputs at a time, up to a downsampling by about 4; beyond, four rows at a time in a scalar loop) and
+ * written in one run. Rows in lanes would stream {@code 2·lanes} rows at once and
  * transpose every position of them twice; reading only the taps ({@link SparseForward}) costs a checked
  * access per tap and, below its ratio, touches every cache line anyway. The arithmetic is the
  * reference's, so the bits are the same.
@@ -39,7 +39,7 @@ final class GatherForward {
                 (r0, rows, i0, i1, s) -> unit(self, out, t, provider, r0, rows, i0, i1, s));
     }
 
-    /** One thread's tiles: a block's inputs of four rows (and two vectors of slack for whole-vector loads), its outputs of one. */
+    /** One thread's tiles: a block's inputs of four rows (and four vectors of slack for whole-vector loads), their outputs. */
     private static final class Scratch {
         final int xPitch;
         final float[] x;
@@ -47,7 +47,7 @@ final class GatherForward {
 
         Scratch(int lin, int blockInputs, KernelProvider provider) {
             xPitch = Math.min(lin, blockInputs) + 1;
-            x = new float[ScatterBackward.ROWS * xPitch + 2 * provider.lanes()];
+            x = new float[ScatterBackward.ROWS * xPitch + 4 * provider.lanes()];
             y = new float[ScatterBackward.ROWS * (BLOCK + 1)];
         }
     }
@@ -67,7 +67,7 @@ final class GatherForward {
             s.y = new float[ScatterBackward.ROWS * outputs];
         }
         int span = Math.min(lin, i1 + 1) - i0;
-        if (lin < 2L * t.lout()) {
+        if (RowTaps.windowsFit(t, 1, provider.lanes())) {
             for (int k = 0; k < rows; k++) {
                 ScatterBackward.readRow(provider, self, ScatterBackward.rowStart(self, r0 + k), i0, span, s.x, 0);
                 provider.linearForward(t, s.x, i0, s.y, j0, j0, j1);
@@ -75,8 +75,8 @@ final class GatherForward {
             }
             return;
         }
-        // Downsampling by 2 or more: a vector of outputs' taps spread beyond two vectors of inputs, so four
-        // rows share each output's table entry in a scalar loop instead.
+        // Downsampling by about 4 or more: a vector of outputs' taps spread beyond four vectors of inputs, so
+        // four rows share each output's table entry in a scalar loop instead.
         for (int k = 0; k < rows; k++) {
             ScatterBackward.readRow(provider, self, ScatterBackward.rowStart(self, r0 + k), i0, span, s.x,
                     k * s.xPitch);

@@ -42,6 +42,14 @@ final class RowTaps {
         return new RowTaps(pix, left, right, w0, w1);
     }
 
+    /**
+     * Whether a vector of {@code lanes} output elements of a table's pixel rows reaches less than four
+     * vectors of input elements (about {@code lanes·ratio + 2·pix}): the providers' permute windows.
+     */
+    static boolean windowsFit(LinearTable t, int pix, int lanes) {
+        return (long) t.lin() * lanes + 2L * pix * t.lout() < 4L * lanes * t.lout();
+    }
+
     /** Output elements of the row. */
     int length() {
         return left.length;

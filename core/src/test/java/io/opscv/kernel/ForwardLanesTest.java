@@ -52,14 +52,16 @@ class ForwardLanesTest {
                 new KernelCase("gather_both_taps_last", 2, 3, 1000, 3000, false, 0.30015, f, cont, true),
                 // The last output's right tap is the last input, at weight 0.48.
                 new KernelCase("gather_right_tap_last", 2, 3, 1000, 3000, false, 0.33328, f, cont, false),
-                // Long rows at ratios below 3 go along the row, a vector of outputs at a time (GatherForward,
+                // Long rows at ratios below 4 go along the row, a vector of outputs at a time (GatherForward,
                 // linearForward): upsampling blocks of fewer inputs, small and large ratios, a downsampling
-                // near 2 whose vectors of outputs alternately fit two vectors of inputs and do not, and a given
-                // scale that clamps the last outputs' taps.
+                // near 2 whose vectors of outputs alternately fit two vectors of inputs and do not, downsampling
+                // by 2 and 3 (four vectors of inputs), and a given scale that clamps the last outputs' taps.
                 new KernelCase("along_up1.1x_blocks", 1, 5, 9900, 9000, false, 0, f, cont, true),
                 new KernelCase("along_up16x_ac", 2, 3, 9600, 600, true, 0, f, cont, false),
                 new KernelCase("along_down1.9x", 1, 6, 3700, 7000, false, 0, f, cont, true),
                 new KernelCase("along_down1.5x_scales", 1, 3, 4000, 6000, false, 0.7, f, cont, false),
+                new KernelCase("along_down2x_ac", 1, 5, 4500, 9000, true, 0, f, cont, false),
+                new KernelCase("along_down3x", 2, 3, 3000, 9000, false, 0, f, cont, true),
                 new KernelCase("up500x", 1, 3, 1500, 3, false, 0, f, cont, false),
                 new KernelCase("lin1", 2, 9, 7, 1, false, 0, f, cont, false),
                 new KernelCase("lout1", 2, 9, 1, 9, true, 0, f, cont, false),
