@@ -10,9 +10,10 @@ import java.util.Arrays;
  * in as its permuted view), float arithmetic, one rounding to the output dtype.
  *
  * <p>Separable, W first as PyTorch's CPU kernel. Three forms, chosen here in this order: small maps in
- * lanes ({@link Bilinear2dMapLanes}); rows of consecutive elements (NCHW, or NHWC pixels) along the rows
- * ({@link Bilinear2dRows}) where the W axis upsamples, downsamples by less than 2 or has pixels of whole
- * vectors; otherwise two 1-D forwards on rows in lanes ({@link Bilinear2dTiles}): the W pass interpolates the self rows an out band reads,
+ * lanes ({@link Bilinear2dMapLanes}) but for NHWC pixels of whole vectors of channels; rows of
+ * consecutive elements (NCHW, or NHWC pixels) along the rows ({@link Bilinear2dRows}) where a vector's
+ * taps along W fit the provider's permute windows (upsampling, downsampling by up to about 4) or pixels
+ * are whole vectors; otherwise two 1-D forwards on rows in lanes ({@link Bilinear2dTiles}): the W pass interpolates the self rows an out band reads,
  * {@code t = w0·x[x0] + w1·x[x1]}, into a float intermediate; the H pass interpolates the
  * intermediate's columns, which lie side by side, {@code y = h0·t[h0] + h1·t[h1]}, the left product first
  * on both axes ({@link KernelProvider#interpolateLanes}). Each axis follows SPEC §1 with its own table; an
@@ -52,13 +53,16 @@ public final class Bilinear2dForwardKernel {
         }
         LinearTable ht = h.full();
         LinearTable wt = w.full();
+        int pix = mapsInLanes ? Bilinear2dRows.pixel(self, out, wt, provider) : 0;
         StridedTensor selfPixels = Bilinear2dMapLanes.pixels(self);
         StridedTensor outPixels = Bilinear2dMapLanes.pixels(out);
-        if (mapsInLanes && Bilinear2dMapLanes.serves(selfPixels, outPixels)) {
+        // Pixels of whole vectors of channels go along their rows whatever the maps' size: each row is
+        // plain vector loads, where maps in lanes would stage every pixel through the lanes.
+        boolean wideChannels = pix > 1 && pix % provider.lanes() == 0;
+        if (mapsInLanes && !wideChannels && Bilinear2dMapLanes.serves(selfPixels, outPixels)) {
             Bilinear2dMapLanes.forward(selfPixels, outPixels, (int) ss[2], (int) ss[3], ht, wt, provider, pool);
             return;
         }
-        int pix = mapsInLanes ? Bilinear2dRows.pixel(self, out, wt, provider) : 0;
         if (pix > 0) {
             Bilinear2dRows.forward(self, out, ht, wt, pix, provider, pool);
             return;

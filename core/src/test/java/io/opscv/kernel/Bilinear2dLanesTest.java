@@ -78,7 +78,9 @@ class Bilinear2dLanesTest {
                 new Case("rows_down_w3.3", 1, 3, 40, 300, 30, 90, true, 0, 0, f, l, false),
                 new Case("rows_c3_up", 2, 3, 80, 90, 150, 170, false, 0, 0, f, l, false),
                 new Case("rows_identity_h", 1, 2, 70, 80, 70, 160, false, 0, 0, f, l, false),
-                new Case("rows_identity_w", 1, 3, 65, 100, 130, 100, true, 0, 0, f, l, false));
+                new Case("rows_identity_w", 1, 3, 65, 100, 130, 100, true, 0, 0, f, l, false),
+                // Small NHWC maps of whole vectors of channels go along their rows too (the forward).
+                new Case("rows_small_maps_c32", 3, 32, 6, 7, 12, 5, false, 0, 0, f, l, false));
         List<Case> all = new ArrayList<>();
         for (Case base : shapes) {
             for (DataType t : new DataType[] {DataType.FLOAT, DataType.FLOAT16, DataType.BF16}) {
