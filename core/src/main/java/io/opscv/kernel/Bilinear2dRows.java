@@ -137,7 +137,7 @@ final class Bilinear2dRows {
         }
     }
 
-    /** Self row {@code row} of the plane, interpolated along W into {@code t} (decoded as it is along an identity W). */
+    /** Self row {@code row} of the plane interpolated along W into {@code t} (as it is along an identity W). */
     private static void intermediate(StridedTensor self, RowTaps taps, int pix, long plane, int row,
                                      KernelProvider provider, Scratch s, float[] t) {
         MemorySegment seg = self.segment();

@@ -39,7 +39,7 @@ final class GatherForward {
                 (r0, rows, i0, i1, s) -> unit(self, out, t, provider, r0, rows, i0, i1, s));
     }
 
-    /** One thread's tiles: a block's inputs of four rows (and four vectors of slack for whole-vector loads), their outputs. */
+    /** One thread's tiles: a block's inputs of four rows (with four vectors of slack) and their outputs. */
     private static final class Scratch {
         final int xPitch;
         final float[] x;

@@ -39,9 +39,10 @@ final class VectorCodec {
     /** BF16 widened exactly: the upper half of a float. */
     static void widenBf16(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
         for (int k = 0; k < count; k++) {
+            long at16 = (first + k * stride) * 2;
             IntVector x = (IntVector) (k < count - 1 || last == LANES
-                    ? ShortVector.fromMemorySegment(HALFS, seg, (first + k * stride) * 2, ORDER)
-                    : ShortVector.fromMemorySegment(HALFS, seg, (first + k * stride) * 2, ORDER, HALFS.indexInRange(0, last)))
+                    ? ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER)
+                    : ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER, HALFS.indexInRange(0, last)))
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0);
             x.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().intoArray(dst, at + k * LANES);
         }
@@ -54,9 +55,10 @@ final class VectorCodec {
      */
     static void widenFp16(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
         for (int k = 0; k < count; k++) {
+            long at16 = (first + k * stride) * 2;
             IntVector h = (IntVector) (k < count - 1 || last == LANES
-                    ? ShortVector.fromMemorySegment(HALFS, seg, (first + k * stride) * 2, ORDER)
-                    : ShortVector.fromMemorySegment(HALFS, seg, (first + k * stride) * 2, ORDER, HALFS.indexInRange(0, last)))
+                    ? ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER)
+                    : ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER, HALFS.indexInRange(0, last)))
                     .convertShape(VectorOperators.S2I, INTS, 0);
             IntVector magnitude = h.and(0x7fff);
             IntVector shifted = magnitude.lanewise(VectorOperators.LSHL, 13);

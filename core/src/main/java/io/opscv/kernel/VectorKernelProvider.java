@@ -138,7 +138,8 @@ final class VectorKernelProvider implements KernelProvider {
                 IntVector v3 = FloatVector.fromArray(FLOATS, x, base + 3 * LANES).reinterpretAsInts();
                 IntVector near = left.and(2 * LANES - 1);
                 IntVector nearRight = right.and(2 * LANES - 1);
-                a = near.selectFrom(v0, v1).blend(near.selectFrom(v2, v3), left.compare(VectorOperators.GE, 2 * LANES))
+                a = near.selectFrom(v0, v1)
+                        .blend(near.selectFrom(v2, v3), left.compare(VectorOperators.GE, 2 * LANES))
                         .reinterpretAsFloats();
                 b = nearRight.selectFrom(v0, v1)
                         .blend(nearRight.selectFrom(v2, v3), right.compare(VectorOperators.GE, 2 * LANES))
@@ -163,7 +164,8 @@ final class VectorKernelProvider implements KernelProvider {
         final int[] right = taps.right;
         final float[] w0 = taps.w0;
         final float[] w1 = taps.w1;
-        // A vector's first element lies at most pix - 1 channels into its pixel, whose left tap no later element undercuts.
+        // A vector's first element lies at most pix - 1 channels into its pixel, whose left tap no later
+        // element undercuts.
         final int back = taps.pix - 1;
         int e = e0;
         for (; e + LANES <= e1; e += LANES) {
@@ -197,7 +199,8 @@ final class VectorKernelProvider implements KernelProvider {
                     IntVector v3 = FloatVector.fromArray(FLOATS, x, from + 3 * LANES).reinterpretAsInts();
                     IntVector near = at.and(2 * LANES - 1);
                     IntVector nearRight = atRight.and(2 * LANES - 1);
-                    a = near.selectFrom(v0, v1).blend(near.selectFrom(v2, v3), at.compare(VectorOperators.GE, 2 * LANES))
+                    a = near.selectFrom(v0, v1)
+                            .blend(near.selectFrom(v2, v3), at.compare(VectorOperators.GE, 2 * LANES))
                             .reinterpretAsFloats();
                     b = nearRight.selectFrom(v0, v1)
                             .blend(nearRight.selectFrom(v2, v3), atRight.compare(VectorOperators.GE, 2 * LANES))
