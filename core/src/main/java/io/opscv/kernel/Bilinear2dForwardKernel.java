@@ -11,12 +11,11 @@ import java.util.Arrays;
  *
  * <p>Separable, W first as PyTorch's CPU kernel. Three forms, chosen here in this order: small maps in
  * lanes ({@link Bilinear2dMapLanes}) but for NHWC pixels of whole vectors of channels; rows of
- * consecutive elements (NCHW, or NHWC pixels) along the rows ({@link Bilinear2dRows}) where a vector's
- * taps along W fit the provider's permute windows (upsampling, downsampling by up to about 4) or pixels
- * are whole vectors; otherwise two 1-D forwards on rows in lanes ({@link Bilinear2dTiles}): the W pass
- * interpolates the self rows an out band reads, {@code t = w0·x[x0] + w1·x[x1]}, into a float
- * intermediate; the H pass interpolates the intermediate's columns, which lie side by side,
- * {@code y = h0·t[h0] + h1·t[h1]}, the left product first on both axes
+ * consecutive elements (NCHW, or NHWC pixels) along the rows ({@link Bilinear2dRows}); otherwise (other
+ * strides, or self and out of different layouts) two 1-D forwards on rows in lanes
+ * ({@link Bilinear2dTiles}): the W pass interpolates the self rows an out band reads,
+ * {@code t = w0·x[x0] + w1·x[x1]}, into a float intermediate; the H pass interpolates the intermediate's
+ * columns, which lie side by side, {@code y = h0·t[h0] + h1·t[h1]}, the left product first on both axes
  * ({@link KernelProvider#interpolateLanes}). Each axis follows SPEC §1 with its own table; an
  * axis whose sizes are equal is copied (no zero-weight tap). Tasks are tiles of out: the result does not
  * depend on the thread count or the provider.
@@ -54,7 +53,7 @@ public final class Bilinear2dForwardKernel {
         }
         LinearTable ht = h.full();
         LinearTable wt = w.full();
-        int pix = mapsInLanes ? Bilinear2dRows.pixel(self, out, wt, provider) : 0;
+        int pix = mapsInLanes ? Bilinear2dRows.pixel(self, out) : 0;
         StridedTensor selfPixels = Bilinear2dMapLanes.pixels(self);
         StridedTensor outPixels = Bilinear2dMapLanes.pixels(out);
         // Pixels of whole vectors of channels go along their rows whatever the maps' size: each row is
