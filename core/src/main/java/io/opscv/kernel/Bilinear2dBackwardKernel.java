@@ -10,7 +10,10 @@ import java.util.Arrays;
  * strides (NHWC tensors come in as their permuted views), float sums, one rounding to the output
  * dtype. It is the cpu platform's fused kernel and the {@code UpsampleBilinear2dGrad} l0 step.
  *
- * <p>Separable, as two 1-D backwards on rows in lanes ({@link Bilinear2dTiles}): the W pass sums each
+ * <p>Separable. NHWC tensors whose pixels are exactly one vector of channels go along their rows
+ * ({@link Bilinear2dRows#backward}: each gradOut row of pixels is a lane-major buffer); small maps go in
+ * lanes ({@link Bilinear2dMapLanes}); the rest as two 1-D backwards on rows in lanes
+ * ({@link Bilinear2dTiles}): the W pass sums each
  * gradOut row (n, c, h) along W into a float intermediate, the H pass sums the intermediate's columns
  * (n, c, w), which lie side by side, along H into out. Both are the gather form of
  * {@link KernelProvider#sumLanes}, so the canonical order is the 1-D one on each axis: the W sums of a
@@ -59,6 +62,11 @@ public final class Bilinear2dBackwardKernel {
         }
         LinearTable ht = h.full();
         LinearTable wt = w.full();
+        int pix = mapsInLanes ? Bilinear2dRows.wideChannels(gradOut, out, provider) : 0;
+        if (pix > 0) {
+            Bilinear2dRows.backward(gradOut, out, ht, wt, pix, provider, pool);
+            return;
+        }
         StridedTensor gradPixels = Bilinear2dMapLanes.pixels(gradOut);
         StridedTensor outPixels = Bilinear2dMapLanes.pixels(out);
         if (mapsInLanes && Bilinear2dMapLanes.serves(gradPixels, outPixels)) {

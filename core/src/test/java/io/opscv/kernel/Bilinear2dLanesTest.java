@@ -80,7 +80,12 @@ class Bilinear2dLanesTest {
                 new Case("rows_identity_h", 1, 2, 70, 80, 70, 160, false, 0, 0, f, l, false),
                 new Case("rows_identity_w", 1, 3, 65, 100, 130, 100, true, 0, 0, f, l, false),
                 // Small NHWC maps of whole vectors of channels go along their rows too (the forward).
-                new Case("rows_small_maps_c32", 3, 32, 6, 7, 12, 5, false, 0, 0, f, l, false));
+                new Case("rows_small_maps_c32", 3, 32, 6, 7, 12, 5, false, 0, 0, f, l, false),
+                // The backward along rows of pixels of one vector of channels (16 at 512 bits, 8 at 256, 4 at
+                // 128): upsampling (the walk), downsampling (the scatter), bands of out rows.
+                new Case("rows_c16_up_ac", 2, 16, 20, 30, 45, 70, true, 0, 0, f, l, false),
+                new Case("rows_c8_up", 1, 8, 40, 50, 70, 90, false, 0, 0, f, l, false),
+                new Case("rows_c4_down", 2, 4, 90, 70, 40, 50, false, 0, 0, f, l, false));
         List<Case> all = new ArrayList<>();
         for (Case base : shapes) {
             for (DataType t : new DataType[] {DataType.FLOAT, DataType.FLOAT16, DataType.BF16}) {
