@@ -5,9 +5,9 @@ import java.lang.foreign.MemorySegment;
 import java.util.function.Supplier;
 
 /**
- * The 2-D forward (and, for pixels of one vector of channels, the backward) along rows, for views whose rows of pixels are runs of consecutive elements: NCHW
- * (W stride 1; a plane is a map (n, c), a pixel one element) or NHWC (C stride 1, W stride C; a plane is
- * a batch n, a pixel its C channels). Each out row of a plane is {@code y = h0·t[x0] + h1·t[x1]} of two
+ * The 2-D forward (and, for pixels of one vector of channels, the backward) along rows, for views whose
+ * rows of pixels are runs of consecutive elements: NCHW (W stride 1; a plane is a map (n, c), a pixel one
+ * element) or NHWC (C stride 1, W stride C; a plane is a batch n, a pixel its C channels). Each out row of a plane is {@code y = h0·t[x0] + h1·t[x1]} of two
  * intermediate rows, each a self row interpolated along W ({@code t = w0·x[x0] + w1·x[x1]},
  * {@link KernelProvider#interpolateRow}: whole vectors of a row's elements, the taps picked by permutes
  * or loaded as runs); a band's out rows go in order and keep the last two intermediate rows, so a self

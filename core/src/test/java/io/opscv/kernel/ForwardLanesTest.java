@@ -143,4 +143,44 @@ class ForwardLanesTest {
             }
         }
     }
+
+    /**
+     * {@link KernelProvider#interpolateRow} (the 2-D rows' W pass) against the scalar loop, on random axes
+     * from downsampling by 8 to upsampling by 8, pixels of 1, 3 and 16 elements (the permute windows of two
+     * and four vectors, runs of channels, the scalar fallback), random blocks and bases, with and without
+     * slack after the taps.
+     */
+    @Test
+    void pixelRowFormMatchesTheScalarLoop() {
+        java.util.Random random = new java.util.Random(12);
+        for (int trial = 0; trial < 600; trial++) {
+            int lin = 1 + random.nextInt(trial % 3 == 0 ? 700 : 40);
+            int lout = Math.max(1, (int) (lin * Math.exp((random.nextDouble() - 0.5) * 4.2)));
+            int pix = new int[] {1, 1, 3, 16}[trial % 4];
+            RowTaps taps = RowTaps.of(LinearTable.of(lin, lout, random.nextBoolean(), 0), pix);
+            int e0 = random.nextInt(taps.length());
+            int e1 = e0 + 1 + random.nextInt(taps.length() - e0);
+            int lowest = Integer.MAX_VALUE;
+            int highest = 0;
+            for (int e = e0; e < e1; e++) {
+                lowest = Math.min(lowest, taps.left[e]);
+                highest = Math.max(highest, taps.right[e]);
+            }
+            int xBase = lowest - random.nextInt(3);
+            float[] x = new float[highest - xBase + 1 + (random.nextBoolean() ? 0 : 64)];
+            for (int k = 0; k < x.length; k++) {
+                x[k] = random.nextInt(40) == 0 ? Float.NaN : (float) random.nextGaussian();
+            }
+            float[] expected = new float[e1 - e0];
+            float[] actual = new float[e1 - e0];
+            SCALAR.interpolateRow(taps, e0, e1, x, xBase, expected, e0);
+            VECTOR.interpolateRow(taps, e0, e1, x, xBase, actual, e0);
+            for (int k = 0; k < expected.length; k++) {
+                assertEquals(KernelCase.canonical(Float.floatToRawIntBits(expected[k]), DataType.FLOAT),
+                        KernelCase.canonical(Float.floatToRawIntBits(actual[k]), DataType.FLOAT),
+                        "trial " + trial + " (" + lin + " -> " + lout + " pixels of " + pix + ", [" + e0 + ", " + e1
+                                + "), base " + xBase + ") at " + k);
+            }
+        }
+    }
 }
