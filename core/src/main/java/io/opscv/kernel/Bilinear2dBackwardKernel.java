@@ -78,22 +78,8 @@ public final class Bilinear2dBackwardKernel {
         int tasks = Math.toIntExact(tiles.tasks);
         // One arena for the call's intermediates, shared by its threads and closed once every task is done.
         try (Arena arena = Arena.ofShared()) {
-            Scratch[] scratch = new Scratch[tiles.small ? 1 : pool.parallelism()];
-            WorkerPool.Task body = (task, slot) -> {
-                Scratch s = scratch[slot];
-                if (s == null) {
-                    s = new Scratch(tiles, provider, arena);
-                    scratch[slot] = s;
-                }
-                runTile(task, tiles, ht, wt, provider, s);
-            };
-            if (tiles.small) {
-                for (int task = 0; task < tasks; task++) {
-                    body.run(task, 0);
-                }
-            } else {
-                pool.forEach(tasks, body);
-            }
+            pool.forEach(tasks, tiles.small, () -> new Scratch(tiles, provider, arena),
+                    (task, s) -> runTile(task, tiles, ht, wt, provider, s));
         }
     }
 

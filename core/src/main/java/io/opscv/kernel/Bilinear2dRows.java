@@ -90,27 +90,14 @@ final class Bilinear2dRows {
         int bands = (rows + band - 1) / band;
         long units = planes * bands;
         long perTask = (units + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE;
-        Object[] scratches = new Object[pool.parallelism()];
-        WorkerPool.Task task = (k, slot) -> {
-            @SuppressWarnings("unchecked")
-            S s = (S) scratches[slot];
-            if (s == null) {
-                s = scratch.get();
-                scratches[slot] = s;
-            }
+        int tasks = Math.toIntExact((units + perTask - 1) / perTask);
+        boolean inline = units * band * rowLength < TASK_ELEMENTS || pool.parallelism() == 1;
+        pool.forEach(tasks, inline, scratch, (k, s) -> {
             for (long u = k * perTask, end = Math.min(units, u + perTask); u < end; u++) {
                 int r0 = (int) (u % bands) * band;
                 body.run(u / bands, r0, Math.min(rows, r0 + band), s);
             }
-        };
-        int tasks = Math.toIntExact((units + perTask - 1) / perTask);
-        if (units * band * rowLength < TASK_ELEMENTS || pool.parallelism() == 1) {
-            for (int k = 0; k < tasks; k++) {
-                task.run(k, 0);
-            }
-            return;
-        }
-        pool.forEach(tasks, task);
+        });
     }
 
     /** One thread's rows: a decoded self row (with four vectors of slack), two intermediate rows, an out row. */

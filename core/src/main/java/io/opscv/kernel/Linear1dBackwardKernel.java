@@ -79,22 +79,7 @@ public final class Linear1dBackwardKernel {
         if (plan.tasks == 0) {
             return;
         }
-        if (plan.small) {
-            Scratch s = new Scratch(plan);
-            for (int task = 0; task < plan.tasks; task++) {
-                plan.runTask(task, s);
-            }
-            return;
-        }
-        Scratch[] scratch = new Scratch[pool.parallelism()];
-        pool.forEach(plan.tasks, (task, slot) -> {
-            Scratch s = scratch[slot];
-            if (s == null) {
-                s = new Scratch(plan);
-                scratch[slot] = s;
-            }
-            plan.runTask(task, s);
-        });
+        pool.forEach(plan.tasks, plan.small, () -> new Scratch(plan), plan::runTask);
     }
 
     /** One thread's buffers, reused across its tasks. */

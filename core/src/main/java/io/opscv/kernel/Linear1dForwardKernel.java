@@ -65,13 +65,7 @@ public final class Linear1dForwardKernel {
                 (groups * blockTasks + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
         int tasks = Math.toIntExact((groups + groupsPerTask - 1) / groupsPerTask * blockTasks);
         boolean small = rows * (t.lout() + (long) t.lin()) < PARALLEL_THRESHOLD || pool.parallelism() == 1;
-        Scratch[] scratch = new Scratch[small ? 1 : pool.parallelism()];
-        WorkerPool.Task body = (task, slot) -> {
-            Scratch s = scratch[slot];
-            if (s == null) {
-                s = new Scratch(self, out, provider);
-                scratch[slot] = s;
-            }
+        WorkerPool.ScratchTask<Scratch> body = (task, s) -> {
             int b0 = task % blockTasks * blocksPerTask;
             int b1 = Math.min(blocks, b0 + blocksPerTask);
             long firstGroup = task / blockTasks * groupsPerTask;
@@ -94,13 +88,7 @@ public final class Linear1dForwardKernel {
                 }
             }
         };
-        if (small) {
-            for (int task = 0; task < tasks; task++) {
-                body.run(task, 0);
-            }
-        } else {
-            pool.forEach(tasks, body);
-        }
+        pool.forEach(tasks, small, () -> new Scratch(self, out, provider), body);
     }
 
     /** The first output of each block, and lout: up to BLOCK_OUTPUTS outputs reading up to SPAN inputs. */

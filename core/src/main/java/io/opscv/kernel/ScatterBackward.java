@@ -72,27 +72,13 @@ final class ScatterBackward {
         long bySpread = Math.max(1, units / ((long) pool.parallelism() * TASKS_PER_THREAD));
         long perTask = Math.max(Math.min(byWork, bySpread), (units + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
         int tasks = Math.toIntExact((units + perTask - 1) / perTask);
-        Object[] scratches = new Object[pool.parallelism()];
-        WorkerPool.Task task = (k, slot) -> {
-            @SuppressWarnings("unchecked")
-            S s = (S) scratches[slot];
-            if (s == null) {
-                s = scratch.get();
-                scratches[slot] = s;
-            }
+        pool.forEach(tasks, tasks == 1 || pool.parallelism() == 1, scratch, (k, s) -> {
             for (long u = k * perTask, end = Math.min(units, u + perTask); u < end; u++) {
                 long r0 = u / blocks * ROWS;
                 int i0 = (int) (u % blocks) * blockInputs;
                 body.run(r0, (int) Math.min(ROWS, rows - r0), i0, Math.min(lin, i0 + blockInputs), s);
             }
-        };
-        if (tasks == 1 || pool.parallelism() == 1) {
-            for (int k = 0; k < tasks; k++) {
-                task.run(k, 0);
-            }
-        } else {
-            pool.forEach(tasks, task);
-        }
+        });
     }
 
     /** Element index of position 0 of row {@code row} (N·C order) of {@code t}. */

@@ -3,6 +3,7 @@ package io.opscv.kernel;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * A fixed set of kernel threads that run the tasks of one parallel loop at a time: the thread that
@@ -133,6 +134,35 @@ public final class WorkerPool implements AutoCloseable {
         } finally {
             current = null;
             running.unlock();
+        }
+    }
+
+    /** The body of a parallel loop whose threads each keep a scratch of their own. */
+    @FunctionalInterface
+    public interface ScratchTask<S> {
+        /** Runs task {@code task} with the running thread's scratch. */
+        void run(int task, S scratch);
+    }
+
+    /**
+     * {@link #forEach(int, Task)} with one scratch per thread, made by {@code scratch} on the thread's first
+     * task and reused for its later ones; every task on the caller (one scratch) when {@code inline}.
+     */
+    public <S> void forEach(int taskCount, boolean inline, Supplier<S> scratch, ScratchTask<S> task) {
+        Object[] scratches = new Object[inline ? 1 : parallelism];
+        Task body = (t, slot) -> {
+            @SuppressWarnings("unchecked")
+            S s = (S) scratches[slot];
+            if (s == null) {
+                s = scratch.get();
+                scratches[slot] = s;
+            }
+            task.run(t, s);
+        };
+        if (inline) {
+            runInline(taskCount, body);
+        } else {
+            forEach(taskCount, body);
         }
     }
 
