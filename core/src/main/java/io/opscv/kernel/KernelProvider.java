@@ -210,7 +210,9 @@ public interface KernelProvider {
 
     /**
      * Interpolation of one row of pixels along W for output elements {@code e0 <= e < e1}:
-     * {@code y[e - yBase] = w0[e] · x[left[e] - xBase] + w1[e] · x[right[e] - xBase]}, the left product first.
+     * {@code y[e - yBase] = w0[e] · x[left[e] - xBase] + w1[e] · x[right[e] - xBase]}, the left product first;
+     * for taps with term flags (the 1-D backward's) {@code (+0 + [w0[e]·x[..]]) + [w1[e]·x[..]]}, each
+     * bracketed term only where flagged ({@link RowTaps}).
      *
      * @param x input values for elements {@code xBase ..}, covering every tap of the elements
      */

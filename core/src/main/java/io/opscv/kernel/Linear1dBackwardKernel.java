@@ -22,7 +22,8 @@ package io.opscv.kernel;
  * <p>A downsampling by {@link SparseBackward#MIN_RATIO} or more whose positions reach distinct inputs is
  * written as a fill and its taps instead ({@link SparseBackward}); long rows downsampled by
  * {@link ScatterBackward#MIN_RATIO} or more go four at a time through the reference's scatter loop
- * ({@link ScatterBackward}).
+ * ({@link ScatterBackward}); short out rows of such tables, of consecutive elements, go end to end as one
+ * row of taps ({@link FlatRows}).
  *
  * <p>Every output element belongs to exactly one task and is summed by one thread in an order that does
  * not depend on the cut (the gather form needs no atomics), so results are bit-identical for any thread
@@ -69,6 +70,10 @@ public final class Linear1dBackwardKernel {
         LinearTable full = table.full();
         if (SparseBackward.applies(full, out)) {
             SparseBackward.run(gradOut, out, full, pool);
+            return;
+        }
+        if (FlatRows.appliesBackward(full, gradOut, out, provider)) {
+            FlatRows.backward(gradOut, out, full, provider, pool);
             return;
         }
         if (ScatterBackward.applies(full, gradOut)) {

@@ -11,7 +11,8 @@ package io.opscv.kernel;
  * {@link #BLOCK_OUTPUTS} outputs whose inputs span at most {@link #SPAN} positions (one output at a time
  * where a downsampling's outputs lie further apart). An identity table (Lin = Lout) copies. Long rows
  * of consecutive inputs at any ratio below 32 go along the row, four rows at a time through blocks of
- * inputs decoded in one run ({@link GatherForward}); strong downsampling and a few other downsampled shapes
+ * inputs decoded in one run ({@link GatherForward}); short rows of consecutive elements go end to end as one
+ * row of taps ({@link FlatRows}); strong downsampling and a few other downsampled shapes
  * ({@link SparseForward#applies}) read only each output's two inputs ({@link SparseForward}). Every output
  * belongs to one task: the result does not depend on the thread count.
  */
@@ -42,6 +43,10 @@ public final class Linear1dForwardKernel {
         LinearTable t = table.full();
         if (GatherForward.applies(t, self)) {
             GatherForward.run(self, out, t, provider, pool);
+            return;
+        }
+        if (FlatRows.appliesForward(t, self, out, provider)) {
+            FlatRows.forward(self, out, t, provider, pool);
             return;
         }
         if (SparseForward.applies(t, self)) {

@@ -152,63 +152,72 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     /**
-     * A vector of output elements at a time: where its taps are two runs of consecutive elements (channels
-     * of one pixel, 16 or more to a pixel) two plain loads; where they lie within two vectors of inputs (a
-     * few channels to a pixel, upsampling or downsampling by less than about 2) two two-source permutes of
-     * those, within four (downsampling by up to about 4) two pairs of them blended; otherwise the scalar
-     * loop. The left product first.
+     * A vector of output elements at a time, as {@link RowTaps#windows} places its taps: where they are two
+     * runs of consecutive elements (channels of one pixel, 16 or more to a pixel) two plain loads; where they
+     * lie within two vectors of inputs (a few channels to a pixel, short rows end to end, upsampling or
+     * downsampling by less than about 2) two two-source permutes of those, within four (downsampling by up to
+     * about 4) two pairs of them blended; otherwise, or where a window would leave {@code x}, the scalar loop.
+     * The left product first; flagged taps' sums from +0 by masked adds.
      */
     @Override
     public void interpolateRow(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
-        final int[] left = taps.left;
-        final int[] right = taps.right;
         final float[] w0 = taps.w0;
         final float[] w1 = taps.w1;
-        // A vector's first element lies at most pix - 1 channels into its pixel, whose left tap no later
-        // element undercuts.
-        final int back = taps.pix - 1;
-        int e = e0;
+        final boolean[] first = taps.first;
+        final boolean[] second = taps.second;
+        RowTaps.Windows windows = taps.windows(LANES);
+        final int[] bases = windows.base();
+        final byte[] kinds = windows.kind();
+        final int[] at = windows.at();
+        final int[] atRight = windows.atRight();
+        int e = Math.min(e1, (e0 + LANES - 1) / LANES * LANES);
+        ScalarKernelProvider.interpolateRowScalar(taps, e0, e, x, xBase, y, yBase);
         for (; e + LANES <= e1; e += LANES) {
-            int l = left[e];
-            int r = right[e];
+            int v = e / LANES;
+            int from = bases[v] - xBase;
+            byte kind = kinds[v];
+            int reach = kind == RowTaps.RUNS ? Math.max(0, at[e]) + LANES : kind == RowTaps.PAIR ? 2 * LANES : 4 * LANES;
+            if (kind == RowTaps.SCALAR || from < 0 || from + reach > x.length
+                    || kind == RowTaps.RUNS && from + at[e] < 0) {
+                ScalarKernelProvider.interpolateRowScalar(taps, e, e + LANES, x, xBase, y, yBase);
+                continue;
+            }
             FloatVector a;
             FloatVector b;
-            if (left[e + LANES - 1] - l == LANES - 1 && right[e + LANES - 1] - r == LANES - 1
-                    && Math.max(l, r) - xBase + LANES <= x.length) {
-                a = FloatVector.fromArray(FLOATS, x, l - xBase);
-                b = FloatVector.fromArray(FLOATS, x, r - xBase);
+            if (kind == RowTaps.RUNS) {
+                a = FloatVector.fromArray(FLOATS, x, from);
+                b = FloatVector.fromArray(FLOATS, x, from + at[e]);
             } else {
-                int base = Math.max(l - back, xBase);
-                IntVector at = IntVector.fromArray(INTS, left, e).sub(base);
-                IntVector atRight = IntVector.fromArray(INTS, right, e).sub(base);
-                int from = base - xBase;
-                boolean far = atRight.compare(VectorOperators.GE, 2 * LANES).anyTrue();
-                if (at.compare(VectorOperators.LT, 0).anyTrue() || from + (far ? 4 : 2) * LANES > x.length
-                        || far && atRight.compare(VectorOperators.GE, 4 * LANES).anyTrue()) {
-                    ScalarKernelProvider.interpolateRowScalar(taps, e, e + LANES, x, xBase, y, yBase);
-                    continue;
-                }
+                IntVector left = IntVector.fromArray(INTS, at, e);
+                IntVector right = IntVector.fromArray(INTS, atRight, e);
                 IntVector v0 = FloatVector.fromArray(FLOATS, x, from).reinterpretAsInts();
                 IntVector v1 = FloatVector.fromArray(FLOATS, x, from + LANES).reinterpretAsInts();
-                if (!far) {
-                    a = at.selectFrom(v0, v1).reinterpretAsFloats();
-                    b = atRight.selectFrom(v0, v1).reinterpretAsFloats();
+                if (kind == RowTaps.PAIR) {
+                    a = left.selectFrom(v0, v1).reinterpretAsFloats();
+                    b = right.selectFrom(v0, v1).reinterpretAsFloats();
                 } else {
                     // Downsampling by 2 to about 4: the taps lie within four vectors, two pairs of permutes.
                     IntVector v2 = FloatVector.fromArray(FLOATS, x, from + 2 * LANES).reinterpretAsInts();
                     IntVector v3 = FloatVector.fromArray(FLOATS, x, from + 3 * LANES).reinterpretAsInts();
-                    IntVector near = at.and(2 * LANES - 1);
-                    IntVector nearRight = atRight.and(2 * LANES - 1);
+                    IntVector near = left.and(2 * LANES - 1);
+                    IntVector nearRight = right.and(2 * LANES - 1);
                     a = near.selectFrom(v0, v1)
-                            .blend(near.selectFrom(v2, v3), at.compare(VectorOperators.GE, 2 * LANES))
+                            .blend(near.selectFrom(v2, v3), left.compare(VectorOperators.GE, 2 * LANES))
                             .reinterpretAsFloats();
                     b = nearRight.selectFrom(v0, v1)
-                            .blend(nearRight.selectFrom(v2, v3), atRight.compare(VectorOperators.GE, 2 * LANES))
+                            .blend(nearRight.selectFrom(v2, v3), right.compare(VectorOperators.GE, 2 * LANES))
                             .reinterpretAsFloats();
                 }
             }
-            a.mul(FloatVector.fromArray(FLOATS, w0, e)).add(b.mul(FloatVector.fromArray(FLOATS, w1, e)))
-                    .intoArray(y, e - yBase);
+            FloatVector p = a.mul(FloatVector.fromArray(FLOATS, w0, e));
+            FloatVector q = b.mul(FloatVector.fromArray(FLOATS, w1, e));
+            if (first == null) {
+                p.add(q).intoArray(y, e - yBase);
+            } else {
+                // The backward's sums from +0, each term only where the element has it.
+                FloatVector.zero(FLOATS).add(p, VectorMask.fromArray(FLOATS, first, e))
+                        .add(q, VectorMask.fromArray(FLOATS, second, e)).intoArray(y, e - yBase);
+            }
         }
         ScalarKernelProvider.interpolateRowScalar(taps, e, e1, x, xBase, y, yBase);
     }

@@ -66,7 +66,16 @@ class ForwardLanesTest {
                 new KernelCase("lin1", 2, 9, 7, 1, false, 0, f, cont, false),
                 new KernelCase("lout1", 2, 9, 1, 9, true, 0, f, cont, false),
                 new KernelCase("identity", 2, 17, 20, 20, false, 0, f, cont, true),
-                new KernelCase("tiny_rows", 40, 30, 16, 5, false, 0, f, cont, false));
+                new KernelCase("tiny_rows", 40, 30, 16, 5, false, 0, f, cont, false),
+                // Short rows end to end as one row of taps (FlatRows): chunks of whole rows with a partial last
+                // chunk and chunks across batches, vectors of outputs across row ends in two vectors of inputs
+                // (up 3.75x, 1 -> 11, down 8 -> 7) and in four (down 2x, 2.5x), rows of one chunk each (205).
+                new KernelCase("flat_up3.75x", 7, 93, 15, 4, true, 0, f, cont, false),
+                new KernelCase("flat_one_to_eleven", 3, 101, 11, 1, true, 0, f, cont, true),
+                new KernelCase("flat_down8to7_ac", 5, 61, 7, 8, true, 0, f, cont, false),
+                new KernelCase("flat_down2x", 4, 333, 3, 6, true, 0, f, cont, false),
+                new KernelCase("flat_down2.5x_long", 3, 17, 82, 205, false, 0, f, cont, true),
+                new KernelCase("flat_up_scales", 2, 150, 9, 5, false, 1.6, f, cont, false));
         List<KernelCase> all = new ArrayList<>();
         for (KernelCase base : shapes) {
             for (DataType type : new DataType[] {DataType.FLOAT, DataType.FLOAT16, DataType.BF16}) {

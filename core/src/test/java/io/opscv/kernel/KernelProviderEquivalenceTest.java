@@ -116,6 +116,13 @@ class KernelProviderEquivalenceTest {
                 new KernelCase("tiles_up3.7x", 2, 17, 70, 259, true, 0, f, cont, false),
                 // Few rows on periodic tables: stretches of each row in lanes of their own (3 rows: 5 stretches
                 // each, one lane idle; 7 rows: 2 each), before and after them the clamped inputs row by row.
+                // Short rows whose inputs each take one position's terms at most, as one row (FlatRows): chunks
+                // of whole rows with a partial last one and chunks across batches, inputs no position reaches,
+                // a last input that is both taps, vectors of inputs across row ends.
+                new KernelCase("flat_lout1_rows", 7, 95, 9, 1, true, 0, f, cont, false),
+                new KernelCase("flat_down2x_ac", 5, 201, 6, 3, true, 0, f, cont, false),
+                new KernelCase("flat_down2.5x", 3, 17, 30, 12, false, 0, f, cont, false),
+                new KernelCase("flat_down5x_scales", 2, 9, 32, 6, false, 0.19, f, cont, false),
                 new KernelCase("segments_3_rows", 1, 3, 20000, 40000, false, 0, f, cont, false),
                 new KernelCase("segments_7_rows_ac", 1, 7, 12289, 49153, true, 0, f, cont, false),
                 new KernelCase("segments_down3x", 1, 2, 30000, 10000, false, 0, f, cont, false),

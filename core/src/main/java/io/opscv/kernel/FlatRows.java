@@ -1,0 +1,168 @@
+package io.opscv.kernel;
+
+/**
+ * Short rows of consecutive elements taken as one row: a chunk of whole rows is decoded into one buffer
+ * (the source's rows end to end), interpolated as a single row of per-element taps
+ * ({@link KernelProvider#interpolateRow}) and written back in one run or a run per row. A vector of outputs
+ * then spans the ends of several rows, so rows of a few elements fill whole vectors without a transpose;
+ * rows in lanes would transpose every position in and out and, for rows of a few positions, pay a group's
+ * staging for a handful of elements.
+ *
+ * <ul>
+ *   <li>The forward ({@link RowTaps#flat}): output j of chunk row r reads {@code r·Lin + x0[j]} and
+ *       {@code r·Lin + x1[j]}, {@code w0·x[x0] + w1·x[x1]}, the reference's arithmetic.</li>
+ *   <li>The backward where every input receives one position's terms at most ({@link RowTaps#flatBackward}):
+ *       input i of chunk row r sums its position's terms from +0, the left one first, as the reference
+ *       does; an input no position reaches is +0.</li>
+ * </ul>
+ * The bits are the reference's either way.
+ */
+final class FlatRows {
+    /** Outputs per chunk, about: a chunk's inputs and outputs stay in L1. */
+    static final int CHUNK_OUTPUTS = 2048;
+    /**
+     * The longest out rows taken at any ratio (the backward's: at all); longer forward rows only below an
+     * upsampling by {@link #MAX_UPSAMPLING}: rows of a few inputs upsampled by 12 or more (4 -> 48, 7 -> 1337)
+     * ran as fast or faster in lanes.
+     */
+    static final int SHORT_OUT = 32;
+    static final int MAX_UPSAMPLING = 4;
+    /** Elements a task should cover at least: handing out a task costs about as much as 1 µs. */
+    private static final long TASK_ELEMENTS = 1 << 15;
+    /** Tasks per thread to aim for, so that a slow thread does not hold up the others. */
+    private static final int TASKS_PER_THREAD = 4;
+
+    private FlatRows() {}
+
+    /**
+     * Whether the forward's rows of self and out are of consecutive elements, short enough that a chunk
+     * holds whole rows (longer rows go along the row, {@link GatherForward}), and every vector of a chunk's
+     * outputs finds its taps within the provider's permute windows (four vectors of inputs).
+     */
+    static boolean appliesForward(LinearTable t, StridedTensor self, StridedTensor out, KernelProvider provider) {
+        return consecutive(t.lin(), t.lout(), self, out) && !t.identity()
+                && (t.lout() <= SHORT_OUT || t.lout() < (long) MAX_UPSAMPLING * t.lin())
+                && RowTaps.flat(t, rowsPerChunk(t.lout())).windowsFit(provider.lanes());
+    }
+
+    /**
+     * As {@link #appliesForward}, for the backward (gradOut to out) of a table reaching each input once at most,
+     * into out rows of at most {@link #SHORT_OUT} inputs: on longer rows (28 -> 92, 82 -> 205, 40 -> 240) rows
+     * in lanes, which store the unreached inputs' zeros without sums, were 1.1-1.25 x faster, and a fill
+     * and the taps ({@link SparseBackward}, 1 -> 500) 4 x faster.
+     */
+    static boolean appliesBackward(LinearTable t, StridedTensor gradOut, StridedTensor out, KernelProvider provider) {
+        return t.lin() <= SHORT_OUT && consecutive(t.lout(), t.lin(), gradOut, out) && RowTaps.sparse(t)
+                && RowTaps.flatBackward(t, rowsPerChunk(t.lin())).windowsFit(provider.lanes());
+    }
+
+    /** Rows of consecutive elements, of a length a chunk holds whole, shorter than {@link GatherForward}'s. */
+    private static boolean consecutive(int sourceLength, int length, StridedTensor source, StridedTensor out) {
+        return source.strides()[2] == 1 && out.strides()[2] == 1 && length <= CHUNK_OUTPUTS
+                && Math.max(sourceLength, length) < ScatterBackward.MIN_INPUTS;
+    }
+
+    private static int rowsPerChunk(int length) {
+        return Math.max(1, CHUNK_OUTPUTS / length);
+    }
+
+    static void forward(StridedTensor self, StridedTensor out, LinearTable t, KernelProvider provider,
+                        WorkerPool pool) {
+        run(self, out, t.lin(), t.lout(), RowTaps.flat(t, rowsPerChunk(t.lout())), provider, pool);
+    }
+
+    static void backward(StridedTensor gradOut, StridedTensor out, LinearTable t, KernelProvider provider,
+                         WorkerPool pool) {
+        run(gradOut, out, t.lout(), t.lin(), RowTaps.flatBackward(t, rowsPerChunk(t.lin())), provider, pool);
+    }
+
+    /** Rows of {@code source} ({@code lin} each) to rows of {@code out} ({@code lout} each) by {@code taps}. */
+    private static void run(StridedTensor source, StridedTensor out, int lin, int lout, RowTaps taps,
+                            KernelProvider provider, WorkerPool pool) {
+        long rows = out.shape()[0] * out.shape()[1];
+        if (rows == 0) {
+            return;
+        }
+        int chunkRows = rowsPerChunk(lout);
+        long chunks = (rows + chunkRows - 1) / chunkRows;
+        long perChunk = (long) chunkRows * (lin + lout);
+        long byWork = Math.max(1, TASK_ELEMENTS / perChunk);
+        long bySpread = Math.max(1, chunks / ((long) pool.parallelism() * TASKS_PER_THREAD));
+        long perTask = Math.max(Math.min(byWork, bySpread), (chunks + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
+        int tasks = Math.toIntExact((chunks + perTask - 1) / perTask);
+        int lanes = provider.lanes();
+        pool.forEach(tasks, tasks == 1 || pool.parallelism() == 1, () -> new Scratch(chunkRows, lin, lout, lanes),
+                (k, s) -> {
+                    for (long c = k * perTask, end = Math.min(chunks, c + perTask); c < end; c++) {
+                        long r0 = c * chunkRows;
+                        chunk(source, out, lin, lout, taps, provider, r0, (int) Math.min(chunkRows, rows - r0), s);
+                    }
+                });
+    }
+
+    /** One thread's buffers: a chunk's inputs (with four vectors of slack for the windows) and outputs. */
+    private static final class Scratch {
+        final float[] x;
+        final float[] y;
+        final long[] sourceStarts;
+        final long[] outStarts;
+
+        Scratch(int chunkRows, int lin, int lout, int lanes) {
+            x = new float[chunkRows * lin + 4 * lanes];
+            y = new float[chunkRows * lout + lanes];
+            sourceStarts = new long[chunkRows];
+            outStarts = new long[chunkRows];
+        }
+    }
+
+    private static void chunk(StridedTensor source, StridedTensor out, int lin, int lout, RowTaps taps,
+                              KernelProvider provider, long r0, int rows, Scratch s) {
+        if (starts(source, r0, rows, lin, s.sourceStarts)) {
+            provider.decodeRun(source.segment(), source.dataType(), s.sourceStarts[0], rows * lin, s.x, 0);
+        } else {
+            for (int k = 0; k < rows; k++) {
+                provider.decodeRun(source.segment(), source.dataType(), s.sourceStarts[k], lin, s.x, k * lin);
+            }
+        }
+        provider.interpolateRow(taps, 0, rows * lout, s.x, 0, s.y, 0);
+        if (starts(out, r0, rows, lout, s.outStarts)) {
+            provider.encodeRun(s.y, 0, rows * lout, out.segment(), out.dataType(), s.outStarts[0]);
+        } else {
+            provider.encodeRows(s.y, lout, rows, lout, out.segment(), out.dataType(), s.outStarts, 0);
+        }
+    }
+
+    /**
+     * Whether rows {@code r0 .. r0 + rows - 1} of {@code t} lie end to end ({@code length} apart), so that the
+     * chunk is one run of memory from {@code starts[0]}; otherwise fills {@code starts} with each row's first
+     * element. One division per chunk, and the rows of one batch step evenly.
+     */
+    private static boolean starts(StridedTensor t, long r0, int rows, int length, long[] starts) {
+        long channels = t.shape()[1];
+        long[] strides = t.strides();
+        long n = r0 / channels;
+        long c = r0 % channels;
+        long first = t.offset() + n * strides[0] + c * strides[1];
+        starts[0] = first;
+        boolean oneBatch = c + rows <= channels;
+        long step = channels == 1 ? strides[0] : strides[1];
+        if ((oneBatch || channels == 1) && step == length
+                || strides[1] == length && strides[0] == channels * length) {
+            return true;
+        }
+        if (oneBatch || channels == 1) {
+            for (int k = 1; k < rows; k++) {
+                starts[k] = first + k * step;
+            }
+            return false;
+        }
+        for (int k = 0; k < rows; k++) {
+            starts[k] = t.offset() + n * strides[0] + c * strides[1];
+            if (++c == channels) {
+                c = 0;
+                n++;
+            }
+        }
+        return false;
+    }
+}
