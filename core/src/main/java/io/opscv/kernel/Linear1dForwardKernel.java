@@ -45,12 +45,12 @@ public final class Linear1dForwardKernel {
             GatherForward.run(self, out, t, provider, pool);
             return;
         }
-        if (FlatRows.appliesForward(t, self, out, provider)) {
-            FlatRows.forward(self, out, t, provider, pool);
-            return;
-        }
         if (SparseForward.applies(t, self)) {
             SparseForward.run(self, out, t, provider, pool);
+            return;
+        }
+        if (FlatRows.appliesForward(t, self, out, provider)) {
+            FlatRows.forward(self, out, t, provider, pool);
             return;
         }
         int lanes = provider.lanes();

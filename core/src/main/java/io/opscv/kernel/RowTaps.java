@@ -73,10 +73,13 @@ final class RowTaps {
     }
 
     /**
-     * The taps of {@code rows} rows of {@code t} end to end, as one row: output j of row r (element
-     * {@code r·lout + j}) reads elements {@code r·lin + x0[j]} and {@code r·lin + x1[j]} ({@link FlatRows}).
+     * The taps of {@code rows} rows of {@code t} as one row: output j of row r (element {@code r·lout + j})
+     * reads positions x0[j] and x1[j] of row r of a chunk decoded as one run, whose rows lie end to end
+     * ({@code channels} 1: position p of row r at {@code r·lin + p}) or interleaved as whole batches of a
+     * channels-last tensor (row r = batch r / channels, channel r % channels: position p at
+     * {@code (r / channels)·lin·channels + r % channels + p·channels}) ({@link FlatRows}).
      */
-    static RowTaps flat(LinearTable t, int rows) {
+    static RowTaps flat(LinearTable t, int rows, int channels) {
         LinearTable full = t.full();
         int lin = full.lin();
         int lout = full.lout();
@@ -86,9 +89,10 @@ final class RowTaps {
         float[] w0 = new float[elements];
         float[] w1 = new float[elements];
         for (int r = 0, e = 0; r < rows; r++) {
+            int row = chunkRow(r, lin, channels);
             for (int j = 0; j < lout; j++, e++) {
-                left[e] = r * lin + full.x0(j);
-                right[e] = r * lin + full.x1(j);
+                left[e] = row + full.x0(j) * channels;
+                right[e] = row + full.x1(j) * channels;
                 w0[e] = full.w0[j];
                 w1[e] = full.w1[j];
             }
@@ -96,14 +100,19 @@ final class RowTaps {
         return new RowTaps(1, left, right, w0, w1);
     }
 
+    /** Position 0 of row r of a chunk of rows {@code length} long, end to end or channels-last ({@link #flat}). */
+    private static int chunkRow(int r, int length, int channels) {
+        return r / channels * length * channels + r % channels;
+    }
+
     /**
-     * The 1-D backward's taps of {@code rows} rows of {@code t} end to end, as one row, where every input
-     * receives the terms of one position at most ({@link #sparse}): input i of row r (element
-     * {@code r·lin + i}) sums its position j's terms from element {@code r·lout + j} of gradOut, the left
-     * term first (both at a last input that is both taps), in the reference's order. An input no position
+     * The 1-D backward's taps of {@code rows} rows of {@code t} as one row, where every input receives the
+     * terms of one position at most ({@link #sparse}): input i of row r (element {@code r·lin + i}) sums
+     * its position j's terms from position j of row r of gradOut's chunk (laid out as in {@link #flat}), the
+     * left term first (both at a last input that is both taps), in the reference's order. An input no position
      * reaches has no term; its taps point at its row's nearest position, so that windows stay narrow.
      */
-    static RowTaps flatBackward(LinearTable t, int rows) {
+    static RowTaps flatBackward(LinearTable t, int rows, int channels) {
         LinearTable full = t.full();
         int lin = full.lin();
         int lout = full.lout();
@@ -145,8 +154,9 @@ final class RowTaps {
         boolean[] first = new boolean[elements];
         boolean[] second = new boolean[elements];
         for (int r = 0, e = 0; r < rows; r++) {
+            int row = chunkRow(r, lout, channels);
             for (int i = 0; i < lin; i++, e++) {
-                left[e] = r * lout + from[i];
+                left[e] = row + from[i] * channels;
                 w0[e] = a[i];
                 w1[e] = b[i];
                 first[e] = one[i];

@@ -75,7 +75,11 @@ class ForwardLanesTest {
                 new KernelCase("flat_down8to7_ac", 5, 61, 7, 8, true, 0, f, cont, false),
                 new KernelCase("flat_down2x", 4, 333, 3, 6, true, 0, f, cont, false),
                 new KernelCase("flat_down2.5x_long", 3, 17, 82, 205, false, 0, f, cont, true),
-                new KernelCase("flat_up_scales", 2, 150, 9, 5, false, 1.6, f, cont, false));
+                new KernelCase("flat_up_scales", 2, 150, 9, 5, false, 1.6, f, cont, false),
+                // A channels-last self of few channels, downsampled: chunks of whole batches read as one run,
+                // with a partial last chunk.
+                new KernelCase("flat_c8_down8to6_ac", 400, 8, 6, 8, true, 0, f, KernelCase.Layout.TRANSPOSED_GRAD_OUT, true),
+                new KernelCase("flat_c3_down2x", 700, 3, 9, 18, false, 0, f, KernelCase.Layout.TRANSPOSED_GRAD_OUT, false));
         List<KernelCase> all = new ArrayList<>();
         for (KernelCase base : shapes) {
             for (DataType type : new DataType[] {DataType.FLOAT, DataType.FLOAT16, DataType.BF16}) {

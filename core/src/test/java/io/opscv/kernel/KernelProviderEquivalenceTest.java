@@ -159,6 +159,11 @@ class KernelProviderEquivalenceTest {
         all.add(new KernelCase("interleaved_c5_bf16", 7, 5, 300, 90, true, 0, DataType.BF16, side, true));
         all.add(new KernelCase("interleaved_c2", 40, 2, 16, 7, false, 0, f, side, true));
         all.add(new KernelCase("straddling_c24_bf16", 3, 24, 150, 449, false, 0, DataType.BF16, side, false));
+        // Short rows of a channels-last gradOut whose inputs take one position each, as one row (FlatRows):
+        // chunks of whole batches read as one run, a partial last chunk.
+        all.add(new KernelCase("flat_interleaved_c2_fp16", 900, 2, 18, 3, false, 0, DataType.FLOAT16, side, true));
+        all.add(new KernelCase("flat_interleaved_c5_lout1", 400, 5, 9, 1, true, 0, f, side, true));
+        all.add(new KernelCase("flat_interleaved_c4_bf16", 300, 4, 6, 3, true, 0, DataType.BF16, side, true));
         // Long blocks of rows side by side, and blocks that leave tasks for both threads.
         all.add(new KernelCase("side_by_side_long_blocks", 8, 64, 2100, 4200, true, 0, f, side, true));
         all.add(new KernelCase("side_by_side_shrunk_blocks", 4, 80, 1500, 2999, false, 0, f, side, false));
