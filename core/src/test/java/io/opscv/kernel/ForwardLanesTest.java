@@ -79,7 +79,12 @@ class ForwardLanesTest {
                 // A channels-last self of few channels, downsampled: chunks of whole batches read as one run,
                 // with a partial last chunk.
                 new KernelCase("flat_c8_down8to6_ac", 400, 8, 6, 8, true, 0, f, KernelCase.Layout.TRANSPOSED_GRAD_OUT, true),
-                new KernelCase("flat_c3_down2x", 700, 3, 9, 18, false, 0, f, KernelCase.Layout.TRANSPOSED_GRAD_OUT, false));
+                new KernelCase("flat_c3_down2x", 700, 3, 9, 18, false, 0, f, KernelCase.Layout.TRANSPOSED_GRAD_OUT, false),
+                // A channels-last self of 2, 4, 8 channels upsampled, in lanes: groups of whole batches gathered
+                // or loaded by runs per position.
+                new KernelCase("lanes_c2_up", 50, 2, 40, 13, false, 0, f, KernelCase.Layout.TRANSPOSED_GRAD_OUT, true),
+                new KernelCase("lanes_c4_up_ac", 30, 4, 37, 17, true, 0, f, KernelCase.Layout.TRANSPOSED_GRAD_OUT, false),
+                new KernelCase("lanes_c8_up", 12, 8, 50, 21, false, 0, f, KernelCase.Layout.TRANSPOSED_GRAD_OUT, false));
         List<KernelCase> all = new ArrayList<>();
         for (KernelCase base : shapes) {
             for (DataType type : new DataType[] {DataType.FLOAT, DataType.FLOAT16, DataType.BF16}) {

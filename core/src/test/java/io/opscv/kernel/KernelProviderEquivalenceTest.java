@@ -159,6 +159,10 @@ class KernelProviderEquivalenceTest {
         all.add(new KernelCase("interleaved_c5_bf16", 7, 5, 300, 90, true, 0, DataType.BF16, side, true));
         all.add(new KernelCase("interleaved_c2", 40, 2, 16, 7, false, 0, f, side, true));
         all.add(new KernelCase("straddling_c24_bf16", 3, 24, 150, 449, false, 0, DataType.BF16, side, false));
+        // Groups of whole batches of 2, 4 and 8 channels, longer rows: gathered or loaded by runs per position.
+        all.add(new KernelCase("batches_c2_fp16", 30, 2, 40, 93, false, 0, DataType.FLOAT16, side, true));
+        all.add(new KernelCase("batches_c4_bf16", 20, 4, 33, 50, true, 0, DataType.BF16, side, true));
+        all.add(new KernelCase("batches_c8", 9, 8, 20, 37, false, 0, f, side, true));
         // Short rows of a channels-last gradOut whose inputs take one position each, as one row (FlatRows):
         // chunks of whole batches read as one run, a partial last chunk.
         all.add(new KernelCase("flat_interleaved_c2_fp16", 900, 2, 18, 3, false, 0, DataType.FLOAT16, side, true));

@@ -1,0 +1,196 @@
+package io.opscv.kernel;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * The vector provider's transposes between rows and lanes: log2(lanes) rounds of zips. Round after round,
+ * rows k and k + lanes/2 become rows 2k and 2k + 1 by interleaving their low halves and their high halves
+ * (one two-source permute each); after log2(lanes) rounds row m holds column m. At 16 lanes the four rounds
+ * run on locals ({@link #transpose16}: the JIT keeps only locals in registers); at other widths each round
+ * goes through a small L1 buffer, which keeps every vector local to one loop body.
+ */
+final class VectorTransposes {
+    private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, FLOATS.vectorShape());
+    private static final int LANES = FLOATS.length();
+    /** Rounds of zips in a transpose. */
+    private static final int ROUNDS = Integer.numberOfTrailingZeros(LANES);
+    private static final IntVector ZIP_LOW = zip(0);
+    private static final IntVector ZIP_HIGH = zip(LANES / 2);
+
+    private VectorTransposes() {}
+
+    /** Lane k takes lane from + k/2 of the first vector (k even) or of the second (k odd). */
+    private static IntVector zip(int from) {
+        int[] index = new int[LANES];
+        for (int k = 0; k < LANES; k++) {
+            index[k] = from + k / 2 + (k % 2 == 0 ? 0 : LANES);
+        }
+        return IntVector.fromArray(INTS, index, 0);
+    }
+
+    static void toLanes(float[] rows, int rowsAt, int rowStride, int count, float[] lanes, int at, float[] spare) {
+        for (int c = 0; c < count; c += LANES) {
+            if (LANES == 16) {
+                transpose16(rows, rowsAt + c, rowStride, lanes, at + c * LANES, LANES);
+                continue;
+            }
+            // The rounds alternate between the spare buffer and the block's place in lanes, ending in lanes.
+            boolean toSpare = ROUNDS % 2 == 0;
+            zipRound(rows, rowsAt + c, rowStride, toSpare ? spare : lanes, toSpare ? 0 : at + c * LANES);
+            for (int round = 1; round < ROUNDS; round++) {
+                toSpare = !toSpare;
+                if (toSpare) {
+                    zipRound(lanes, at + c * LANES, LANES, spare, 0);
+                } else {
+                    zipRound(spare, 0, LANES, lanes, at + c * LANES);
+                }
+            }
+        }
+    }
+
+    static void fromLanes(float[] lanes, int at, int count, float[] rows, int rowsAt, int rowStride, float[] spare) {
+        for (int c = 0; c < count; c += LANES) {
+            int n = Math.min(LANES, count - c);
+            if (LANES == 16 && n == LANES) {
+                transpose16(lanes, at + c * LANES, LANES, rows, rowsAt + c, rowStride);
+                continue;
+            }
+            // A partial block (or another width): the rounds in the spare buffer's two halves, then n per row by
+            // a vector move, masked for a partial block (an arraycopy call per row costs more than the transpose).
+            int result;
+            if (LANES == 16) {
+                transpose16(lanes, at + c * LANES, LANES, spare, 0, LANES);
+                result = 0;
+            } else {
+                float[] from = lanes;
+                int fromAt = at + c * LANES;
+                for (int round = 0; round < ROUNDS; round++) {
+                    int toAt = fromAt == 0 && from == spare ? LANES * LANES : 0;
+                    zipRound(from, fromAt, LANES, spare, toAt);
+                    from = spare;
+                    fromAt = toAt;
+                }
+                result = fromAt;
+            }
+            VectorMask<Float> first = FLOATS.indexInRange(0, n);
+            for (int l = 0; l < LANES; l++) {
+                FloatVector.fromArray(FLOATS, spare, result + l * LANES)
+                        .intoArray(rows, rowsAt + l * rowStride + c, first);
+            }
+        }
+    }
+
+    /** A 16 × 16 transpose in registers: {@link #zipRound}'s four rounds on locals (the JIT keeps only locals in registers). */
+    private static void transpose16(float[] src, int srcAt, int srcStride, float[] dst, int dstAt, int dstStride) {
+        IntVector r0 = FloatVector.fromArray(FLOATS, src, srcAt + 0 * srcStride).reinterpretAsInts();
+        IntVector r1 = FloatVector.fromArray(FLOATS, src, srcAt + 1 * srcStride).reinterpretAsInts();
+        IntVector r2 = FloatVector.fromArray(FLOATS, src, srcAt + 2 * srcStride).reinterpretAsInts();
+        IntVector r3 = FloatVector.fromArray(FLOATS, src, srcAt + 3 * srcStride).reinterpretAsInts();
+        IntVector r4 = FloatVector.fromArray(FLOATS, src, srcAt + 4 * srcStride).reinterpretAsInts();
+        IntVector r5 = FloatVector.fromArray(FLOATS, src, srcAt + 5 * srcStride).reinterpretAsInts();
+        IntVector r6 = FloatVector.fromArray(FLOATS, src, srcAt + 6 * srcStride).reinterpretAsInts();
+        IntVector r7 = FloatVector.fromArray(FLOATS, src, srcAt + 7 * srcStride).reinterpretAsInts();
+        IntVector r8 = FloatVector.fromArray(FLOATS, src, srcAt + 8 * srcStride).reinterpretAsInts();
+        IntVector r9 = FloatVector.fromArray(FLOATS, src, srcAt + 9 * srcStride).reinterpretAsInts();
+        IntVector r10 = FloatVector.fromArray(FLOATS, src, srcAt + 10 * srcStride).reinterpretAsInts();
+        IntVector r11 = FloatVector.fromArray(FLOATS, src, srcAt + 11 * srcStride).reinterpretAsInts();
+        IntVector r12 = FloatVector.fromArray(FLOATS, src, srcAt + 12 * srcStride).reinterpretAsInts();
+        IntVector r13 = FloatVector.fromArray(FLOATS, src, srcAt + 13 * srcStride).reinterpretAsInts();
+        IntVector r14 = FloatVector.fromArray(FLOATS, src, srcAt + 14 * srcStride).reinterpretAsInts();
+        IntVector r15 = FloatVector.fromArray(FLOATS, src, srcAt + 15 * srcStride).reinterpretAsInts();
+        IntVector a0 = ZIP_LOW.selectFrom(r0, r8);
+        IntVector a1 = ZIP_HIGH.selectFrom(r0, r8);
+        IntVector a2 = ZIP_LOW.selectFrom(r1, r9);
+        IntVector a3 = ZIP_HIGH.selectFrom(r1, r9);
+        IntVector a4 = ZIP_LOW.selectFrom(r2, r10);
+        IntVector a5 = ZIP_HIGH.selectFrom(r2, r10);
+        IntVector a6 = ZIP_LOW.selectFrom(r3, r11);
+        IntVector a7 = ZIP_HIGH.selectFrom(r3, r11);
+        IntVector a8 = ZIP_LOW.selectFrom(r4, r12);
+        IntVector a9 = ZIP_HIGH.selectFrom(r4, r12);
+        IntVector a10 = ZIP_LOW.selectFrom(r5, r13);
+        IntVector a11 = ZIP_HIGH.selectFrom(r5, r13);
+        IntVector a12 = ZIP_LOW.selectFrom(r6, r14);
+        IntVector a13 = ZIP_HIGH.selectFrom(r6, r14);
+        IntVector a14 = ZIP_LOW.selectFrom(r7, r15);
+        IntVector a15 = ZIP_HIGH.selectFrom(r7, r15);
+        IntVector b0 = ZIP_LOW.selectFrom(a0, a8);
+        IntVector b1 = ZIP_HIGH.selectFrom(a0, a8);
+        IntVector b2 = ZIP_LOW.selectFrom(a1, a9);
+        IntVector b3 = ZIP_HIGH.selectFrom(a1, a9);
+        IntVector b4 = ZIP_LOW.selectFrom(a2, a10);
+        IntVector b5 = ZIP_HIGH.selectFrom(a2, a10);
+        IntVector b6 = ZIP_LOW.selectFrom(a3, a11);
+        IntVector b7 = ZIP_HIGH.selectFrom(a3, a11);
+        IntVector b8 = ZIP_LOW.selectFrom(a4, a12);
+        IntVector b9 = ZIP_HIGH.selectFrom(a4, a12);
+        IntVector b10 = ZIP_LOW.selectFrom(a5, a13);
+        IntVector b11 = ZIP_HIGH.selectFrom(a5, a13);
+        IntVector b12 = ZIP_LOW.selectFrom(a6, a14);
+        IntVector b13 = ZIP_HIGH.selectFrom(a6, a14);
+        IntVector b14 = ZIP_LOW.selectFrom(a7, a15);
+        IntVector b15 = ZIP_HIGH.selectFrom(a7, a15);
+        IntVector c0 = ZIP_LOW.selectFrom(b0, b8);
+        IntVector c1 = ZIP_HIGH.selectFrom(b0, b8);
+        IntVector c2 = ZIP_LOW.selectFrom(b1, b9);
+        IntVector c3 = ZIP_HIGH.selectFrom(b1, b9);
+        IntVector c4 = ZIP_LOW.selectFrom(b2, b10);
+        IntVector c5 = ZIP_HIGH.selectFrom(b2, b10);
+        IntVector c6 = ZIP_LOW.selectFrom(b3, b11);
+        IntVector c7 = ZIP_HIGH.selectFrom(b3, b11);
+        IntVector c8 = ZIP_LOW.selectFrom(b4, b12);
+        IntVector c9 = ZIP_HIGH.selectFrom(b4, b12);
+        IntVector c10 = ZIP_LOW.selectFrom(b5, b13);
+        IntVector c11 = ZIP_HIGH.selectFrom(b5, b13);
+        IntVector c12 = ZIP_LOW.selectFrom(b6, b14);
+        IntVector c13 = ZIP_HIGH.selectFrom(b6, b14);
+        IntVector c14 = ZIP_LOW.selectFrom(b7, b15);
+        IntVector c15 = ZIP_HIGH.selectFrom(b7, b15);
+        IntVector d0 = ZIP_LOW.selectFrom(c0, c8);
+        IntVector d1 = ZIP_HIGH.selectFrom(c0, c8);
+        IntVector d2 = ZIP_LOW.selectFrom(c1, c9);
+        IntVector d3 = ZIP_HIGH.selectFrom(c1, c9);
+        IntVector d4 = ZIP_LOW.selectFrom(c2, c10);
+        IntVector d5 = ZIP_HIGH.selectFrom(c2, c10);
+        IntVector d6 = ZIP_LOW.selectFrom(c3, c11);
+        IntVector d7 = ZIP_HIGH.selectFrom(c3, c11);
+        IntVector d8 = ZIP_LOW.selectFrom(c4, c12);
+        IntVector d9 = ZIP_HIGH.selectFrom(c4, c12);
+        IntVector d10 = ZIP_LOW.selectFrom(c5, c13);
+        IntVector d11 = ZIP_HIGH.selectFrom(c5, c13);
+        IntVector d12 = ZIP_LOW.selectFrom(c6, c14);
+        IntVector d13 = ZIP_HIGH.selectFrom(c6, c14);
+        IntVector d14 = ZIP_LOW.selectFrom(c7, c15);
+        IntVector d15 = ZIP_HIGH.selectFrom(c7, c15);
+        d0.reinterpretAsFloats().intoArray(dst, dstAt + 0 * dstStride);
+        d1.reinterpretAsFloats().intoArray(dst, dstAt + 1 * dstStride);
+        d2.reinterpretAsFloats().intoArray(dst, dstAt + 2 * dstStride);
+        d3.reinterpretAsFloats().intoArray(dst, dstAt + 3 * dstStride);
+        d4.reinterpretAsFloats().intoArray(dst, dstAt + 4 * dstStride);
+        d5.reinterpretAsFloats().intoArray(dst, dstAt + 5 * dstStride);
+        d6.reinterpretAsFloats().intoArray(dst, dstAt + 6 * dstStride);
+        d7.reinterpretAsFloats().intoArray(dst, dstAt + 7 * dstStride);
+        d8.reinterpretAsFloats().intoArray(dst, dstAt + 8 * dstStride);
+        d9.reinterpretAsFloats().intoArray(dst, dstAt + 9 * dstStride);
+        d10.reinterpretAsFloats().intoArray(dst, dstAt + 10 * dstStride);
+        d11.reinterpretAsFloats().intoArray(dst, dstAt + 11 * dstStride);
+        d12.reinterpretAsFloats().intoArray(dst, dstAt + 12 * dstStride);
+        d13.reinterpretAsFloats().intoArray(dst, dstAt + 13 * dstStride);
+        d14.reinterpretAsFloats().intoArray(dst, dstAt + 14 * dstStride);
+        d15.reinterpretAsFloats().intoArray(dst, dstAt + 15 * dstStride);
+    }
+
+    /** One round: rows k and k + lanes/2 of src (rows {@code stride} apart) become rows 2k and 2k + 1 of dst. */
+    private static void zipRound(float[] src, int srcAt, int stride, float[] dst, int dstAt) {
+        for (int k = 0; k < LANES / 2; k++) {
+            IntVector a = FloatVector.fromArray(FLOATS, src, srcAt + k * stride).reinterpretAsInts();
+            IntVector b = FloatVector.fromArray(FLOATS, src, srcAt + (k + LANES / 2) * stride).reinterpretAsInts();
+            ZIP_LOW.selectFrom(a, b).reinterpretAsFloats().intoArray(dst, dstAt + 2 * k * LANES);
+            ZIP_HIGH.selectFrom(a, b).reinterpretAsFloats().intoArray(dst, dstAt + (2 * k + 1) * LANES);
+        }
+    }
+}
