@@ -9,8 +9,9 @@ import java.util.Arrays;
  * → out (N, C, Hout, Wout), both given as NCHW-ordered views with any strides (an NHWC tensor comes
  * in as its permuted view), float arithmetic, one rounding to the output dtype.
  *
- * <p>Separable, W first as PyTorch's CPU kernel. Three forms, chosen here in this order: small maps in
- * lanes ({@link Bilinear2dMapLanes}) but for NHWC pixels of whole vectors of channels; rows of
+ * <p>Separable, W first as PyTorch's CPU kernel. Four forms, chosen here in this order: tiny dense maps as
+ * single rows of taps ({@link FlatMaps}); small maps in lanes ({@link Bilinear2dMapLanes}) but for NHWC
+ * pixels of whole vectors of channels; rows of
  * consecutive elements (NCHW, or NHWC pixels) along the rows ({@link Bilinear2dRows}); otherwise (other
  * strides, or self and out of different layouts) two 1-D forwards on rows in lanes
  * ({@link Bilinear2dTiles}): the W pass interpolates the self rows an out band reads,
@@ -58,6 +59,11 @@ public final class Bilinear2dForwardKernel {
         StridedTensor outPixels = Bilinear2dMapLanes.pixels(out);
         // Pixels of whole vectors of channels go along their rows whatever the maps' size: each row is
         // plain vector loads, where maps in lanes would stage every pixel through the lanes.
+        FlatMaps flat = mapsInLanes ? FlatMaps.of(self, out, ht, wt, provider) : null;
+        if (flat != null) {
+            flat.run(self, out, provider, pool);
+            return;
+        }
         boolean wideChannels = pix > 1 && pix % provider.lanes() == 0;
         if (mapsInLanes && !wideChannels && Bilinear2dMapLanes.serves(selfPixels, outPixels)) {
             Bilinear2dMapLanes.forward(selfPixels, outPixels, (int) ss[2], (int) ss[3], ht, wt, provider, pool);

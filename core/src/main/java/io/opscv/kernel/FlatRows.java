@@ -29,10 +29,6 @@ final class FlatRows {
      */
     static final int SHORT_OUT = 32;
     static final int MAX_UPSAMPLING = 4;
-    /** Elements a task should cover at least: handing out a task costs about as much as 1 µs. */
-    private static final long TASK_ELEMENTS = 1 << 15;
-    /** Tasks per thread to aim for, so that a slow thread does not hold up the others. */
-    private static final int TASKS_PER_THREAD = 4;
 
     private FlatRows() {}
 
@@ -113,20 +109,11 @@ final class FlatRows {
             return;
         }
         int chunkRows = rowsPerChunk(lout, channels);
-        long chunks = (rows + chunkRows - 1) / chunkRows;
-        long perChunk = (long) chunkRows * (lin + lout);
-        long byWork = Math.max(1, TASK_ELEMENTS / perChunk);
-        long bySpread = Math.max(1, chunks / ((long) pool.parallelism() * TASKS_PER_THREAD));
-        long perTask = Math.max(Math.min(byWork, bySpread), (chunks + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
-        int tasks = Math.toIntExact((chunks + perTask - 1) / perTask);
         int lanes = provider.lanes();
-        pool.forEach(tasks, tasks == 1 || pool.parallelism() == 1, () -> new Scratch(chunkRows, lin, lout, lanes),
-                (k, s) -> {
-                    for (long c = k * perTask, end = Math.min(chunks, c + perTask); c < end; c++) {
-                        long r0 = c * chunkRows;
-                        int count = (int) Math.min(chunkRows, rows - r0);
-                        chunk(source, out, lin, lout, channels, taps, provider, r0, count, s);
-                    }
+        pool.forEachChunk((rows + chunkRows - 1) / chunkRows, (long) chunkRows * (lin + lout),
+                () -> new Scratch(chunkRows, lin, lout, lanes), (c, s) -> {
+                    long r0 = c * chunkRows;
+                    chunk(source, out, lin, lout, channels, taps, provider, r0, (int) Math.min(chunkRows, rows - r0), s);
                 });
     }
 

@@ -51,6 +51,11 @@ final class RowTaps {
         this.w1 = w1;
     }
 
+    /** Taps given element by element (one element a pixel), as {@link FlatMaps} builds them. */
+    static RowTaps of(int[] left, int[] right, float[] w0, float[] w1) {
+        return new RowTaps(1, left, right, w0, w1);
+    }
+
     /** The taps of {@code t}'s output row, each pixel {@code pix} elements. */
     static RowTaps of(LinearTable t, int pix) {
         LinearTable full = t.full();
@@ -214,7 +219,11 @@ final class RowTaps {
         for (int v = 0; v < vectors; v++) {
             int e = v * lanes;
             int last = e + lanes - 1;
-            if (left[last] - left[e] == lanes - 1 && right[last] - right[e] == lanes - 1) {
+            boolean runs = true;
+            for (int k = e; k < last && runs; k++) {
+                runs = left[k + 1] == left[k] + 1 && right[k + 1] == right[k] + 1;
+            }
+            if (runs) {
                 kind[v] = RUNS;
                 base[v] = left[e];
                 at[e] = right[e] - left[e];

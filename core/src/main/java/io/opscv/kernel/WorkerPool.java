@@ -166,6 +166,32 @@ public final class WorkerPool implements AutoCloseable {
         }
     }
 
+    /** The body of a loop over chunks of a call, each with the running thread's scratch. */
+    @FunctionalInterface
+    interface ChunkTask<S> {
+        /** Runs chunk {@code chunk} with the running thread's scratch. */
+        void run(long chunk, S scratch);
+    }
+
+    /** Elements (read plus written) a task of chunks should cover at least: handing one out costs about 1 µs. */
+    private static final long CHUNK_TASK_ELEMENTS = 1 << 15;
+
+    /**
+     * Chunks {@code 0 .. chunks - 1} of {@code elements} elements each, cut into tasks of consecutive chunks:
+     * enough per task to be worth handing out, few enough to give every thread about four tasks.
+     */
+    <S> void forEachChunk(long chunks, long elements, Supplier<S> scratch, ChunkTask<S> body) {
+        long byWork = Math.max(1, CHUNK_TASK_ELEMENTS / Math.max(1, elements));
+        long bySpread = Math.max(1, chunks / (4L * parallelism));
+        long perTask = Math.max(Math.min(byWork, bySpread), (chunks + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
+        int tasks = Math.toIntExact((chunks + perTask - 1) / perTask);
+        forEach(tasks, tasks == 1 || parallelism == 1, scratch, (k, s) -> {
+            for (long c = k * perTask, end = Math.min(chunks, c + perTask); c < end; c++) {
+                body.run(c, s);
+            }
+        });
+    }
+
     /** A pause, and now and then a yield, so that spinning never holds a core another thread of the call needs. */
     private static void spin(int spins) {
         if ((spins & 31) == 0) {

@@ -85,7 +85,15 @@ class Bilinear2dLanesTest {
                 // 128): upsampling (the walk), downsampling (the scatter), bands of out rows.
                 new Case("rows_c16_up_ac", 2, 16, 20, 30, 45, 70, true, 0, 0, f, l, false),
                 new Case("rows_c8_up", 1, 8, 40, 50, 70, 90, false, 0, 0, f, l, false),
-                new Case("rows_c4_down", 2, 4, 90, 70, 40, 50, false, 0, 0, f, l, false));
+                new Case("rows_c4_down", 2, 4, 90, 70, 40, 50, false, 0, 0, f, l, false),
+                // The forward of tiny dense maps as single rows of taps (FlatMaps): chunks of whole maps with a
+                // partial last chunk, vectors across row and map ends, an identity axis, given scales, and
+                // NHWC pixels of 3 and 700 channels.
+                new Case("flat_maps_down", 9, 23, 8, 8, 5, 5, false, 0, 0, f, l, false),
+                new Case("flat_maps_up_ac", 3, 700, 2, 2, 4, 4, true, 0, 0, f, l, false),
+                new Case("flat_maps_identity_w", 40, 5, 6, 3, 4, 3, false, 0, 0, f, l, false),
+                new Case("flat_maps_identity_h", 30, 3, 4, 9, 4, 5, true, 0, 0, f, l, false),
+                new Case("flat_maps_scales", 7, 11, 7, 5, 3, 4, false, 0.45, 0.7, f, l, false));
         List<Case> all = new ArrayList<>();
         for (Case base : shapes) {
             for (DataType t : new DataType[] {DataType.FLOAT, DataType.FLOAT16, DataType.BF16}) {

@@ -201,4 +201,48 @@ class ForwardLanesTest {
             }
         }
     }
+
+    /**
+     * interpolateRow on arbitrary taps (neither monotone nor consecutive, as the flat forms' rows of taps
+     * jump back at row ends): each vector's window kind must hold for every lane, not only its end lanes.
+     */
+    @Test
+    void arbitraryTapsMatchTheScalarLoop() {
+        java.util.Random random = new java.util.Random(31);
+        for (int trial = 0; trial < 3000; trial++) {
+            int n = 1 + random.nextInt(120);
+            int[] left = new int[n];
+            int[] right = new int[n];
+            float[] w0 = new float[n];
+            float[] w1 = new float[n];
+            int at = 40;
+            int reach = 1 + random.nextInt(trial % 2 == 0 ? 4 : 40);
+            for (int e = 0; e < n; e++) {
+                // Mostly runs of consecutive taps, with jumps back and forth, as rows and pixels end.
+                at = random.nextInt(4) == 0 ? Math.max(0, at + random.nextInt(2 * reach + 1) - reach) : at + 1;
+                left[e] = at;
+                right[e] = at + (random.nextInt(3) == 0 ? 0 : random.nextInt(1 + reach / 4) + 1);
+                w0[e] = random.nextFloat();
+                w1[e] = 1 - w0[e];
+            }
+            RowTaps taps = RowTaps.of(left, right, w0, w1);
+            int highest = 0;
+            for (int e = 0; e < n; e++) {
+                highest = Math.max(highest, right[e]);
+            }
+            float[] x = new float[highest + 1 + (random.nextBoolean() ? 0 : 64)];
+            for (int k = 0; k < x.length; k++) {
+                x[k] = random.nextInt(40) == 0 ? Float.NaN : (float) random.nextGaussian();
+            }
+            float[] expected = new float[n];
+            float[] actual = new float[n];
+            SCALAR.interpolateRow(taps, 0, n, x, 0, expected, 0);
+            VECTOR.interpolateRow(taps, 0, n, x, 0, actual, 0);
+            for (int k = 0; k < n; k++) {
+                assertEquals(KernelCase.canonical(Float.floatToRawIntBits(expected[k]), DataType.FLOAT),
+                        KernelCase.canonical(Float.floatToRawIntBits(actual[k]), DataType.FLOAT),
+                        "trial " + trial + " element " + k);
+            }
+        }
+    }
 }

@@ -1,0 +1,193 @@
+package io.opscv.kernel;
+
+/**
+ * The 2-D forward of tiny maps whose tensors are dense (NCHW planes, or NHWC batches, end to end): a
+ * chunk of whole maps is decoded in one run and interpolated as single rows of per-element taps
+ * ({@link KernelProvider#interpolateRow}), the W pass over the self rows the out rows read into an
+ * intermediate, then the H pass from the intermediate's rows, and written in one run. A vector of outputs
+ * spans the ends of several short rows, so maps of a few pixels fill whole vectors with neither a
+ * transpose (maps in lanes) nor a call per out row (rows along W). The arithmetic is the reference's,
+ * W first: {@code t = w0·x[x0] + w1·x[x1]}, {@code y = h0·t[y0] + h1·t[y1]}, an identity axis copied.
+ */
+final class FlatMaps {
+    /**
+     * The most out pixels of a map: maps in lanes were as fast on 8 × 8 maps (64; 1.1-1.3 × faster on 4 × 4
+     * -> 8 × 8) and on larger ones; on 2 × 2 -> 4 × 4, 6 × 6 -> 3 × 3 and 8 × 8 -> 5 × 5 maps this was
+     * 1.25-1.5 × faster.
+     */
+    static final int MAX_PIXELS = 32;
+    /** Out elements per chunk, about, where maps are smaller: a chunk's buffers stay in L1 and L2. */
+    static final int CHUNK_OUTPUTS = 4096;
+    /** The largest maps, out elements and self elements of a chunk: its buffers stay in L2. */
+    private static final long MAX_MAP_OUT = 1 << 14;
+    private static final long MAX_SOURCE = 1 << 16;
+
+    private final int pix;
+    private final int mapIn;
+    private final int mapOut;
+    private final int maps;
+    private final int used;
+    private final int rowOut;
+    /** The W pass (null along an identity W) and the H pass (null along an identity H), for a chunk. */
+    private final RowTaps across;
+    private final RowTaps down;
+
+    private FlatMaps(LinearTable h, LinearTable w, int pix) {
+        this.pix = pix;
+        int hin = h.lin();
+        int win = w.lin();
+        int rowIn = win * pix;
+        rowOut = w.lout() * pix;
+        mapIn = hin * rowIn;
+        mapOut = h.lout() * rowOut;
+        maps = Math.max(1, CHUNK_OUTPUTS / mapOut);
+        // The self rows the out rows read, each interpolated along W once per map.
+        int[] slot = new int[hin];
+        java.util.Arrays.fill(slot, -1);
+        int count = 0;
+        for (int y = 0; y < h.lout(); y++) {
+            int[] rows = h.identity() ? new int[] {y} : new int[] {h.x0(y), h.x1(y)};
+            for (int r : rows) {
+                if (slot[r] < 0) {
+                    slot[r] = 0;
+                }
+            }
+        }
+        int[] rows = new int[hin];
+        for (int r = 0; r < hin; r++) {
+            if (slot[r] >= 0) {
+                slot[r] = count;
+                rows[count++] = r;
+            }
+        }
+        used = count;
+        across = w.identity() ? null : across(w, rows, rowIn);
+        down = h.identity() ? null : down(h, w.identity() ? null : slot, rowIn);
+    }
+
+    /** The W pass: row u of map m of the intermediate from self row rows[u] of map m. */
+    private RowTaps across(LinearTable w, int[] rows, int rowIn) {
+        int n = Math.multiplyExact(maps * used, rowOut);
+        int[] left = new int[n];
+        int[] right = new int[n];
+        float[] w0 = new float[n];
+        float[] w1 = new float[n];
+        for (int m = 0, e = 0; m < maps; m++) {
+            for (int u = 0; u < used; u++) {
+                int row = m * mapIn + rows[u] * rowIn;
+                for (int x = 0; x < w.lout(); x++) {
+                    for (int c = 0; c < pix; c++, e++) {
+                        left[e] = row + w.x0(x) * pix + c;
+                        right[e] = row + w.x1(x) * pix + c;
+                        w0[e] = w.w0[x];
+                        w1[e] = w.w1[x];
+                    }
+                }
+            }
+        }
+        return RowTaps.of(left, right, w0, w1);
+    }
+
+    /** The H pass: out row y of map m from the intermediate's rows (or self's, along an identity W). */
+    private RowTaps down(LinearTable h, int[] slot, int rowIn) {
+        int n = Math.multiplyExact(maps, mapOut);
+        int[] left = new int[n];
+        int[] right = new int[n];
+        float[] w0 = new float[n];
+        float[] w1 = new float[n];
+        for (int m = 0, e = 0; m < maps; m++) {
+            for (int y = 0; y < h.lout(); y++) {
+                int top = slot == null ? m * mapIn + h.x0(y) * rowIn : (m * used + slot[h.x0(y)]) * rowOut;
+                int bottom = slot == null ? m * mapIn + h.x1(y) * rowIn : (m * used + slot[h.x1(y)]) * rowOut;
+                for (int k = 0; k < rowOut; k++, e++) {
+                    left[e] = top + k;
+                    right[e] = bottom + k;
+                    w0[e] = h.w0[y];
+                    w1[e] = h.w1[y];
+                }
+            }
+        }
+        return RowTaps.of(left, right, w0, w1);
+    }
+
+    /**
+     * The form for this call, or null: self and out dense maps of one kind ({@link #dense}), not a copy (both
+     * axes identities), out maps of at most {@link #MAX_PIXELS} pixels (NHWC pixels of whole vectors of
+     * channels go along rows, {@link Bilinear2dRows}: 8 × 8 -> 4 × 4 maps of 512 channels were 1.17 × slower
+     * here), maps small enough for a chunk, and every vector's taps within the provider's permute windows
+     * on both passes.
+     */
+    static FlatMaps of(StridedTensor self, StridedTensor out, LinearTable h, LinearTable w, KernelProvider provider) {
+        int pix = dense(self);
+        if (pix == 0 || dense(out) != pix || h.identity() && w.identity()
+                || (long) h.lout() * w.lout() > MAX_PIXELS || pix > 1 && pix % provider.lanes() == 0) {
+            return null;
+        }
+        long mapIn = (long) h.lin() * w.lin() * pix;
+        long mapOut = (long) h.lout() * w.lout() * pix;
+        if (mapOut > MAX_MAP_OUT || Math.max(1, CHUNK_OUTPUTS / mapOut) * mapIn > MAX_SOURCE) {
+            return null;
+        }
+        FlatMaps f = new FlatMaps(h.full(), w.full(), pix);
+        int lanes = provider.lanes();
+        boolean fits = (f.across == null || f.across.windowsFit(lanes)) && (f.down == null || f.down.windowsFit(lanes));
+        return fits ? f : null;
+    }
+
+    /**
+     * 1 for NCHW maps end to end (W, H, C, N strides 1, W, H·W, C·H·W), C for NHWC batches end to end (C, W,
+     * H, N strides 1, C, W·C, H·W·C), 0 otherwise. Extents of 1 may have any stride.
+     */
+    private static int dense(StridedTensor t) {
+        long[] sh = t.shape();
+        long[] st = t.strides();
+        long n = sh[0];
+        long c = sh[1];
+        long hh = sh[2];
+        long ww = sh[3];
+        boolean nchw = (ww == 1 || st[3] == 1) && (hh == 1 || st[2] == ww) && (c == 1 || st[1] == hh * ww)
+                && (n == 1 || st[0] == c * hh * ww);
+        if (nchw) {
+            return 1;
+        }
+        boolean nhwc = c > 1 && st[1] == 1 && (ww == 1 || st[3] == c) && (hh == 1 || st[2] == ww * c)
+                && (n == 1 || st[0] == hh * ww * c) && c <= MAX_MAP_OUT;
+        return nhwc ? (int) c : 0;
+    }
+
+    void run(StridedTensor self, StridedTensor out, KernelProvider provider, WorkerPool pool) {
+        long total = pix == 1 ? out.shape()[0] * out.shape()[1] : out.shape()[0];
+        int lanes = provider.lanes();
+        pool.forEachChunk((total + maps - 1) / maps, (long) maps * (mapIn + mapOut), () -> new Scratch(this, lanes),
+                (c, s) -> chunk(self, out, provider, c * maps, (int) Math.min(maps, total - c * maps), s));
+    }
+
+    /** One thread's buffers (with four vectors of slack for the windows): self, the intermediate, out. */
+    private static final class Scratch {
+        final float[] x;
+        final float[] t;
+        final float[] y;
+
+        Scratch(FlatMaps f, int lanes) {
+            x = new float[f.maps * f.mapIn + 4 * lanes];
+            t = f.across == null ? null : new float[f.maps * f.used * f.rowOut + 4 * lanes];
+            y = f.down == null ? null : new float[f.maps * f.mapOut + lanes];
+        }
+    }
+
+    private void chunk(StridedTensor self, StridedTensor out, KernelProvider provider, long m0, int count,
+                       Scratch s) {
+        provider.decodeRun(self.segment(), self.dataType(), self.offset() + m0 * mapIn, count * mapIn, s.x, 0);
+        float[] rows = s.x;
+        if (across != null) {
+            provider.interpolateRow(across, 0, count * used * rowOut, s.x, 0, s.t, 0);
+            rows = s.t;
+        }
+        float[] result = rows;
+        if (down != null) {
+            provider.interpolateRow(down, 0, count * mapOut, rows, 0, s.y, 0);
+            result = s.y;
+        }
+        provider.encodeRun(result, 0, count * mapOut, out.segment(), out.dataType(), out.offset() + m0 * mapOut);
+    }
+}
