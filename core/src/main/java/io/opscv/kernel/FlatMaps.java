@@ -32,7 +32,7 @@ final class FlatMaps {
     private final RowTaps across;
     private final RowTaps down;
 
-    private FlatMaps(LinearTable h, LinearTable w, int pix) {
+    private FlatMaps(LinearTable h, LinearTable w, int pix, long total) {
         this.pix = pix;
         int hin = h.lin();
         int win = w.lin();
@@ -40,7 +40,8 @@ final class FlatMaps {
         rowOut = w.lout() * pix;
         mapIn = hin * rowIn;
         mapOut = h.lout() * rowOut;
-        maps = Math.max(1, CHUNK_OUTPUTS / mapOut);
+        // No more maps to a chunk than the call has, so that a small call builds small taps.
+        maps = (int) Math.max(1, Math.min(CHUNK_OUTPUTS / mapOut, total));
         // The self rows the out rows read, each interpolated along W once per map.
         int[] slot = new int[hin];
         java.util.Arrays.fill(slot, -1);
@@ -128,7 +129,8 @@ final class FlatMaps {
         if (mapOut > MAX_MAP_OUT || Math.max(1, CHUNK_OUTPUTS / mapOut) * mapIn > MAX_SOURCE) {
             return null;
         }
-        FlatMaps f = new FlatMaps(h.full(), w.full(), pix);
+        long total = pix == 1 ? out.shape()[0] * out.shape()[1] : out.shape()[0];
+        FlatMaps f = new FlatMaps(h.full(), w.full(), pix, total);
         int lanes = provider.lanes();
         boolean fits = (f.across == null || f.across.windowsFit(lanes)) && (f.down == null || f.down.windowsFit(lanes));
         return fits ? f : null;

@@ -33,30 +33,35 @@ final class FlatRows {
     private FlatRows() {}
 
     /**
-     * Whether the forward's self and out fit ({@link #layout}), rows short enough that a chunk holds whole
-     * rows (longer rows go along the row, {@link GatherForward}), and every vector of a chunk's outputs finds
-     * its taps within the provider's permute windows (four vectors of inputs). From a channels-last self only
-     * where it does not upsample: rows of one input upsampled to 16 (C = 2, 3, 64) ran as fast or up to
-     * 1.2 x faster in lanes.
+     * The forward's taps for this call, or null where the form does not apply: self and out must fit
+     * ({@link #layout}), rows short enough that a chunk holds whole rows (longer rows go along the row,
+     * {@link GatherForward}), and every vector of a chunk's outputs must find its taps within the provider's
+     * permute windows (four vectors of inputs). From a channels-last self only where it does not upsample:
+     * rows of one input upsampled to 16 (C = 2, 3, 64) ran as fast or up to 1.2 x faster in lanes.
      */
-    static boolean appliesForward(LinearTable t, StridedTensor self, StridedTensor out, KernelProvider provider) {
+    static RowTaps forwardTaps(LinearTable t, StridedTensor self, StridedTensor out, KernelProvider provider) {
         int channels = layout(self, t.lin(), out, t.lout());
-        return channels > 0 && !t.identity()
-                && (t.lout() <= SHORT_OUT || t.lout() < (long) MAX_UPSAMPLING * t.lin())
-                && (channels == 1 || t.lout() <= t.lin())
-                && RowTaps.flat(t, rowsPerChunk(t.lout(), channels), channels).windowsFit(provider.lanes());
+        if (channels == 0 || t.identity() || t.lout() > SHORT_OUT && t.lout() >= (long) MAX_UPSAMPLING * t.lin()
+                || channels > 1 && t.lout() > t.lin()) {
+            return null;
+        }
+        RowTaps taps = RowTaps.flat(t, rowsPerChunk(t.lout(), channels, out), channels);
+        return taps.windowsFit(provider.lanes()) ? taps : null;
     }
 
     /**
-     * As {@link #appliesForward}, for the backward (gradOut to out) of a table reaching each input once at most,
+     * As {@link #forwardTaps}, for the backward (gradOut to out) of a table reaching each input once at most,
      * into out rows of at most {@link #SHORT_OUT} inputs: on longer rows (28 -> 92, 82 -> 205, 40 -> 240) rows
      * in lanes, which store the unreached inputs' zeros without sums, were 1.1-1.25 x faster, and a fill
      * and the taps ({@link SparseBackward}, 1 -> 500) 4 x faster.
      */
-    static boolean appliesBackward(LinearTable t, StridedTensor gradOut, StridedTensor out, KernelProvider provider) {
+    static RowTaps backwardTaps(LinearTable t, StridedTensor gradOut, StridedTensor out, KernelProvider provider) {
         int channels = layout(gradOut, t.lout(), out, t.lin());
-        return channels > 0 && t.lin() <= SHORT_OUT && RowTaps.sparse(t)
-                && RowTaps.flatBackward(t, rowsPerChunk(t.lin(), channels), channels).windowsFit(provider.lanes());
+        if (channels == 0 || t.lin() > SHORT_OUT || !RowTaps.sparse(t)) {
+            return null;
+        }
+        RowTaps taps = RowTaps.flatBackward(t, rowsPerChunk(t.lin(), channels, out), channels);
+        return taps.windowsFit(provider.lanes()) ? taps : null;
     }
 
     /**
@@ -79,26 +84,28 @@ final class FlatRows {
                 && (source.shape()[0] == 1 || s[0] == channels * sourceLength);
         // A chunk's whole batches are read in one run: bounded so that it stays in L2.
         return channelsLast && channels <= CHUNK_OUTPUTS
-                && (long) rowsPerChunk(length, (int) channels) * sourceLength <= MAX_RUN ? (int) channels : 0;
+                && channels * Math.max(1, CHUNK_OUTPUTS / (channels * length)) * sourceLength <= MAX_RUN
+                ? (int) channels : 0;
     }
 
-    /** Rows per chunk: whole rows of about {@link #CHUNK_OUTPUTS} outputs, whole batches of interleaved rows. */
-    private static int rowsPerChunk(int length, int channels) {
-        return channels * Math.max(1, CHUNK_OUTPUTS / (channels * length));
+    /**
+     * Rows per chunk: whole rows of about {@link #CHUNK_OUTPUTS} outputs (whole batches of interleaved rows),
+     * no more than the call has, so that a small call builds small taps.
+     */
+    private static int rowsPerChunk(int length, int channels, StridedTensor out) {
+        long rows = out.shape()[0] * out.shape()[1];
+        long batches = Math.max(1, Math.min(CHUNK_OUTPUTS / ((long) channels * length), (rows + channels - 1) / channels));
+        return (int) (channels * batches);
     }
 
-    static void forward(StridedTensor self, StridedTensor out, LinearTable t, KernelProvider provider,
+    static void forward(StridedTensor self, StridedTensor out, LinearTable t, RowTaps taps, KernelProvider provider,
                         WorkerPool pool) {
-        int channels = layout(self, t.lin(), out, t.lout());
-        int rows = rowsPerChunk(t.lout(), channels);
-        run(self, out, t.lin(), t.lout(), channels, RowTaps.flat(t, rows, channels), provider, pool);
+        run(self, out, t.lin(), t.lout(), layout(self, t.lin(), out, t.lout()), taps, provider, pool);
     }
 
-    static void backward(StridedTensor gradOut, StridedTensor out, LinearTable t, KernelProvider provider,
+    static void backward(StridedTensor gradOut, StridedTensor out, LinearTable t, RowTaps taps, KernelProvider provider,
                          WorkerPool pool) {
-        int channels = layout(gradOut, t.lout(), out, t.lin());
-        int rows = rowsPerChunk(t.lin(), channels);
-        run(gradOut, out, t.lout(), t.lin(), channels, RowTaps.flatBackward(t, rows, channels), provider, pool);
+        run(gradOut, out, t.lout(), t.lin(), layout(gradOut, t.lout(), out, t.lin()), taps, provider, pool);
     }
 
     /** Rows of {@code source} ({@code lin} each) to rows of {@code out} ({@code lout} each) by {@code taps}. */
@@ -108,7 +115,7 @@ final class FlatRows {
         if (rows == 0) {
             return;
         }
-        int chunkRows = rowsPerChunk(lout, channels);
+        int chunkRows = taps.length() / lout;
         int lanes = provider.lanes();
         pool.forEachChunk((rows + chunkRows - 1) / chunkRows, (long) chunkRows * (lin + lout),
                 () -> new Scratch(chunkRows, lin, lout, lanes), (c, s) -> {

@@ -72,8 +72,9 @@ public final class Linear1dBackwardKernel {
             SparseBackward.run(gradOut, out, full, pool);
             return;
         }
-        if (FlatRows.appliesBackward(full, gradOut, out, provider)) {
-            FlatRows.backward(gradOut, out, full, provider, pool);
+        RowTaps flat = FlatRows.backwardTaps(full, gradOut, out, provider);
+        if (flat != null) {
+            FlatRows.backward(gradOut, out, full, flat, provider, pool);
             return;
         }
         if (ScatterBackward.applies(full, gradOut)) {

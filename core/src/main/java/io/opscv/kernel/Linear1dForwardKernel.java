@@ -49,8 +49,9 @@ public final class Linear1dForwardKernel {
             SparseForward.run(self, out, t, provider, pool);
             return;
         }
-        if (FlatRows.appliesForward(t, self, out, provider)) {
-            FlatRows.forward(self, out, t, provider, pool);
+        RowTaps flat = FlatRows.forwardTaps(t, self, out, provider);
+        if (flat != null) {
+            FlatRows.forward(self, out, t, flat, provider, pool);
             return;
         }
         int lanes = provider.lanes();
