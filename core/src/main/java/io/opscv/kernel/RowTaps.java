@@ -19,7 +19,10 @@ final class RowTaps {
     /** Whether element e has its first and its second term; null for two terms everywhere, without the +0. */
     final boolean[] first;
     final boolean[] second;
-    /** {@link #windows}' last answer, for one vector width (a JVM has one). */
+    /**
+     * {@link #windows}' last answer, for one vector width (a JVM has one). Threads that ask at once may each
+     * work it out; the record's final fields publish whichever lands safely.
+     */
     private Windows windows;
 
     /**
