@@ -30,15 +30,15 @@ final class RowTaps {
      * indices: vector v's lanes take {@code x[base[v] + at[e]]} and {@code x[base[v] + atRight[e]]}, from one
      * or two plain loads ({@link #RUNS}: both taps runs of consecutive elements, {@code base} the left run's
      * and {@code at[v·lanes]} the right run's start relative to it), or permutes of two or four vectors
-     * from {@code base} ({@link #PAIR}, {@link #QUAD}); {@link #SCALAR} where they spread further. Worked out
-     * once per call rather than per vector and row.
+     * from {@code base} ({@link #PAIR}, {@link #QUAD}); hardware gathers from {@code base} ({@link #GATHER})
+     * where they spread further. Worked out once per call rather than per vector and row.
      */
     record Windows(int lanes, int[] base, byte[] kind, int[] at, int[] atRight) {}
 
     static final byte RUNS = 0;
     static final byte PAIR = 1;
     static final byte QUAD = 2;
-    static final byte SCALAR = 3;
+    static final byte GATHER = 3;
 
     private RowTaps(int pix, int[] left, int[] right, float[] w0, float[] w1) {
         this(pix, left, right, w0, w1, null, null);
@@ -185,10 +185,10 @@ final class RowTaps {
         return true;
     }
 
-    /** Whether every whole vector of {@code lanes} elements finds its taps within four vectors of inputs. */
+    /** Whether every whole vector of {@code lanes} elements finds its taps within four vectors of inputs (no gathers). */
     boolean windowsFit(int lanes) {
         for (byte kind : windows(lanes).kind()) {
-            if (kind == SCALAR) {
+            if (kind == GATHER) {
                 return false;
             }
         }
@@ -244,7 +244,7 @@ final class RowTaps {
                 atRight[k] = right[k] - low;
             }
             long reach = (long) high - low;
-            kind[v] = reach < 2L * lanes ? PAIR : reach < 4L * lanes ? QUAD : SCALAR;
+            kind[v] = reach < 2L * lanes ? PAIR : reach < 4L * lanes ? QUAD : GATHER;
         }
         return new Windows(lanes, base, kind, at, atRight);
     }

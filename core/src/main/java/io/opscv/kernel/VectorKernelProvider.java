@@ -137,8 +137,8 @@ final class VectorKernelProvider implements KernelProvider {
      * runs of consecutive elements (channels of one pixel, 16 or more to a pixel) two plain loads; where they
      * lie within two vectors of inputs (a few channels to a pixel, short rows end to end, upsampling or
      * downsampling by less than about 2) two two-source permutes of those, within four (downsampling by up to
-     * about 4) two pairs of them blended; otherwise, or where a window would leave {@code x}, the scalar loop.
-     * The left product first; flagged taps' sums from +0 by masked adds.
+     * about 4) two pairs of them blended; otherwise two hardware gathers; where a window would leave {@code x},
+     * the scalar loop. The left product first; flagged taps' sums from +0 by masked adds.
      */
     @Override
     public void interpolateRow(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
@@ -158,14 +158,17 @@ final class VectorKernelProvider implements KernelProvider {
             int from = bases[v] - xBase;
             byte kind = kinds[v];
             int reach = kind == RowTaps.RUNS ? Math.max(0, at[e]) + LANES : kind == RowTaps.PAIR ? 2 * LANES : 4 * LANES;
-            if (kind == RowTaps.SCALAR || from < 0 || from + reach > x.length
+            if (kind != RowTaps.GATHER && from + reach > x.length || from < 0
                     || kind == RowTaps.RUNS && from + at[e] < 0) {
                 ScalarKernelProvider.interpolateRowScalar(taps, e, e + LANES, x, xBase, y, yBase);
                 continue;
             }
             FloatVector a;
             FloatVector b;
-            if (kind == RowTaps.RUNS) {
+            if (kind == RowTaps.GATHER) {
+                a = FloatVector.fromArray(FLOATS, x, from, at, e);
+                b = FloatVector.fromArray(FLOATS, x, from, atRight, e);
+            } else if (kind == RowTaps.RUNS) {
                 a = FloatVector.fromArray(FLOATS, x, from);
                 b = FloatVector.fromArray(FLOATS, x, from + at[e]);
             } else {
