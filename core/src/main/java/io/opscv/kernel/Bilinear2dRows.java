@@ -117,13 +117,12 @@ final class Bilinear2dRows {
 
     private static void band(StridedTensor self, StridedTensor out, LinearTable h, RowTaps taps, int pix, long plane,
                              int h0, int h1, KernelProvider provider, Scratch s) {
-        int last = h.lin() - 1;
         int rowOut = s.y.length;
         int have0 = -1;
         int have1 = -1;
         for (int r = h0; r < h1; r++) {
             int r0 = h.identity() ? r : h.x0(r);
-            int r1 = h.identity() ? r : Math.min(r0 + 1, last);
+            int r1 = h.identity() ? r : h.x1(r);
             if (have1 == r0) {
                 float[] t = s.t0;
                 s.t0 = s.t1;
@@ -213,7 +212,6 @@ final class Bilinear2dRows {
     private static void backwardBand(StridedTensor gradOut, StridedTensor out, LinearTable h, LinearTable w, int pix,
                                      long plane, int i0, int i1, KernelProvider provider, BackwardScratch s) {
         int rowIn = s.t.length;
-        int last = h.lin() - 1;
         // Out rows [open, open + 2) are held in low and high; rows below open are written.
         int open = i0;
         java.util.Arrays.fill(s.low, 0f);
@@ -222,7 +220,7 @@ final class Bilinear2dRows {
         int jTo = h.identity() ? i1 : h.gatherTo(i1);
         for (int j = jFrom; j < jTo; j++) {
             int r0 = h.identity() ? j : h.x0(j);
-            int r1 = h.identity() ? j : Math.min(r0 + 1, last);
+            int r1 = h.identity() ? j : h.x1(j);
             while (open < Math.min(r0, i1)) {
                 // No later gradOut row reaches out row open.
                 close(out, pix, plane, open++, provider, s);

@@ -43,20 +43,16 @@ final class FlatMaps {
         // No more maps to a chunk than the call has, so that a small call builds small taps.
         maps = (int) Math.max(1, Math.min(CHUNK_OUTPUTS / mapOut, total));
         // The self rows the out rows read, each interpolated along W once per map.
-        int[] slot = new int[hin];
-        java.util.Arrays.fill(slot, -1);
-        int count = 0;
+        boolean[] read = new boolean[hin];
         for (int y = 0; y < h.lout(); y++) {
-            int[] rows = h.identity() ? new int[] {y} : new int[] {h.x0(y), h.x1(y)};
-            for (int r : rows) {
-                if (slot[r] < 0) {
-                    slot[r] = 0;
-                }
-            }
+            read[h.identity() ? y : h.x0(y)] = true;
+            read[h.identity() ? y : h.x1(y)] = true;
         }
+        int[] slot = new int[hin];
         int[] rows = new int[hin];
+        int count = 0;
         for (int r = 0; r < hin; r++) {
-            if (slot[r] >= 0) {
+            if (read[r]) {
                 slot[r] = count;
                 rows[count++] = r;
             }

@@ -149,26 +149,20 @@ class ForwardLanesTest {
             int j0 = random.nextInt(lout);
             int j1 = j0 + 1 + random.nextInt(lout - j0);
             int xBase = t.x0(j0) - random.nextInt(3);
-            float[] x = new float[t.x1(j1 - 1) - xBase + 1];
-            for (int k = 0; k < x.length; k++) {
-                x[k] = random.nextInt(40) == 0 ? Float.NaN : (float) random.nextGaussian();
-            }
+            float[] x = inputs(random, t.x1(j1 - 1) - xBase + 1);
             float[] expected = new float[j1 - j0];
             float[] actual = new float[j1 - j0];
             SCALAR.linearForward(t, x, xBase, expected, j0, j0, j1);
             VECTOR.linearForward(t, x, xBase, actual, j0, j0, j1);
-            for (int k = 0; k < expected.length; k++) {
-                assertEquals(KernelCase.canonical(Float.floatToRawIntBits(expected[k]), DataType.FLOAT),
-                        KernelCase.canonical(Float.floatToRawIntBits(actual[k]), DataType.FLOAT),
-                        "trial " + trial + " (" + lin + " -> " + lout + ", [" + j0 + ", " + j1 + "), base " + xBase + ") at " + k);
-            }
+            assertSameFloats(expected, actual,
+                    "trial " + trial + " (" + lin + " -> " + lout + ", [" + j0 + ", " + j1 + "), base " + xBase + ")");
         }
     }
 
     /**
      * {@link KernelProvider#interpolateRow} (the 2-D rows' W pass) against the scalar loop, on random axes
      * from downsampling by 8 to upsampling by 8, pixels of 1, 3 and 16 elements (the permute windows of two
-     * and four vectors, runs of channels, the scalar fallback), random blocks and bases, with and without
+     * and four vectors, runs of channels, gathers), random blocks and bases, with and without
      * slack after the taps.
      */
     @Test
@@ -188,20 +182,13 @@ class ForwardLanesTest {
                 highest = Math.max(highest, taps.right[e]);
             }
             int xBase = lowest - random.nextInt(3);
-            float[] x = new float[highest - xBase + 1 + (random.nextBoolean() ? 0 : 64)];
-            for (int k = 0; k < x.length; k++) {
-                x[k] = random.nextInt(40) == 0 ? Float.NaN : (float) random.nextGaussian();
-            }
+            float[] x = inputs(random, highest - xBase + 1 + (random.nextBoolean() ? 0 : 64));
             float[] expected = new float[e1 - e0];
             float[] actual = new float[e1 - e0];
             SCALAR.interpolateRow(taps, e0, e1, x, xBase, expected, e0);
             VECTOR.interpolateRow(taps, e0, e1, x, xBase, actual, e0);
-            for (int k = 0; k < expected.length; k++) {
-                assertEquals(KernelCase.canonical(Float.floatToRawIntBits(expected[k]), DataType.FLOAT),
-                        KernelCase.canonical(Float.floatToRawIntBits(actual[k]), DataType.FLOAT),
-                        "trial " + trial + " (" + lin + " -> " + lout + " pixels of " + pix + ", [" + e0 + ", " + e1
-                                + "), base " + xBase + ") at " + k);
-            }
+            assertSameFloats(expected, actual, "trial " + trial + " (" + lin + " -> " + lout + " pixels of " + pix
+                    + ", [" + e0 + ", " + e1 + "), base " + xBase + ")");
         }
     }
 
@@ -233,19 +220,29 @@ class ForwardLanesTest {
             for (int e = 0; e < n; e++) {
                 highest = Math.max(highest, right[e]);
             }
-            float[] x = new float[highest + 1 + (random.nextBoolean() ? 0 : 64)];
-            for (int k = 0; k < x.length; k++) {
-                x[k] = random.nextInt(40) == 0 ? Float.NaN : (float) random.nextGaussian();
-            }
+            float[] x = inputs(random, highest + 1 + (random.nextBoolean() ? 0 : 64));
             float[] expected = new float[n];
             float[] actual = new float[n];
             SCALAR.interpolateRow(taps, 0, n, x, 0, expected, 0);
             VECTOR.interpolateRow(taps, 0, n, x, 0, actual, 0);
-            for (int k = 0; k < n; k++) {
-                assertEquals(KernelCase.canonical(Float.floatToRawIntBits(expected[k]), DataType.FLOAT),
-                        KernelCase.canonical(Float.floatToRawIntBits(actual[k]), DataType.FLOAT),
-                        "trial " + trial + " element " + k);
-            }
+            assertSameFloats(expected, actual, "trial " + trial);
+        }
+    }
+
+    /** Random inputs with a NaN now and then. */
+    private static float[] inputs(java.util.Random random, int length) {
+        float[] x = new float[length];
+        for (int k = 0; k < x.length; k++) {
+            x[k] = random.nextInt(40) == 0 ? Float.NaN : (float) random.nextGaussian();
+        }
+        return x;
+    }
+
+    /** The same floats bit for bit, NaN payloads aside. */
+    private static void assertSameFloats(float[] expected, float[] actual, String label) {
+        for (int k = 0; k < expected.length; k++) {
+            assertEquals(KernelCase.canonical(Float.floatToRawIntBits(expected[k]), DataType.FLOAT),
+                    KernelCase.canonical(Float.floatToRawIntBits(actual[k]), DataType.FLOAT), label + " at " + k);
         }
     }
 }
