@@ -12,8 +12,9 @@ import java.util.Arrays;
  *
  * <p>Separable. NHWC tensors whose pixels are exactly one vector of channels go along their rows
  * ({@link Bilinear2dRows#backward}: each gradOut row of pixels is a lane-major buffer); small maps go in
- * lanes ({@link Bilinear2dMapLanes}); the rest as two 1-D backwards on rows in lanes
- * ({@link Bilinear2dTiles}): the W pass sums each
+ * lanes ({@link Bilinear2dMapLanes}); larger maps whose rows are runs of pixels along their rows too, W summed
+ * by a row of per-element terms ({@link RowSums}) where those fit; the rest as two 1-D backwards on rows in
+ * lanes ({@link Bilinear2dTiles}): the W pass sums each
  * gradOut row (n, c, h) along W into a float intermediate, the H pass sums the intermediate's columns
  * (n, c, w), which lie side by side, along H into out. Both are the gather form of
  * {@link KernelProvider#sumLanes}, so the canonical order is the 1-D one on each axis: the W sums of a
@@ -64,13 +65,19 @@ public final class Bilinear2dBackwardKernel {
         LinearTable wt = w.full();
         int pix = mapsInLanes ? Bilinear2dRows.wideChannels(gradOut, out, provider) : 0;
         if (pix > 0) {
-            Bilinear2dRows.backward(gradOut, out, ht, wt, pix, provider, pool);
+            Bilinear2dRows.backward(gradOut, out, ht, wt, pix, null, provider, pool);
             return;
         }
         StridedTensor gradPixels = Bilinear2dMapLanes.pixels(gradOut);
         StridedTensor outPixels = Bilinear2dMapLanes.pixels(out);
         if (mapsInLanes && Bilinear2dMapLanes.serves(gradPixels, outPixels)) {
             Bilinear2dMapLanes.backward(gradPixels, outPixels, (int) gs[2], (int) gs[3], ht, wt, provider, pool);
+            return;
+        }
+        int rowPix = mapsInLanes ? Bilinear2dRows.pixel(gradOut, out) : 0;
+        RowSums sums = rowPix > 0 ? Bilinear2dRows.backwardSums(wt, rowPix, provider) : null;
+        if (rowPix > 0 && (sums != null || wt.identity()) && (long) wt.lin() * rowPix >= Bilinear2dRows.MIN_BACKWARD_ROW) {
+            Bilinear2dRows.backward(gradOut, out, ht, wt, rowPix, sums, provider, pool);
             return;
         }
         Bilinear2dTiles tiles = new Bilinear2dTiles(gradOut, out, (i0, i1) -> span(ht, i0, i1), null,

@@ -5,7 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.util.function.Supplier;
 
 /**
- * The 2-D forward (and, for pixels of one vector of channels, the backward) along rows, for views whose
+ * The 2-D forward and backward along rows, for views whose
  * rows of pixels are runs of consecutive elements: NCHW (W stride 1; a plane is a map (n, c), a pixel one
  * element) or NHWC (C stride 1, W stride C; a plane is a batch n, a pixel its C channels). Each out row of a plane is {@code y = h0·t[x0] + h1·t[x1]} of two
  * intermediate rows, each a self row interpolated along W ({@code t = w0·x[x0] + w1·x[x1]},
@@ -15,8 +15,7 @@ import java.util.function.Supplier;
  * which the JIT vectorizes (Java forbids fusing its multiply and add). Rows in lanes (the tiles)
  * stream 16 rows at once and transpose every element of the W pass twice; here a thread streams one
  * self row and one out row. The order is the reference's: W first, the left product first on both axes;
- * an identity axis is a copy. The backward of NHWC pixels of one vector of channels goes along rows too
- * ({@link #backward}).
+ * an identity axis is a copy. The backward goes along rows too ({@link #backward}).
  */
 final class Bilinear2dRows {
     /**
@@ -42,12 +41,32 @@ final class Bilinear2dRows {
 
     /**
      * For the backward: C when both tensors are NHWC pixel rows of exactly one vector of channels (a row of
-     * pixels is then a lane-major buffer, summed along W by the provider's walk), else 0. Pixels of several
-     * vectors summed by a loop over the channels per term were 1.1-4.5 × slower than the tiles.
+     * pixels is then a lane-major buffer, summed along W by the provider's walk, 1.4 × faster than by
+     * {@link RowSums}), else 0.
      */
     static int wideChannels(StridedTensor gradOut, StridedTensor out, KernelProvider provider) {
         int pix = kind(gradOut);
         return pix > 1 && kind(out) == pix && pix == provider.lanes() ? pix : 0;
+    }
+
+    /** The most terms per input of a W sum along rows. */
+    static final int MAX_SLOTS = 16;
+    /**
+     * The shortest out rows (elements) the backward takes along rows: rows of 56 elements (NCHW 112 × 112 ←
+     * 56 × 56) ran 1.3 × slower than the tiles, of 90 1.6 × faster.
+     */
+    static final int MIN_BACKWARD_ROW = 64;
+
+    /**
+     * The W sums of the backward along rows of {@code pix}-element pixels, or null where W is an identity (no
+     * sums), an input takes more than {@link #MAX_SLOTS} terms, or vectors of them need gathers.
+     */
+    static RowSums backwardSums(LinearTable w, int pix, KernelProvider provider) {
+        if (w.identity() || RowSums.slots(w) > MAX_SLOTS) {
+            return null;
+        }
+        RowSums sums = RowSums.of(w, pix);
+        return sums.windows(provider.lanes()).fit() ? sums : null;
     }
 
     /** 1 for rows of W stride 1, C for channels-last pixels (C stride 1, W stride C), else 0. */
@@ -177,41 +196,46 @@ final class Bilinear2dRows {
     }
 
     /**
-     * The backward along rows of pixels of one vector of channels ({@link #wideChannels}): a band of out rows
-     * of a batch takes the gradOut rows that reach it in ascending order, sums each along W into a row of
-     * Win pixels ({@link KernelProvider#sumLanes}, each channel a lane: the 1-D canonical order, from +0),
-     * and adds that row, times its H
-     * weights, into the (at most two) out rows it reaches, left tap first; an out row is written once no
-     * later gradOut row reaches it. Every out element's terms come in the reference's order, from +0.
+     * The backward along rows of pixels: a band of out rows of a plane takes the gradOut rows that reach it in
+     * ascending order, sums each along W into a row of Win pixels from +0 in the 1-D canonical order (by
+     * {@code sums}, {@link KernelProvider#sumRow}; where it is null and W is not an identity, pixels of one
+     * vector of channels by the provider's walk, {@link KernelProvider#sumLanes}, each channel a lane), and adds
+     * that row, times its H weights, into the (at most two) out rows it reaches, left tap first; an out row is
+     * written once no later gradOut row reaches it. Every out element's terms come in the reference's order,
+     * from +0.
      */
-    static void backward(StridedTensor gradOut, StridedTensor out, LinearTable h, LinearTable w, int pix,
+    static void backward(StridedTensor gradOut, StridedTensor out, LinearTable h, LinearTable w, int pix, RowSums sums,
                          KernelProvider provider, WorkerPool pool) {
-        long planes = out.shape()[0];
+        long planes = pix == 1 ? out.shape()[0] * out.shape()[1] : out.shape()[0];
         int hin = h.lin();
         int rowIn = Math.multiplyExact(w.lin(), pix);
         int rowOut = Math.multiplyExact(w.lout(), pix);
-        forEachBand(planes, hin, rowIn, pool, () -> new BackwardScratch(rowOut, rowIn),
-                (plane, i0, i1, s) -> backwardBand(gradOut, out, h, w, pix, plane, i0, i1, provider, s));
+        int lanes = provider.lanes();
+        forEachBand(planes, hin, rowIn, pool, () -> new BackwardScratch(rowOut, rowIn, lanes),
+                (plane, i0, i1, s) -> backwardBand(gradOut, out, h, w, pix, sums, plane, i0, i1, provider, s));
     }
 
-    /** One thread's rows for the backward: a gradOut row, its W sums, and the two out rows still open. */
+    /** One thread's rows for the backward: a gradOut row (with four vectors of slack), its W sums, and the two out rows still open. */
     private static final class BackwardScratch {
         final float[] g;
+        final int rowOut;
         final float[] t;
         float[] low;
         float[] high;
 
-        BackwardScratch(int rowOut, int rowIn) {
-            g = new float[rowOut];
-            t = new float[rowIn];
+        BackwardScratch(int rowOut, int rowIn, int lanes) {
+            this.rowOut = rowOut;
+            g = new float[rowOut + 4 * lanes];
+            t = new float[rowIn + lanes];
             low = new float[rowIn];
             high = new float[rowIn];
         }
     }
 
     private static void backwardBand(StridedTensor gradOut, StridedTensor out, LinearTable h, LinearTable w, int pix,
-                                     long plane, int i0, int i1, KernelProvider provider, BackwardScratch s) {
-        int rowIn = s.t.length;
+                                     RowSums sums, long plane, int i0, int i1, KernelProvider provider,
+                                     BackwardScratch s) {
+        int rowIn = s.low.length;
         // Out rows [open, open + 2) are held in low and high; rows below open are written.
         int open = i0;
         java.util.Arrays.fill(s.low, 0f);
@@ -225,10 +249,13 @@ final class Bilinear2dRows {
                 // No later gradOut row reaches out row open.
                 close(out, pix, plane, open++, provider, s);
             }
-            provider.decodeRun(gradOut.segment(), gradOut.dataType(), rowStart(gradOut, pix, plane, j), s.g.length,
+            provider.decodeRun(gradOut.segment(), gradOut.dataType(), rowStart(gradOut, pix, plane, j), s.rowOut,
                     s.g, 0);
             float[] t = s.g;
-            if (!w.identity()) {
+            if (sums != null) {
+                provider.sumRow(sums, 0, rowIn, s.g, 0, s.t, 0);
+                t = s.t;
+            } else if (!w.identity()) {
                 java.util.Arrays.fill(s.t, 0f);
                 provider.sumLanes(w, 0, w.lin(), 0, w.lout(), s.g, 0, s.t, 0);
                 t = s.t;

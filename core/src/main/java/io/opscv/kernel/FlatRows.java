@@ -11,9 +11,8 @@ package io.opscv.kernel;
  * <ul>
  *   <li>The forward ({@link RowTaps#flat}): output j of chunk row r reads {@code r·Lin + x0[j]} and
  *       {@code r·Lin + x1[j]}, {@code w0·x[x0] + w1·x[x1]}, the reference's arithmetic.</li>
- *   <li>The backward where every input receives one position's terms at most ({@link RowTaps#flatBackward}):
- *       input i of chunk row r sums its position's terms from +0, the left one first, as the reference
- *       does; an input no position reaches is +0.</li>
+ *   <li>The backward ({@link RowSums#flat}, {@link KernelProvider#sumRow}): input i of chunk row r sums its
+ *       terms from +0 in the reference's order; an input no position reaches is +0.</li>
  * </ul>
  * The bits are the reference's either way.
  */
@@ -36,6 +35,8 @@ final class FlatRows {
      * was 1.2 x slower ((10678, 256, 2 <- 5) channels-last), so it keeps to the windows.
      */
     static final int MAX_GATHERED = 8;
+    /** The most terms per input the backward takes. */
+    static final int MAX_SLOTS = 16;
 
     private FlatRows() {}
 
@@ -58,18 +59,16 @@ final class FlatRows {
     }
 
     /**
-     * As {@link #forwardTaps}, for the backward (gradOut to out) of a table reaching each input once at most,
-     * into out rows of at most {@link #SHORT_OUT} inputs: on longer rows (28 -> 92, 82 -> 205, 40 -> 240) rows
-     * in lanes, which store the unreached inputs' zeros without sums, were 1.1-1.25 x faster, and a fill
-     * and the taps ({@link SparseBackward}, 1 -> 500) 4 x faster.
+     * As {@link #forwardTaps}, for the backward (gradOut to out): out rows of at most {@link #SHORT_OUT} inputs,
+     * each input taking {@link #MAX_SLOTS} terms at most, every vector's within the permute windows.
      */
-    static RowTaps backwardTaps(LinearTable t, StridedTensor gradOut, StridedTensor out, KernelProvider provider) {
+    static RowSums backwardSums(LinearTable t, StridedTensor gradOut, StridedTensor out, KernelProvider provider) {
         int channels = layout(gradOut, t.lout(), out, t.lin());
-        if (channels == 0 || t.lin() > SHORT_OUT || !RowTaps.sparse(t)) {
+        if (channels == 0 || t.lin() > SHORT_OUT || RowSums.slots(t) > MAX_SLOTS) {
             return null;
         }
-        RowTaps taps = RowTaps.flatBackward(t, rowsPerChunk(t.lin(), channels, out), channels);
-        return taps.windowsFit(provider.lanes()) ? taps : null;
+        RowSums sums = RowSums.flat(t, rowsPerChunk(t.lin(), channels, out), channels);
+        return sums.windows(provider.lanes()).fit() ? sums : null;
     }
 
     /**
@@ -108,16 +107,32 @@ final class FlatRows {
 
     static void forward(StridedTensor self, StridedTensor out, LinearTable t, RowTaps taps, KernelProvider provider,
                         WorkerPool pool) {
-        run(self, out, t.lin(), t.lout(), layout(self, t.lin(), out, t.lout()), taps, provider, pool);
+        run(self, out, t.lin(), t.lout(), layout(self, t.lin(), out, t.lout()), new Chunk(taps, null), provider, pool);
     }
 
-    static void backward(StridedTensor gradOut, StridedTensor out, LinearTable t, RowTaps taps, KernelProvider provider,
+    static void backward(StridedTensor gradOut, StridedTensor out, LinearTable t, RowSums sums, KernelProvider provider,
                          WorkerPool pool) {
-        run(gradOut, out, t.lout(), t.lin(), layout(gradOut, t.lout(), out, t.lin()), taps, provider, pool);
+        run(gradOut, out, t.lout(), t.lin(), layout(gradOut, t.lout(), out, t.lin()), new Chunk(null, sums), provider,
+                pool);
+    }
+
+    /** A chunk's arithmetic: the forward's taps or the backward's sums. */
+    private record Chunk(RowTaps taps, RowSums sums) {
+        int length() {
+            return taps != null ? taps.length() : sums.length();
+        }
+
+        void run(KernelProvider provider, int count, float[] x, float[] y) {
+            if (taps != null) {
+                provider.interpolateRow(taps, 0, count, x, 0, y, 0);
+            } else {
+                provider.sumRow(sums, 0, count, x, 0, y, 0);
+            }
+        }
     }
 
     /** Rows of {@code source} ({@code lin} each) to rows of {@code out} ({@code lout} each) by {@code taps}. */
-    private static void run(StridedTensor source, StridedTensor out, int lin, int lout, int channels, RowTaps taps,
+    private static void run(StridedTensor source, StridedTensor out, int lin, int lout, int channels, Chunk taps,
                             KernelProvider provider, WorkerPool pool) {
         long rows = out.shape()[0] * out.shape()[1];
         if (rows == 0) {
@@ -148,7 +163,7 @@ final class FlatRows {
     }
 
     private static void chunk(StridedTensor source, StridedTensor out, int lin, int lout, int channels,
-                              RowTaps taps, KernelProvider provider, long r0, int rows, Scratch s) {
+                              Chunk taps, KernelProvider provider, long r0, int rows, Scratch s) {
         if (channels > 1) {
             // Interleaved rows: the chunk is whole batches, one run from its first batch's element 0.
             long first = source.offset() + r0 / channels * source.strides()[0];
@@ -160,7 +175,7 @@ final class FlatRows {
                 provider.decodeRun(source.segment(), source.dataType(), s.sourceStarts[k], lin, s.x, k * lin);
             }
         }
-        provider.interpolateRow(taps, 0, rows * lout, s.x, 0, s.y, 0);
+        taps.run(provider, rows * lout, s.x, s.y);
         if (starts(out, r0, rows, lout, s.outStarts)) {
             provider.encodeRun(s.y, 0, rows * lout, out.segment(), out.dataType(), s.outStarts[0]);
         } else {

@@ -210,13 +210,22 @@ public interface KernelProvider {
 
     /**
      * Interpolation of one row of pixels along W for output elements {@code e0 <= e < e1}:
-     * {@code y[e - yBase] = w0[e] · x[left[e] - xBase] + w1[e] · x[right[e] - xBase]}, the left product first;
-     * for taps with term flags (the 1-D backward's) {@code (+0 + [w0[e]·x[..]]) + [w1[e]·x[..]]}, each
-     * bracketed term only where flagged ({@link RowTaps}).
+     * {@code y[e - yBase] = w0[e] · x[left[e] - xBase] + w1[e] · x[right[e] - xBase]}, the left product first.
      *
      * @param x input values for elements {@code xBase ..}, covering every tap of the elements
      */
     default void interpolateRow(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
         ScalarKernelProvider.interpolateRowScalar(taps, e0, e1, x, xBase, y, yBase);
+    }
+
+    /**
+     * The 1-D backward's sums of one row for elements {@code e0 <= e < e1}: {@code y[e - yBase]} is +0
+     * continued with {@code w[q] · g[at[q] - gBase]} for each slot k in turn where {@code has[q]}, q = k·stride + e
+     * ({@link RowSums}: the canonical order of {@link #sumLanes}).
+     *
+     * @param g gradOut values for elements {@code gBase ..}, covering every slot of the elements
+     */
+    default void sumRow(RowSums sums, int e0, int e1, float[] g, int gBase, float[] y, int yBase) {
+        ScalarKernelProvider.sumRowScalar(sums, e0, e1, g, gBase, y, yBase);
     }
 }

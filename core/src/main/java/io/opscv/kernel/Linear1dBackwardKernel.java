@@ -22,8 +22,8 @@ package io.opscv.kernel;
  * <p>A downsampling by {@link SparseBackward#MIN_RATIO} or more whose positions reach distinct inputs is
  * written as a fill and its taps instead ({@link SparseBackward}); long rows downsampled by
  * {@link ScatterBackward#MIN_RATIO} or more go four at a time through the reference's scatter loop
- * ({@link ScatterBackward}); short out rows of such tables, of consecutive elements, go end to end as one
- * row of taps ({@link FlatRows}).
+ * ({@link ScatterBackward}); short out rows of consecutive elements go end to end as one row of sums
+ * ({@link FlatRows}, {@link RowSums}).
  *
  * <p>Every output element belongs to exactly one task and is summed by one thread in an order that does
  * not depend on the cut (the gather form needs no atomics), so results are bit-identical for any thread
@@ -72,7 +72,7 @@ public final class Linear1dBackwardKernel {
             SparseBackward.run(gradOut, out, full, pool);
             return;
         }
-        RowTaps flat = FlatRows.backwardTaps(full, gradOut, out, provider);
+        RowSums flat = FlatRows.backwardSums(full, gradOut, out, provider);
         if (flat != null) {
             FlatRows.backward(gradOut, out, full, flat, provider, pool);
             return;

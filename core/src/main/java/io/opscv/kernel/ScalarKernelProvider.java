@@ -80,27 +80,27 @@ final class ScalarKernelProvider implements KernelProvider {
         }
     }
 
-    /** {@link KernelProvider#interpolateRow}: two terms per element, left then right (flagged: from +0). */
+    /** {@link KernelProvider#interpolateRow}: two terms per element, left then right. */
     static void interpolateRowScalar(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
         final int[] left = taps.left;
         final int[] right = taps.right;
         final float[] w0 = taps.w0;
         final float[] w1 = taps.w1;
-        if (taps.first != null) {
-            for (int e = e0; e < e1; e++) {
-                float sum = 0f;
-                if (taps.first[e]) {
-                    sum = sum + w0[e] * x[left[e] - xBase];
-                }
-                if (taps.second[e]) {
-                    sum = sum + w1[e] * x[right[e] - xBase];
-                }
-                y[e - yBase] = sum;
-            }
-            return;
-        }
         for (int e = e0; e < e1; e++) {
             y[e - yBase] = w0[e] * x[left[e] - xBase] + w1[e] * x[right[e] - xBase];
+        }
+    }
+
+    /** {@link KernelProvider#sumRow}: from +0, slot by slot, each term only where the element has it. */
+    static void sumRowScalar(RowSums sums, int e0, int e1, float[] g, int gBase, float[] y, int yBase) {
+        for (int e = e0; e < e1; e++) {
+            float sum = 0f;
+            for (int q = e; q < sums.at.length; q += sums.stride) {
+                if (sums.has[q]) {
+                    sum += sums.w[q] * g[sums.at[q] - gBase];
+                }
+            }
+            y[e - yBase] = sum;
         }
     }
 }

@@ -138,72 +138,67 @@ final class VectorKernelProvider implements KernelProvider {
      * lie within two vectors of inputs (a few channels to a pixel, short rows end to end, upsampling or
      * downsampling by less than about 2) two two-source permutes of those, within four (downsampling by up to
      * about 4) two pairs of them blended; otherwise two hardware gathers; where a window would leave {@code x},
-     * the scalar loop. The left product first; flagged taps' sums from +0 by masked adds.
+     * the scalar loop. The left product first.
      */
     @Override
     public void interpolateRow(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
         final float[] w0 = taps.w0;
         final float[] w1 = taps.w1;
-        final boolean[] first = taps.first;
-        final boolean[] second = taps.second;
-        RowTaps.Windows windows = taps.windows(LANES);
+        TapWindows windows = taps.windows(LANES);
         final int[] bases = windows.base();
         final byte[] kinds = windows.kind();
-        final int[] at = windows.at();
-        final int[] atRight = windows.atRight();
+        final int[] reach = windows.reach();
+        final int[] at = windows.rel();
+        final int n = taps.length();
         int e = Math.min(e1, (e0 + LANES - 1) / LANES * LANES);
         ScalarKernelProvider.interpolateRowScalar(taps, e0, e, x, xBase, y, yBase);
         for (; e + LANES <= e1; e += LANES) {
             int v = e / LANES;
             int from = bases[v] - xBase;
-            byte kind = kinds[v];
-            int reach = kind == RowTaps.RUNS ? Math.max(0, at[e]) + LANES : kind == RowTaps.PAIR ? 2 * LANES : 4 * LANES;
-            if (kind != RowTaps.GATHER && from + reach > x.length || from < 0
-                    || kind == RowTaps.RUNS && from + at[e] < 0) {
+            if (from < 0 || from + reach[v] > x.length) {
                 ScalarKernelProvider.interpolateRowScalar(taps, e, e + LANES, x, xBase, y, yBase);
                 continue;
             }
+            byte kind = kinds[v];
             FloatVector a;
             FloatVector b;
-            if (kind == RowTaps.GATHER) {
+            if (kind == TapWindows.GATHER) {
                 a = FloatVector.fromArray(FLOATS, x, from, at, e);
-                b = FloatVector.fromArray(FLOATS, x, from, atRight, e);
-            } else if (kind == RowTaps.RUNS) {
-                a = FloatVector.fromArray(FLOATS, x, from);
-                b = FloatVector.fromArray(FLOATS, x, from + at[e]);
+                b = FloatVector.fromArray(FLOATS, x, from, at, e + n);
+            } else if (kind == TapWindows.RUNS) {
+                a = FloatVector.fromArray(FLOATS, x, from + at[e]);
+                b = FloatVector.fromArray(FLOATS, x, from + at[e + n]);
             } else {
                 IntVector left = IntVector.fromArray(INTS, at, e);
-                IntVector right = IntVector.fromArray(INTS, atRight, e);
+                IntVector right = IntVector.fromArray(INTS, at, e + n);
                 IntVector v0 = FloatVector.fromArray(FLOATS, x, from).reinterpretAsInts();
                 IntVector v1 = FloatVector.fromArray(FLOATS, x, from + LANES).reinterpretAsInts();
-                if (kind == RowTaps.PAIR) {
+                if (kind == TapWindows.PAIR) {
                     a = left.selectFrom(v0, v1).reinterpretAsFloats();
                     b = right.selectFrom(v0, v1).reinterpretAsFloats();
                 } else {
-                    // Downsampling by 2 to about 4: the taps lie within four vectors, two pairs of permutes.
                     IntVector v2 = FloatVector.fromArray(FLOATS, x, from + 2 * LANES).reinterpretAsInts();
                     IntVector v3 = FloatVector.fromArray(FLOATS, x, from + 3 * LANES).reinterpretAsInts();
-                    IntVector near = left.and(2 * LANES - 1);
-                    IntVector nearRight = right.and(2 * LANES - 1);
-                    a = near.selectFrom(v0, v1)
-                            .blend(near.selectFrom(v2, v3), left.compare(VectorOperators.GE, 2 * LANES))
-                            .reinterpretAsFloats();
-                    b = nearRight.selectFrom(v0, v1)
-                            .blend(nearRight.selectFrom(v2, v3), right.compare(VectorOperators.GE, 2 * LANES))
-                            .reinterpretAsFloats();
+                    a = quad(left, v0, v1, v2, v3);
+                    b = quad(right, v0, v1, v2, v3);
                 }
             }
-            FloatVector p = a.mul(FloatVector.fromArray(FLOATS, w0, e));
-            FloatVector q = b.mul(FloatVector.fromArray(FLOATS, w1, e));
-            if (first == null) {
-                p.add(q).intoArray(y, e - yBase);
-            } else {
-                // The backward's sums from +0, each term only where the element has it.
-                FloatVector.zero(FLOATS).add(p, VectorMask.fromArray(FLOATS, first, e))
-                        .add(q, VectorMask.fromArray(FLOATS, second, e)).intoArray(y, e - yBase);
-            }
+            a.mul(FloatVector.fromArray(FLOATS, w0, e)).add(b.mul(FloatVector.fromArray(FLOATS, w1, e)))
+                    .intoArray(y, e - yBase);
         }
         ScalarKernelProvider.interpolateRowScalar(taps, e, e1, x, xBase, y, yBase);
+    }
+
+    /** Lane l takes element {@code index[l]} (below four vectors) of v0 to v3: two pairs of permutes, blended. */
+    static FloatVector quad(IntVector index, IntVector v0, IntVector v1, IntVector v2, IntVector v3) {
+        IntVector near = index.and(2 * LANES - 1);
+        return near.selectFrom(v0, v1).blend(near.selectFrom(v2, v3), index.compare(VectorOperators.GE, 2 * LANES))
+                .reinterpretAsFloats();
+    }
+
+    @Override
+    public void sumRow(RowSums sums, int e0, int e1, float[] g, int gBase, float[] y, int yBase) {
+        VectorRowSums.sum(sums, e0, e1, g, gBase, y, yBase);
     }
 
     /**

@@ -86,6 +86,13 @@ class Bilinear2dLanesTest {
                 new Case("rows_c16_up_ac", 2, 16, 20, 30, 45, 70, true, 0, 0, f, l, false),
                 new Case("rows_c8_up", 1, 8, 40, 50, 70, 90, false, 0, 0, f, l, false),
                 new Case("rows_c4_down", 2, 4, 90, 70, 40, 50, false, 0, 0, f, l, false),
+                // The backward along rows of any pixel (NCHW, NHWC of 3 or 2 channels) with W sums of per-element
+                // terms: W upsampled by 1.25 (gradOut the smaller), downsampled by 3.7 (eight terms an input),
+                // rows of 67 elements (a partial last vector), given scales that leave inputs without terms.
+                new Case("rows_sums_c3_1.25", 1, 3, 100, 150, 80, 120, false, 0, 0, f, l, false),
+                new Case("rows_sums_down3.7_ac", 1, 2, 40, 70, 148, 259, true, 0, 0, f, l, false),
+                new Case("rows_sums_partial_vector", 2, 1, 70, 67, 140, 134, false, 0, 0, f, l, false),
+                new Case("rows_sums_unreached", 1, 3, 90, 100, 30, 33, false, 0.3, 0.3, f, l, false),
                 // The forward of tiny dense maps as single rows of taps (FlatMaps): chunks of whole maps with a
                 // partial last chunk, vectors across row and map ends, an identity axis, given scales, and
                 // NHWC pixels of 3 and 700 channels.

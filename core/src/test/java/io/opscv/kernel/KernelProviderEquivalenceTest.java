@@ -123,6 +123,10 @@ class KernelProviderEquivalenceTest {
                 new KernelCase("flat_down2x_ac", 5, 201, 6, 3, true, 0, f, cont, false),
                 new KernelCase("flat_down2.5x", 3, 17, 30, 12, false, 0, f, cont, false),
                 new KernelCase("flat_down5x_scales", 2, 9, 32, 6, false, 0.19, f, cont, false),
+                // Short rows whose inputs take several positions' terms (up to the flat form's 16), as one row.
+                new KernelCase("flat_terms_up3.7x_ac", 5, 7, 4, 15, true, 0, f, cont, false),
+                new KernelCase("flat_terms_up1.33x", 3, 11, 12, 16, false, 0, f, cont, false),
+                new KernelCase("flat_terms_16", 2, 5, 8, 64, false, 0, f, cont, false),
                 new KernelCase("segments_3_rows", 1, 3, 20000, 40000, false, 0, f, cont, false),
                 new KernelCase("segments_7_rows_ac", 1, 7, 12289, 49153, true, 0, f, cont, false),
                 new KernelCase("segments_down3x", 1, 2, 30000, 10000, false, 0, f, cont, false),
@@ -168,6 +172,8 @@ class KernelProviderEquivalenceTest {
         all.add(new KernelCase("flat_interleaved_c2_fp16", 900, 2, 18, 3, false, 0, DataType.FLOAT16, side, true));
         all.add(new KernelCase("flat_interleaved_c5_lout1", 400, 5, 9, 1, true, 0, f, side, true));
         all.add(new KernelCase("flat_interleaved_c4_bf16", 300, 4, 6, 3, true, 0, DataType.BF16, side, true));
+        all.add(new KernelCase("flat_terms_c8_fp16", 200, 8, 8, 6, true, 0, DataType.FLOAT16, side, true));
+        all.add(new KernelCase("flat_terms_c3_up2x", 150, 3, 10, 20, false, 0, f, side, true));
         // Long blocks of rows side by side, and blocks that leave tasks for both threads.
         all.add(new KernelCase("side_by_side_long_blocks", 8, 64, 2100, 4200, true, 0, f, side, true));
         all.add(new KernelCase("side_by_side_shrunk_blocks", 4, 80, 1500, 2999, false, 0, f, side, false));

@@ -1,0 +1,150 @@
+package io.opscv.kernel;
+
+/**
+ * The 1-D backward's sums of a row, element by element ({@link KernelProvider#sumRow}): output element e
+ * is {@code +0 + w[e]·g[at[e]] + w[n + e]·g[at[n + e]] + …}, added in slot order (slot k at
+ * {@code k·n + e}, n the {@link #stride}), each term only where {@code has[k·n + e]}. Its slots hold the input's terms in the canonical order of
+ * {@link KernelProvider#sumLanes} (ascending position, the left term before the right; both at a last input
+ * that is both taps, left first), so the sums are the reference's bits. A slot without a term points
+ * where the element's previous slot does (an input no position reaches: at its row's nearest position),
+ * so that a vector's loads stay within narrow windows. Built once per call and shared by every row.
+ */
+final class RowSums {
+    /** Elements are padded to a multiple of this (the widest vector's lanes), so that every vector is whole. */
+    static final int PAD = 16;
+    final int length;
+    /** The distance between slots: the length rounded up to {@link #PAD}. */
+    final int stride;
+    final int slots;
+    final int[] at;
+    final float[] w;
+    final boolean[] has;
+    /** {@link #windows}' last answer, for one vector width; shared as {@link RowTaps}' is. */
+    private TapWindows windows;
+
+    private RowSums(int slots, int length) {
+        this.slots = slots;
+        this.length = length;
+        this.stride = Math.addExact(length, PAD - 1) / PAD * PAD;
+        at = new int[Math.multiplyExact(slots, stride)];
+        w = new float[at.length];
+        has = new boolean[at.length];
+    }
+
+    /** Each input's terms in canonical order: position {@code pos[i][k]} times {@code weight[i][k]}. */
+    private record Terms(int[][] pos, float[][] weight, int slots) {}
+
+    private static Terms terms(LinearTable t) {
+        LinearTable full = t.full();
+        int lin = full.lin();
+        int last = lin - 1;
+        int[] bounds = full.bounds;
+        int[][] pos = new int[lin][];
+        float[][] weight = new float[lin][];
+        int slots = 1;
+        for (int i = 0; i < lin; i++) {
+            // Positions whose left tap is i - 1 reach i through their right tap first, then those whose left tap is i.
+            int rights = bounds[i + 1] - bounds[i];
+            int lefts = bounds[i + 2] - bounds[i + 1];
+            int n = rights + lefts * (i == last ? 2 : 1);
+            pos[i] = new int[n];
+            weight[i] = new float[n];
+            int k = 0;
+            for (int j = bounds[i]; j < bounds[i + 1]; j++, k++) {
+                pos[i][k] = j;
+                weight[i][k] = full.w1[j];
+            }
+            for (int j = bounds[i + 1]; j < bounds[i + 2]; j++) {
+                pos[i][k] = j;
+                weight[i][k++] = full.w0[j];
+                if (i == last) {
+                    pos[i][k] = j;
+                    weight[i][k++] = full.w1[j];
+                }
+            }
+            slots = Math.max(slots, n);
+        }
+        return new Terms(pos, weight, slots);
+    }
+
+    /** The most terms an input of {@code t} takes: the slots of its sums. */
+    static int slots(LinearTable t) {
+        return terms(t).slots();
+    }
+
+    /** The sums of a row of {@code t}'s inputs, each a pixel of {@code pix} elements (channel c of input i: element {@code i·pix + c}). */
+    static RowSums of(LinearTable t, int pix) {
+        Terms terms = terms(t);
+        int lin = t.lin();
+        RowSums s = empty(terms.slots(), Math.multiplyExact(lin, pix));
+        for (int i = 0, e = 0; i < lin; i++) {
+            for (int c = 0; c < pix; c++, e++) {
+                s.set(e, terms, i, near(t, i), pix, c);
+            }
+        }
+        return s.padded();
+    }
+
+    /**
+     * The sums of {@code rows} rows of {@code t}'s inputs as one row, input i of row r element {@code r·lin + i},
+     * its terms from position j of row r of a gradOut chunk laid out as {@link RowTaps#flat} reads a self
+     * chunk (rows end to end, or whole batches of a channels-last tensor) ({@link FlatRows}).
+     */
+    static RowSums flat(LinearTable t, int rows, int channels) {
+        Terms terms = terms(t);
+        int lin = t.lin();
+        RowSums s = empty(terms.slots(), Math.multiplyExact(lin, rows));
+        for (int r = 0, e = 0; r < rows; r++) {
+            int row = RowTaps.chunkRow(r, t.lout(), channels);
+            for (int i = 0; i < lin; i++, e++) {
+                s.set(e, terms, i, near(t, i), channels, row);
+            }
+        }
+        return s.padded();
+    }
+
+    private static RowSums empty(int slots, int elements) {
+        return new RowSums(slots, elements);
+    }
+
+    /** Points the padding's slots (no terms) where the last element's point, so that its vector's windows stay narrow. */
+    private RowSums padded() {
+        for (int q = 0; q < at.length; q += stride) {
+            java.util.Arrays.fill(at, q + length, q + stride, at[q + length - 1]);
+        }
+        return this;
+    }
+
+    /** The position nearest an input no position reaches: the first whose left tap lies past it. */
+    private static int near(LinearTable t, int i) {
+        return Math.min(t.full().bounds[i + 1], t.lout() - 1);
+    }
+
+    /** Element e's slots: input i's terms, position j at {@code offset + j·step}. */
+    private void set(int e, Terms terms, int i, int near, int step, int offset) {
+        int[] pos = terms.pos()[i];
+        int previous = offset + near * step;
+        for (int k = 0, q = e; k < slots; k++, q += stride) {
+            boolean term = k < pos.length;
+            at[q] = term ? offset + pos[k] * step : previous;
+            w[q] = term ? terms.weight()[i][k] : 0f;
+            has[q] = term;
+            previous = at[q];
+        }
+    }
+
+    /** Elements of the row. */
+    int length() {
+        return length;
+    }
+
+    /** The {@link TapWindows} of whole vectors of {@code lanes} elements. */
+    TapWindows windows(int lanes) {
+        TapWindows t = windows;
+        if (t == null || t.lanes() != lanes) {
+            t = TapWindows.of(lanes, stride, at, has);
+            windows = t;
+        }
+        return t;
+    }
+}

@@ -1,0 +1,73 @@
+package io.opscv.kernel;
+
+/**
+ * Where each whole vector of {@code lanes} elements of a row of taps ({@link RowTaps}, {@link RowSums}) finds
+ * its inputs: slot k of the vector's lanes reads {@code x[base[v] + rel[k·n + e]]} (n the row's elements), by plain loads ({@link #RUNS}:
+ * every slot's lanes consecutive), permutes of two or four vectors from {@code base} ({@link #PAIR},
+ * {@link #QUAD}), or hardware gathers ({@link #GATHER}) where they spread further; {@code reach[v]} inputs from
+ * {@code base} cover its loads. {@code slots[v]} is the number of slots the vector uses (the rest have no term
+ * in any lane). Worked out once per call rather than per vector and row.
+ */
+record TapWindows(int lanes, int[] base, byte[] kind, int[] reach, int[] slots, int[] rel) {
+    static final byte RUNS = 0;
+    static final byte PAIR = 1;
+    static final byte QUAD = 2;
+    static final byte GATHER = 3;
+
+    /**
+     * The windows of the whole vectors of a row of {@code n} elements whose slot k reads {@code at[k·n + e]}; a
+     * slot counts for a vector where some lane has its term ({@code has[k·n + e]}; every slot where {@code has}
+     * is null).
+     */
+    static TapWindows of(int lanes, int n, int[] at, boolean[] has) {
+        int vectors = n / lanes;
+        int count = at.length / n;
+        int[] base = new int[vectors];
+        byte[] kind = new byte[vectors];
+        int[] reach = new int[vectors];
+        int[] slots = new int[vectors];
+        int[] rel = new int[at.length];
+        for (int v = 0; v < vectors; v++) {
+            int e = v * lanes;
+            int used = has == null ? count : 0;
+            for (int k = 0; has != null && k < count; k++) {
+                for (int l = e; l < e + lanes; l++) {
+                    used = has[k * n + l] ? k + 1 : used;
+                }
+            }
+            used = Math.max(used, 1);
+            boolean runs = true;
+            int low = Integer.MAX_VALUE;
+            int high = Integer.MIN_VALUE;
+            for (int k = 0; k < used; k++) {
+                for (int l = e; l < e + lanes; l++) {
+                    int q = k * n + l;
+                    runs &= l == e || at[q] == at[q - 1] + 1;
+                    low = Math.min(low, at[q]);
+                    high = Math.max(high, at[q]);
+                }
+            }
+            for (int k = 0; k < count; k++) {
+                for (int l = e; l < e + lanes; l++) {
+                    rel[k * n + l] = at[k * n + l] - low;
+                }
+            }
+            long span = (long) high - low;
+            base[v] = low;
+            slots[v] = used;
+            kind[v] = runs ? RUNS : span < 2L * lanes ? PAIR : span < 4L * lanes ? QUAD : GATHER;
+            reach[v] = kind[v] == PAIR ? 2 * lanes : kind[v] == QUAD ? 4 * lanes : (int) span + 1;
+        }
+        return new TapWindows(lanes, base, kind, reach, slots, rel);
+    }
+
+    /** Whether no whole vector needs gathers: every one within four vectors of inputs. */
+    boolean fit() {
+        for (byte k : kind) {
+            if (k == GATHER) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

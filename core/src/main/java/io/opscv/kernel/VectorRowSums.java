@@ -1,0 +1,80 @@
+package io.opscv.kernel;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * {@link KernelProvider#sumRow} on the Vector API, for {@link VectorKernelProvider}: a vector of elements at a
+ * time, each slot's terms picked as {@link VectorKernelProvider#interpolateRow} picks its taps (the window's
+ * vectors loaded once for all slots) and added to the sums from +0 only in the lanes that have them, slot by
+ * slot, so each lane's adds are the scalar loop's.
+ */
+final class VectorRowSums {
+    private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, FLOATS.vectorShape());
+    private static final int LANES = FLOATS.length();
+
+    private VectorRowSums() {}
+
+    static void sum(RowSums sums, int e0, int e1, float[] g, int gBase, float[] y, int yBase) {
+        final float[] w = sums.w;
+        final boolean[] has = sums.has;
+        final int n = sums.stride;
+        TapWindows windows = sums.windows(LANES);
+        final int[] bases = windows.base();
+        final byte[] kinds = windows.kind();
+        final int[] reach = windows.reach();
+        final int[] slots = windows.slots();
+        final int[] at = windows.rel();
+        int e = Math.min(e1, (e0 + LANES - 1) / LANES * LANES);
+        ScalarKernelProvider.sumRowScalar(sums, e0, e, g, gBase, y, yBase);
+        // The last vector may be partial: its lanes past e1 are summed too (padding or later elements, whose
+        // slots point inside the windows) and not stored.
+        for (; e < e1; e += LANES) {
+            int v = e / LANES;
+            int from = bases[v] - gBase;
+            int count = Math.min(LANES, e1 - e);
+            if (from < 0 || from + reach[v] > g.length || count < LANES && e - yBase + LANES > y.length) {
+                ScalarKernelProvider.sumRowScalar(sums, e, e + count, g, gBase, y, yBase);
+                continue;
+            }
+            byte kind = kinds[v];
+            int end = e + slots[v] * n;
+            FloatVector s = FloatVector.zero(FLOATS);
+            if (kind == TapWindows.RUNS) {
+                for (int q = e; q < end; q += n) {
+                    s = s.add(FloatVector.fromArray(FLOATS, g, from + at[q]).mul(FloatVector.fromArray(FLOATS, w, q)),
+                            VectorMask.fromArray(FLOATS, has, q));
+                }
+            } else if (kind == TapWindows.PAIR) {
+                IntVector a0 = FloatVector.fromArray(FLOATS, g, from).reinterpretAsInts();
+                IntVector a1 = FloatVector.fromArray(FLOATS, g, from + LANES).reinterpretAsInts();
+                for (int q = e; q < end; q += n) {
+                    FloatVector a = IntVector.fromArray(INTS, at, q).selectFrom(a0, a1).reinterpretAsFloats();
+                    s = s.add(a.mul(FloatVector.fromArray(FLOATS, w, q)), VectorMask.fromArray(FLOATS, has, q));
+                }
+            } else if (kind == TapWindows.QUAD) {
+                IntVector a0 = FloatVector.fromArray(FLOATS, g, from).reinterpretAsInts();
+                IntVector a1 = FloatVector.fromArray(FLOATS, g, from + LANES).reinterpretAsInts();
+                IntVector a2 = FloatVector.fromArray(FLOATS, g, from + 2 * LANES).reinterpretAsInts();
+                IntVector a3 = FloatVector.fromArray(FLOATS, g, from + 3 * LANES).reinterpretAsInts();
+                for (int q = e; q < end; q += n) {
+                    FloatVector a = VectorKernelProvider.quad(IntVector.fromArray(INTS, at, q), a0, a1, a2, a3);
+                    s = s.add(a.mul(FloatVector.fromArray(FLOATS, w, q)), VectorMask.fromArray(FLOATS, has, q));
+                }
+            } else {
+                for (int q = e; q < end; q += n) {
+                    s = s.add(FloatVector.fromArray(FLOATS, g, from, at, q).mul(FloatVector.fromArray(FLOATS, w, q)),
+                            VectorMask.fromArray(FLOATS, has, q));
+                }
+            }
+            if (count == LANES) {
+                s.intoArray(y, e - yBase);
+            } else {
+                s.intoArray(y, e - yBase, VectorMask.fromLong(FLOATS, (1L << count) - 1));
+            }
+        }
+    }
+}
