@@ -68,6 +68,11 @@ public final class Bilinear2dBackwardKernel {
             Bilinear2dRows.backward(gradOut, out, ht, wt, pix, null, provider, pool);
             return;
         }
+        FlatMaps flat = mapsInLanes ? FlatMaps.backward(gradOut, out, ht, wt, provider) : null;
+        if (flat != null) {
+            flat.run(gradOut, out, provider, pool);
+            return;
+        }
         StridedTensor gradPixels = Bilinear2dMapLanes.pixels(gradOut);
         StridedTensor outPixels = Bilinear2dMapLanes.pixels(out);
         if (mapsInLanes && Bilinear2dMapLanes.serves(gradPixels, outPixels)) {

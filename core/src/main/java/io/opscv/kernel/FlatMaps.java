@@ -1,13 +1,15 @@
 package io.opscv.kernel;
 
 /**
- * The 2-D forward of tiny maps whose tensors are dense (NCHW planes, or NHWC batches, end to end): a
- * chunk of whole maps is decoded in one run and interpolated as single rows of per-element taps
- * ({@link KernelProvider#interpolateRow}), the W pass over the self rows the out rows read into an
- * intermediate, then the H pass from the intermediate's rows, and written in one run. A vector of outputs
- * spans the ends of several short rows, so maps of a few pixels fill whole vectors with neither a
- * transpose (maps in lanes) nor a call per out row (rows along W). The arithmetic is the reference's,
- * W first: {@code t = w0·x[x0] + w1·x[x1]}, {@code y = h0·t[y0] + h1·t[y1]}, an identity axis copied.
+ * The 2-D operators on tiny maps whose tensors are dense (NCHW planes, or NHWC batches, end to end): a
+ * chunk of whole maps is decoded in one run, passed along W and then along H as single rows of
+ * per-element taps or sums ({@link RowPass}), and written in one run. A vector of outputs spans the ends
+ * of several short rows, so maps of a few pixels fill whole vectors with neither a transpose (maps in
+ * lanes) nor a call per out row (rows along W). The arithmetic is the reference's, W first, an identity
+ * axis copied: the forward {@code t = w0·x[x0] + w1·x[x1]} over the self rows the out rows read, then
+ * {@code y = h0·t[y0] + h1·t[y1]} ({@link KernelProvider#interpolateRow}); the backward the W sums of every
+ * gradOut row, then the H sums of out from them, each from +0 in the canonical order
+ * ({@link KernelProvider#sumRow}).
  */
 final class FlatMaps {
     /**
@@ -16,6 +18,16 @@ final class FlatMaps {
      * 1.25-1.5 × faster.
      */
     static final int MAX_PIXELS = 32;
+    /** The most terms an input of the backward's takes on either axis. */
+    static final int MAX_SLOTS = 16;
+    /**
+     * The backward's largest out and gradOut maps (pixels), of 16-bit dtypes: (183605, 3, 8 × 8 ← 5 × 5) FP16
+     * NHWC, (763, 1024, 6 × 6 ← 3 × 3) FP16 and (1378, 2048, 2 × 2 ← 4 × 4) BF16 ran 1.15-1.2 × faster than maps
+     * in lanes; gradOut maps of 8 × 8 ((23671, 32, 4 × 4 ← 8 × 8) BF16, (48431, 16, ...) FP16) 1.65-2 × slower,
+     * and FLOAT maps, which maps in lanes stage without conversions, 1.25 × slower ((820, 256, 8 × 8 ← 4 × 4)).
+     */
+    static final int MAX_BACKWARD_OUT = 64;
+    static final int MAX_BACKWARD_GRAD = 36;
     /** Out elements per chunk, about, where maps are smaller: a chunk's buffers stay in L1 and L2. */
     static final int CHUNK_OUTPUTS = 4096;
     /** The largest maps, out elements and self elements of a chunk: its buffers stay in L2. */
@@ -23,25 +35,42 @@ final class FlatMaps {
     private static final long MAX_SOURCE = 1 << 16;
 
     private final int pix;
+    /** Elements of a source map (self, or gradOut) and of a destination map (out). */
     private final int mapIn;
     private final int mapOut;
     private final int maps;
+    /** Rows of a map's intermediate, and their length. */
     private final int used;
     private final int rowOut;
     /** The W pass (null along an identity W) and the H pass (null along an identity H), for a chunk. */
-    private final RowTaps across;
-    private final RowTaps down;
+    private final RowPass across;
+    private final RowPass down;
 
-    private FlatMaps(LinearTable h, LinearTable w, int pix, long total) {
+    private FlatMaps(int pix, int mapIn, int mapOut, int maps, int used, int rowOut, RowPass across, RowPass down) {
         this.pix = pix;
+        this.mapIn = mapIn;
+        this.mapOut = mapOut;
+        this.maps = maps;
+        this.used = used;
+        this.rowOut = rowOut;
+        this.across = across;
+        this.down = down;
+    }
+
+    /** No more maps to a chunk than the call has, so that a small call builds small taps. */
+    private static int maps(int mapOut, long total) {
+        return (int) Math.max(1, Math.min(CHUNK_OUTPUTS / mapOut, total));
+    }
+
+    /** The forward's passes. */
+    private static FlatMaps forward(LinearTable h, LinearTable w, int pix, long total) {
         int hin = h.lin();
         int win = w.lin();
         int rowIn = win * pix;
-        rowOut = w.lout() * pix;
-        mapIn = hin * rowIn;
-        mapOut = h.lout() * rowOut;
-        // No more maps to a chunk than the call has, so that a small call builds small taps.
-        maps = (int) Math.max(1, Math.min(CHUNK_OUTPUTS / mapOut, total));
+        int rowOut = w.lout() * pix;
+        int mapIn = hin * rowIn;
+        int mapOut = h.lout() * rowOut;
+        int maps = maps(mapOut, total);
         // The self rows the out rows read, each interpolated along W once per map.
         boolean[] read = new boolean[hin];
         for (int y = 0; y < h.lout(); y++) {
@@ -57,13 +86,16 @@ final class FlatMaps {
                 rows[count++] = r;
             }
         }
-        used = count;
-        across = w.identity() ? null : across(w, rows, rowIn);
-        down = h.identity() ? null : down(h, w.identity() ? null : slot, rowIn);
+        RowPass across = w.identity() ? null : RowPass.of(across(w, rows, count, pix, maps, mapIn));
+        RowPass down = h.identity() ? null : RowPass.of(down(h, w.identity() ? null : slot, count, rowIn, rowOut, maps,
+                mapIn));
+        return new FlatMaps(pix, mapIn, mapOut, maps, count, rowOut, across, down);
     }
 
     /** The W pass: row u of map m of the intermediate from self row rows[u] of map m. */
-    private RowTaps across(LinearTable w, int[] rows, int rowIn) {
+    private static RowTaps across(LinearTable w, int[] rows, int used, int pix, int maps, int mapIn) {
+        int rowIn = w.lin() * pix;
+        int rowOut = w.lout() * pix;
         int n = Math.multiplyExact(maps * used, rowOut);
         int[] left = new int[n];
         int[] right = new int[n];
@@ -86,8 +118,8 @@ final class FlatMaps {
     }
 
     /** The H pass: out row y of map m from the intermediate's rows (or self's, along an identity W). */
-    private RowTaps down(LinearTable h, int[] slot, int rowIn) {
-        int n = Math.multiplyExact(maps, mapOut);
+    private static RowTaps down(LinearTable h, int[] slot, int used, int rowIn, int rowOut, int maps, int mapIn) {
+        int n = Math.multiplyExact(maps, h.lout() * rowOut);
         int[] left = new int[n];
         int[] right = new int[n];
         float[] w0 = new float[n];
@@ -108,6 +140,45 @@ final class FlatMaps {
     }
 
     /**
+     * The backward's passes: the W sums of every gradOut row of a map (element (m, j, i, c) of the intermediate
+     * input i of W, its terms from gradOut row j of map m), then the H sums of out (element (m, r, k) input r
+     * of H, its terms from the intermediate's rows of map m, or gradOut's along an identity W).
+     */
+    private static FlatMaps backward(LinearTable h, LinearTable w, int pix, long total) {
+        int rowIn = w.lout() * pix;
+        int rowOut = w.lin() * pix;
+        int hout = h.lout();
+        int mapIn = hout * rowIn;
+        int mapOut = h.lin() * rowOut;
+        int maps = maps(mapOut, total);
+        RowPass across = null;
+        if (!w.identity()) {
+            int n = Math.multiplyExact(maps * hout, rowOut);
+            int[] input = new int[n];
+            int[] offset = new int[n];
+            for (int e = 0; e < n; e++) {
+                int row = e / rowOut;
+                input[e] = e % rowOut / pix;
+                offset[e] = row * rowIn + e % pix;
+            }
+            across = RowPass.of(RowSums.of(w, input, offset, pix));
+        }
+        RowPass down = null;
+        if (!h.identity()) {
+            int n = Math.multiplyExact(maps, mapOut);
+            int[] input = new int[n];
+            int[] offset = new int[n];
+            for (int e = 0; e < n; e++) {
+                int m = e / mapOut;
+                input[e] = e % mapOut / rowOut;
+                offset[e] = m * hout * rowOut + e % rowOut;
+            }
+            down = RowPass.of(RowSums.of(h, input, offset, rowOut));
+        }
+        return new FlatMaps(pix, mapIn, mapOut, maps, hout, rowOut, across, down);
+    }
+
+    /**
      * The form for this call, or null: self and out dense maps of one kind ({@link #dense}), not a copy (both
      * axes identities), out maps of at most {@link #MAX_PIXELS} pixels (NHWC pixels of whole vectors of
      * channels go along rows, {@link Bilinear2dRows}: 8 × 8 -> 4 × 4 maps of 512 channels were 1.17 × slower
@@ -115,20 +186,41 @@ final class FlatMaps {
      * on both passes.
      */
     static FlatMaps of(StridedTensor self, StridedTensor out, LinearTable h, LinearTable w, KernelProvider provider) {
-        int pix = dense(self);
-        if (pix == 0 || dense(out) != pix || h.identity() && w.identity()
-                || (long) h.lout() * w.lout() > MAX_PIXELS || pix > 1 && pix % provider.lanes() == 0) {
+        return of(self, out, h, w, false, provider);
+    }
+
+    /**
+     * As {@link #of(StridedTensor, StridedTensor, LinearTable, LinearTable, KernelProvider)} for the backward
+     * (gradOut to out, the tables' outputs gradOut's): 16-bit maps, out maps of at most {@link #MAX_BACKWARD_OUT}
+     * pixels and gradOut maps of at most {@link #MAX_BACKWARD_GRAD}, each input of either axis taking at most
+     * {@link #MAX_SLOTS} terms.
+     */
+    static FlatMaps backward(StridedTensor gradOut, StridedTensor out, LinearTable h, LinearTable w,
+                             KernelProvider provider) {
+        if (gradOut.dataType().byteSize() != 2 || (long) h.lout() * w.lout() > MAX_BACKWARD_GRAD
+                || RowSums.slots(h) > MAX_SLOTS || RowSums.slots(w) > MAX_SLOTS) {
             return null;
         }
-        long mapIn = (long) h.lin() * w.lin() * pix;
-        long mapOut = (long) h.lout() * w.lout() * pix;
+        return of(gradOut, out, h, w, true, provider);
+    }
+
+    private static FlatMaps of(StridedTensor source, StridedTensor out, LinearTable h, LinearTable w, boolean backward,
+                               KernelProvider provider) {
+        int pix = dense(source);
+        long outPixels = backward ? (long) h.lin() * w.lin() : (long) h.lout() * w.lout();
+        if (pix == 0 || dense(out) != pix || h.identity() && w.identity() || outPixels > (backward ? MAX_BACKWARD_OUT : MAX_PIXELS)
+                || pix > 1 && pix % provider.lanes() == 0) {
+            return null;
+        }
+        long mapIn = (backward ? (long) h.lout() * w.lout() : (long) h.lin() * w.lin()) * pix;
+        long mapOut = outPixels * pix;
         if (mapOut > MAX_MAP_OUT || Math.max(1, CHUNK_OUTPUTS / mapOut) * mapIn > MAX_SOURCE) {
             return null;
         }
         long total = pix == 1 ? out.shape()[0] * out.shape()[1] : out.shape()[0];
-        FlatMaps f = new FlatMaps(h.full(), w.full(), pix, total);
+        FlatMaps f = backward ? backward(h.full(), w.full(), pix, total) : forward(h.full(), w.full(), pix, total);
         int lanes = provider.lanes();
-        boolean fits = (f.across == null || f.across.windowsFit(lanes)) && (f.down == null || f.down.windowsFit(lanes));
+        boolean fits = (f.across == null || f.across.fits(lanes)) && (f.down == null || f.down.fits(lanes));
         return fits ? f : null;
     }
 
@@ -153,6 +245,7 @@ final class FlatMaps {
         return nhwc ? (int) c : 0;
     }
 
+    /** Runs the call from {@code self} (the forward's) or gradOut (the backward's) into {@code out}. */
     void run(StridedTensor self, StridedTensor out, KernelProvider provider, WorkerPool pool) {
         long total = pix == 1 ? out.shape()[0] * out.shape()[1] : out.shape()[0];
         int lanes = provider.lanes();
@@ -178,12 +271,12 @@ final class FlatMaps {
         provider.decodeRun(self.segment(), self.dataType(), self.offset() + m0 * mapIn, count * mapIn, s.x, 0);
         float[] rows = s.x;
         if (across != null) {
-            provider.interpolateRow(across, 0, count * used * rowOut, s.x, 0, s.t, 0);
+            across.run(provider, count * used * rowOut, s.x, s.t);
             rows = s.t;
         }
         float[] result = rows;
         if (down != null) {
-            provider.interpolateRow(down, 0, count * mapOut, rows, 0, s.y, 0);
+            down.run(provider, count * mapOut, rows, s.y);
             result = s.y;
         }
         provider.encodeRun(result, 0, count * mapOut, out.segment(), out.dataType(), out.offset() + m0 * mapOut);

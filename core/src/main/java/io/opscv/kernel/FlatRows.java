@@ -107,32 +107,17 @@ final class FlatRows {
 
     static void forward(StridedTensor self, StridedTensor out, LinearTable t, RowTaps taps, KernelProvider provider,
                         WorkerPool pool) {
-        run(self, out, t.lin(), t.lout(), layout(self, t.lin(), out, t.lout()), new Chunk(taps, null), provider, pool);
+        run(self, out, t.lin(), t.lout(), layout(self, t.lin(), out, t.lout()), RowPass.of(taps), provider, pool);
     }
 
     static void backward(StridedTensor gradOut, StridedTensor out, LinearTable t, RowSums sums, KernelProvider provider,
                          WorkerPool pool) {
-        run(gradOut, out, t.lout(), t.lin(), layout(gradOut, t.lout(), out, t.lin()), new Chunk(null, sums), provider,
+        run(gradOut, out, t.lout(), t.lin(), layout(gradOut, t.lout(), out, t.lin()), RowPass.of(sums), provider,
                 pool);
     }
 
-    /** A chunk's arithmetic: the forward's taps or the backward's sums. */
-    private record Chunk(RowTaps taps, RowSums sums) {
-        int length() {
-            return taps != null ? taps.length() : sums.length();
-        }
-
-        void run(KernelProvider provider, int count, float[] x, float[] y) {
-            if (taps != null) {
-                provider.interpolateRow(taps, 0, count, x, 0, y, 0);
-            } else {
-                provider.sumRow(sums, 0, count, x, 0, y, 0);
-            }
-        }
-    }
-
     /** Rows of {@code source} ({@code lin} each) to rows of {@code out} ({@code lout} each) by {@code taps}. */
-    private static void run(StridedTensor source, StridedTensor out, int lin, int lout, int channels, Chunk taps,
+    private static void run(StridedTensor source, StridedTensor out, int lin, int lout, int channels, RowPass taps,
                             KernelProvider provider, WorkerPool pool) {
         long rows = out.shape()[0] * out.shape()[1];
         if (rows == 0) {
@@ -163,7 +148,7 @@ final class FlatRows {
     }
 
     private static void chunk(StridedTensor source, StridedTensor out, int lin, int lout, int channels,
-                              Chunk taps, KernelProvider provider, long r0, int rows, Scratch s) {
+                              RowPass taps, KernelProvider provider, long r0, int rows, Scratch s) {
         if (channels > 1) {
             // Interleaved rows: the chunk is whole batches, one run from its first batch's element 0.
             long first = source.offset() + r0 / channels * source.strides()[0];

@@ -74,15 +74,14 @@ final class RowSums {
 
     /** The sums of a row of {@code t}'s inputs, each a pixel of {@code pix} elements (channel c of input i: element {@code i·pix + c}). */
     static RowSums of(LinearTable t, int pix) {
-        Terms terms = terms(t);
-        int lin = t.lin();
-        RowSums s = empty(terms.slots(), Math.multiplyExact(lin, pix));
-        for (int i = 0, e = 0; i < lin; i++) {
-            for (int c = 0; c < pix; c++, e++) {
-                s.set(e, terms, i, near(t, i), pix, c);
-            }
+        int n = Math.multiplyExact(t.lin(), pix);
+        int[] input = new int[n];
+        int[] offset = new int[n];
+        for (int e = 0; e < n; e++) {
+            input[e] = e / pix;
+            offset[e] = e % pix;
         }
-        return s.padded();
+        return of(t, input, offset, pix);
     }
 
     /**
@@ -91,14 +90,23 @@ final class RowSums {
      * chunk (rows end to end, or whole batches of a channels-last tensor) ({@link FlatRows}).
      */
     static RowSums flat(LinearTable t, int rows, int channels) {
-        Terms terms = terms(t);
         int lin = t.lin();
-        RowSums s = empty(terms.slots(), Math.multiplyExact(lin, rows));
-        for (int r = 0, e = 0; r < rows; r++) {
-            int row = RowTaps.chunkRow(r, t.lout(), channels);
-            for (int i = 0; i < lin; i++, e++) {
-                s.set(e, terms, i, near(t, i), channels, row);
-            }
+        int n = Math.multiplyExact(lin, rows);
+        int[] input = new int[n];
+        int[] offset = new int[n];
+        for (int e = 0; e < n; e++) {
+            input[e] = e % lin;
+            offset[e] = RowTaps.chunkRow(e / lin, t.lout(), channels);
+        }
+        return of(t, input, offset, channels);
+    }
+
+    /** The sums of elements each of one input of {@code t}: element e is input {@code input[e]}, its position j at {@code offset[e] + j·step}. */
+    static RowSums of(LinearTable t, int[] input, int[] offset, int step) {
+        Terms terms = terms(t);
+        RowSums s = empty(terms.slots(), input.length);
+        for (int e = 0; e < input.length; e++) {
+            s.set(e, terms, input[e], near(t, input[e]), step, offset[e]);
         }
         return s.padded();
     }
