@@ -96,12 +96,14 @@ final class FlatMaps {
     private static RowTaps across(LinearTable w, int[] rows, int used, int pix, int maps, int mapIn) {
         int rowIn = w.lin() * pix;
         int rowOut = w.lout() * pix;
-        int n = Math.multiplyExact(maps * used, rowOut);
+        int mapLength = Math.multiplyExact(used, rowOut);
+        int period = RowTaps.periodUnits(mapLength, 1, maps);
+        int n = Math.multiplyExact(period, mapLength);
         int[] left = new int[n];
         int[] right = new int[n];
         float[] w0 = new float[n];
         float[] w1 = new float[n];
-        for (int m = 0, e = 0; m < maps; m++) {
+        for (int m = 0, e = 0; m < period; m++) {
             for (int u = 0; u < used; u++) {
                 int row = m * mapIn + rows[u] * rowIn;
                 for (int x = 0; x < w.lout(); x++) {
@@ -114,17 +116,19 @@ final class FlatMaps {
                 }
             }
         }
-        return RowTaps.of(left, right, w0, w1);
+        return RowTaps.periodic(left, right, w0, w1, Math.multiplyExact(maps, mapLength), period * mapIn);
     }
 
     /** The H pass: out row y of map m from the intermediate's rows (or self's, along an identity W). */
     private static RowTaps down(LinearTable h, int[] slot, int used, int rowIn, int rowOut, int maps, int mapIn) {
-        int n = Math.multiplyExact(maps, h.lout() * rowOut);
+        int mapLength = Math.multiplyExact(h.lout(), rowOut);
+        int period = RowTaps.periodUnits(mapLength, 1, maps);
+        int n = Math.multiplyExact(period, mapLength);
         int[] left = new int[n];
         int[] right = new int[n];
         float[] w0 = new float[n];
         float[] w1 = new float[n];
-        for (int m = 0, e = 0; m < maps; m++) {
+        for (int m = 0, e = 0; m < period; m++) {
             for (int y = 0; y < h.lout(); y++) {
                 int top = slot == null ? m * mapIn + h.x0(y) * rowIn : (m * used + slot[h.x0(y)]) * rowOut;
                 int bottom = slot == null ? m * mapIn + h.x1(y) * rowIn : (m * used + slot[h.x1(y)]) * rowOut;
@@ -136,7 +140,8 @@ final class FlatMaps {
                 }
             }
         }
-        return RowTaps.of(left, right, w0, w1);
+        int moved = slot == null ? mapIn : used * rowOut;
+        return RowTaps.periodic(left, right, w0, w1, Math.multiplyExact(maps, mapLength), period * moved);
     }
 
     /**
@@ -153,7 +158,8 @@ final class FlatMaps {
         int maps = maps(mapOut, total);
         RowPass across = null;
         if (!w.identity()) {
-            int n = Math.multiplyExact(maps * hout, rowOut);
+            int period = RowTaps.periodUnits(hout * rowOut, 1, maps);
+            int n = Math.multiplyExact(period * hout, rowOut);
             int[] input = new int[n];
             int[] offset = new int[n];
             for (int e = 0; e < n; e++) {
@@ -161,11 +167,13 @@ final class FlatMaps {
                 input[e] = e % rowOut / pix;
                 offset[e] = row * rowIn + e % pix;
             }
-            across = RowPass.of(RowSums.of(w, input, offset, pix));
+            across = RowPass.of(RowSums.of(w, input, offset, pix, Math.multiplyExact(maps * hout, rowOut),
+                    period * mapIn));
         }
         RowPass down = null;
         if (!h.identity()) {
-            int n = Math.multiplyExact(maps, mapOut);
+            int period = RowTaps.periodUnits(mapOut, 1, maps);
+            int n = Math.multiplyExact(period, mapOut);
             int[] input = new int[n];
             int[] offset = new int[n];
             for (int e = 0; e < n; e++) {
@@ -173,7 +181,8 @@ final class FlatMaps {
                 input[e] = e % mapOut / rowOut;
                 offset[e] = m * hout * rowOut + e % rowOut;
             }
-            down = RowPass.of(RowSums.of(h, input, offset, rowOut));
+            down = RowPass.of(RowSums.of(h, input, offset, rowOut, Math.multiplyExact(maps, mapOut),
+                    period * hout * rowOut));
         }
         return new FlatMaps(pix, mapIn, mapOut, maps, hout, rowOut, across, down);
     }

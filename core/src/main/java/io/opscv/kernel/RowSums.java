@@ -7,13 +7,18 @@ package io.opscv.kernel;
  * {@link KernelProvider#sumLanes} (ascending position, the left term before the right; both at a last input
  * that is both taps, left first), so the sums are the reference's bits. A slot without a term points
  * where the element's previous slot does (an input no position reaches: at its row's nearest position),
- * so that a vector's loads stay within narrow windows. Built once per call and shared by every row.
+ * so that a vector's loads stay within narrow windows. Built once per call and shared by every row. Sums may
+ * repeat with a period, as {@link RowTaps}' taps do: the arrays hold the first {@link #period} elements and
+ * element e sums what element {@code e % period} does, its positions moved by {@code (e / period)·shift}.
  */
 final class RowSums {
     /** Elements are padded to a multiple of this (the widest vector's lanes), so that every vector is whole. */
     static final int PAD = 16;
     final int length;
-    /** The distance between slots: the length rounded up to {@link #PAD}. */
+    /** Elements the arrays describe (the row's length, or a period of it); positions a period moves the terms. */
+    final int period;
+    final int shift;
+    /** The distance between slots: the period rounded up to {@link #PAD}. */
     final int stride;
     final int slots;
     final int[] at;
@@ -22,10 +27,12 @@ final class RowSums {
     /** {@link #windows}' last answer, for one vector width; shared as {@link RowTaps}' is. */
     private TapWindows windows;
 
-    private RowSums(int slots, int length) {
+    private RowSums(int slots, int period, int length, int shift) {
         this.slots = slots;
+        this.period = period;
         this.length = length;
-        this.stride = Math.addExact(length, PAD - 1) / PAD * PAD;
+        this.shift = period < length ? shift : 0;
+        this.stride = Math.addExact(period, PAD - 1) / PAD * PAD;
         at = new int[Math.multiplyExact(slots, stride)];
         w = new float[at.length];
         has = new boolean[at.length];
@@ -91,34 +98,40 @@ final class RowSums {
      */
     static RowSums flat(LinearTable t, int rows, int channels) {
         int lin = t.lin();
-        int n = Math.multiplyExact(lin, rows);
+        int periodRows = RowTaps.periodUnits(lin, channels, rows);
+        int n = Math.multiplyExact(lin, periodRows);
         int[] input = new int[n];
         int[] offset = new int[n];
         for (int e = 0; e < n; e++) {
             input[e] = e % lin;
             offset[e] = RowTaps.chunkRow(e / lin, t.lout(), channels);
         }
-        return of(t, input, offset, channels);
+        return of(t, input, offset, channels, Math.multiplyExact(lin, rows), Math.multiplyExact(periodRows, t.lout()));
     }
 
     /** The sums of elements each of one input of {@code t}: element e is input {@code input[e]}, its position j at {@code offset[e] + j·step}. */
     static RowSums of(LinearTable t, int[] input, int[] offset, int step) {
+        return of(t, input, offset, step, input.length, 0);
+    }
+
+    /**
+     * As {@link #of(LinearTable, int[], int[], int)} for the first {@code input.length} elements of a row of
+     * {@code length}, repeating with that period (a multiple of {@link #PAD} where shorter than the row), the
+     * positions moved by {@code shift} a period.
+     */
+    static RowSums of(LinearTable t, int[] input, int[] offset, int step, int length, int shift) {
         Terms terms = terms(t);
-        RowSums s = empty(terms.slots(), input.length);
+        RowSums s = new RowSums(terms.slots(), input.length, length, shift);
         for (int e = 0; e < input.length; e++) {
             s.set(e, terms, input[e], near(t, input[e]), step, offset[e]);
         }
         return s.padded();
     }
 
-    private static RowSums empty(int slots, int elements) {
-        return new RowSums(slots, elements);
-    }
-
     /** Points the padding's slots (no terms) where the last element's point, so that its vector's windows stay narrow. */
     private RowSums padded() {
         for (int q = 0; q < at.length; q += stride) {
-            java.util.Arrays.fill(at, q + length, q + stride, at[q + length - 1]);
+            java.util.Arrays.fill(at, q + period, q + stride, at[q + period - 1]);
         }
         return this;
     }

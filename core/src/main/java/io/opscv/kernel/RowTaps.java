@@ -5,6 +5,10 @@ package io.opscv.kernel;
  * its C channels), interpolated along W by a {@link LinearTable}: output element e (pixel e / pix,
  * channel e % pix) is {@code w0[e]·x[left[e]] + w1[e]·x[right[e]]}, the taps being the same channel of
  * the table's two source pixels. Built once per call and shared by every row.
+ *
+ * <p>Taps may repeat with a period: the arrays then hold the first {@link #period} elements (a multiple of
+ * the widest vector's lanes) and element {@code e} reads what element {@code e % period} does, moved by
+ * {@code (e / period)·shift} inputs, so that a chunk of many short rows or maps keeps one period's tables in L1.
  */
 final class RowTaps {
     final int pix;
@@ -12,6 +16,10 @@ final class RowTaps {
     final int[] right;
     final float[] w0;
     final float[] w1;
+    /** Elements of the row; elements per period (the arrays' length); inputs a period moves the taps. */
+    final int length;
+    final int period;
+    final int shift;
     /**
      * {@link #windows}' last answer, for one vector width (a JVM has one). Threads that ask at once may each
      * work it out; the record's final fields publish whichever lands safely.
@@ -19,6 +27,13 @@ final class RowTaps {
     private TapWindows windows;
 
     private RowTaps(int pix, int[] left, int[] right, float[] w0, float[] w1) {
+        this(pix, left, right, w0, w1, left.length, 0);
+    }
+
+    private RowTaps(int pix, int[] left, int[] right, float[] w0, float[] w1, int length, int shift) {
+        this.length = length;
+        this.period = left.length;
+        this.shift = shift;
         this.pix = pix;
         this.left = left;
         this.right = right;
@@ -29,6 +44,28 @@ final class RowTaps {
     /** Taps given element by element (one element a pixel), as {@link FlatMaps} builds them. */
     static RowTaps of(int[] left, int[] right, float[] w0, float[] w1) {
         return new RowTaps(1, left, right, w0, w1);
+    }
+
+    /**
+     * Taps given for the first {@code left.length} elements of a row of {@code length}, repeating with that
+     * period (a multiple of {@link RowSums#PAD} where shorter than the row), moved by {@code shift} inputs a period.
+     */
+    static RowTaps periodic(int[] left, int[] right, float[] w0, float[] w1, int length, int shift) {
+        return new RowTaps(1, left, right, w0, w1, length, left.length < length ? shift : 0);
+    }
+
+    /**
+     * Units (rows, maps) of {@code unitLength} elements per period of a row of {@code units} of them: the fewest
+     * that fill whole vectors of {@link RowSums#PAD} elements and a multiple of {@code step} units, or all of them.
+     */
+    static int periodUnits(int unitLength, int step, int units) {
+        int unitsPerVectors = RowSums.PAD / gcd(unitLength, RowSums.PAD);
+        long period = (long) step / gcd(step, unitsPerVectors) * unitsPerVectors;
+        return (int) Math.min(units, period);
+    }
+
+    private static int gcd(int a, int b) {
+        return b == 0 ? a : gcd(b, a % b);
     }
 
     /** The taps of {@code t}'s output row, each pixel {@code pix} elements. */
@@ -63,12 +100,13 @@ final class RowTaps {
         LinearTable full = t.full();
         int lin = full.lin();
         int lout = full.lout();
-        int elements = Math.multiplyExact(lout, rows);
+        int periodRows = periodUnits(lout, channels, rows);
+        int elements = Math.multiplyExact(lout, periodRows);
         int[] left = new int[elements];
         int[] right = new int[elements];
         float[] w0 = new float[elements];
         float[] w1 = new float[elements];
-        for (int r = 0, e = 0; r < rows; r++) {
+        for (int r = 0, e = 0; r < periodRows; r++) {
             int row = chunkRow(r, lin, channels);
             for (int j = 0; j < lout; j++, e++) {
                 left[e] = row + full.x0(j) * channels;
@@ -77,7 +115,7 @@ final class RowTaps {
                 w1[e] = full.w1[j];
             }
         }
-        return new RowTaps(1, left, right, w0, w1);
+        return periodic(left, right, w0, w1, Math.multiplyExact(lout, rows), Math.multiplyExact(periodRows, lin));
     }
 
     /** Position 0 of row r of a chunk of rows {@code length} long, end to end or channels-last ({@link #flat}). */
@@ -113,6 +151,6 @@ final class RowTaps {
 
     /** Output elements of the row. */
     int length() {
-        return left.length;
+        return length;
     }
 }

@@ -80,24 +80,27 @@ final class ScalarKernelProvider implements KernelProvider {
         }
     }
 
-    /** {@link KernelProvider#interpolateRow}: two terms per element, left then right. */
+    /** {@link KernelProvider#interpolateRow}: two terms per element, left then right, the taps of e's place in its period. */
     static void interpolateRowScalar(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
         final int[] left = taps.left;
         final int[] right = taps.right;
         final float[] w0 = taps.w0;
         final float[] w1 = taps.w1;
         for (int e = e0; e < e1; e++) {
-            y[e - yBase] = w0[e] * x[left[e] - xBase] + w1[e] * x[right[e] - xBase];
+            int p = e % taps.period;
+            int base = e / taps.period * taps.shift - xBase;
+            y[e - yBase] = w0[p] * x[left[p] + base] + w1[p] * x[right[p] + base];
         }
     }
 
     /** {@link KernelProvider#sumRow}: from +0, slot by slot, each term only where the element has it. */
     static void sumRowScalar(RowSums sums, int e0, int e1, float[] g, int gBase, float[] y, int yBase) {
         for (int e = e0; e < e1; e++) {
+            int base = e / sums.period * sums.shift - gBase;
             float sum = 0f;
-            for (int q = e; q < sums.at.length; q += sums.stride) {
+            for (int q = e % sums.period; q < sums.at.length; q += sums.stride) {
                 if (sums.has[q]) {
-                    sum += sums.w[q] * g[sums.at[q] - gBase];
+                    sum += sums.w[q] * g[sums.at[q] + base];
                 }
             }
             y[e - yBase] = sum;

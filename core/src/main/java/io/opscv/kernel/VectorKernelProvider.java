@@ -149,12 +149,20 @@ final class VectorKernelProvider implements KernelProvider {
         final byte[] kinds = windows.kind();
         final int[] reach = windows.reach();
         final int[] at = windows.rel();
-        final int n = taps.length();
+        final int period = taps.period;
+        final int n = period;
         int e = Math.min(e1, (e0 + LANES - 1) / LANES * LANES);
         ScalarKernelProvider.interpolateRowScalar(taps, e0, e, x, xBase, y, yBase);
-        for (; e + LANES <= e1; e += LANES) {
-            int v = e / LANES;
-            int from = bases[v] - xBase;
+        // Element e's place in its period, and the inputs its period's taps move by.
+        int p = e % period;
+        int moved = e / period * taps.shift - xBase;
+        for (; e + LANES <= e1; e += LANES, p += LANES) {
+            if (p == period) {
+                p = 0;
+                moved += taps.shift;
+            }
+            int v = p / LANES;
+            int from = p + LANES > period ? -1 : bases[v] + moved;
             if (from < 0 || from + reach[v] > x.length) {
                 ScalarKernelProvider.interpolateRowScalar(taps, e, e + LANES, x, xBase, y, yBase);
                 continue;
@@ -163,14 +171,14 @@ final class VectorKernelProvider implements KernelProvider {
             FloatVector a;
             FloatVector b;
             if (kind == TapWindows.GATHER) {
-                a = FloatVector.fromArray(FLOATS, x, from, at, e);
-                b = FloatVector.fromArray(FLOATS, x, from, at, e + n);
+                a = FloatVector.fromArray(FLOATS, x, from, at, p);
+                b = FloatVector.fromArray(FLOATS, x, from, at, p + n);
             } else if (kind == TapWindows.RUNS) {
-                a = FloatVector.fromArray(FLOATS, x, from + at[e]);
-                b = FloatVector.fromArray(FLOATS, x, from + at[e + n]);
+                a = FloatVector.fromArray(FLOATS, x, from + at[p]);
+                b = FloatVector.fromArray(FLOATS, x, from + at[p + n]);
             } else {
-                IntVector left = IntVector.fromArray(INTS, at, e);
-                IntVector right = IntVector.fromArray(INTS, at, e + n);
+                IntVector left = IntVector.fromArray(INTS, at, p);
+                IntVector right = IntVector.fromArray(INTS, at, p + n);
                 IntVector v0 = FloatVector.fromArray(FLOATS, x, from).reinterpretAsInts();
                 IntVector v1 = FloatVector.fromArray(FLOATS, x, from + LANES).reinterpretAsInts();
                 if (kind == TapWindows.PAIR) {
@@ -183,7 +191,7 @@ final class VectorKernelProvider implements KernelProvider {
                     b = quad(right, v0, v1, v2, v3);
                 }
             }
-            a.mul(FloatVector.fromArray(FLOATS, w0, e)).add(b.mul(FloatVector.fromArray(FLOATS, w1, e)))
+            a.mul(FloatVector.fromArray(FLOATS, w0, p)).add(b.mul(FloatVector.fromArray(FLOATS, w1, p)))
                     .intoArray(y, e - yBase);
         }
         ScalarKernelProvider.interpolateRowScalar(taps, e, e1, x, xBase, y, yBase);

@@ -28,30 +28,38 @@ final class VectorRowSums {
         final int[] reach = windows.reach();
         final int[] slots = windows.slots();
         final int[] at = windows.rel();
+        final int period = sums.period;
         int e = Math.min(e1, (e0 + LANES - 1) / LANES * LANES);
         ScalarKernelProvider.sumRowScalar(sums, e0, e, g, gBase, y, yBase);
-        // The last vector may be partial: its lanes past e1 are summed too (padding or later elements, whose
-        // slots point inside the windows) and not stored.
-        for (; e < e1; e += LANES) {
-            int v = e / LANES;
-            int from = bases[v] - gBase;
+        // Element e's place in its period, and the positions its period's terms move by. The last vector may
+        // be partial: its lanes past e1 are summed too (padding or later elements, whose slots point inside
+        // the windows) and not stored.
+        int p = e % period;
+        int moved = e / period * sums.shift - gBase;
+        for (; e < e1; e += LANES, p += LANES) {
+            if (p == period) {
+                p = 0;
+                moved += sums.shift;
+            }
+            int v = p / LANES;
+            int from = bases[v] + moved;
             int count = Math.min(LANES, e1 - e);
             if (from < 0 || from + reach[v] > g.length || count < LANES && e - yBase + LANES > y.length) {
                 ScalarKernelProvider.sumRowScalar(sums, e, e + count, g, gBase, y, yBase);
                 continue;
             }
             byte kind = kinds[v];
-            int end = e + slots[v] * n;
+            int end = p + slots[v] * n;
             FloatVector s = FloatVector.zero(FLOATS);
             if (kind == TapWindows.RUNS) {
-                for (int q = e; q < end; q += n) {
+                for (int q = p; q < end; q += n) {
                     s = s.add(FloatVector.fromArray(FLOATS, g, from + at[q]).mul(FloatVector.fromArray(FLOATS, w, q)),
                             VectorMask.fromArray(FLOATS, has, q));
                 }
             } else if (kind == TapWindows.PAIR) {
                 IntVector a0 = FloatVector.fromArray(FLOATS, g, from).reinterpretAsInts();
                 IntVector a1 = FloatVector.fromArray(FLOATS, g, from + LANES).reinterpretAsInts();
-                for (int q = e; q < end; q += n) {
+                for (int q = p; q < end; q += n) {
                     FloatVector a = IntVector.fromArray(INTS, at, q).selectFrom(a0, a1).reinterpretAsFloats();
                     s = s.add(a.mul(FloatVector.fromArray(FLOATS, w, q)), VectorMask.fromArray(FLOATS, has, q));
                 }
@@ -60,12 +68,12 @@ final class VectorRowSums {
                 IntVector a1 = FloatVector.fromArray(FLOATS, g, from + LANES).reinterpretAsInts();
                 IntVector a2 = FloatVector.fromArray(FLOATS, g, from + 2 * LANES).reinterpretAsInts();
                 IntVector a3 = FloatVector.fromArray(FLOATS, g, from + 3 * LANES).reinterpretAsInts();
-                for (int q = e; q < end; q += n) {
+                for (int q = p; q < end; q += n) {
                     FloatVector a = VectorKernelProvider.quad(IntVector.fromArray(INTS, at, q), a0, a1, a2, a3);
                     s = s.add(a.mul(FloatVector.fromArray(FLOATS, w, q)), VectorMask.fromArray(FLOATS, has, q));
                 }
             } else {
-                for (int q = e; q < end; q += n) {
+                for (int q = p; q < end; q += n) {
                     s = s.add(FloatVector.fromArray(FLOATS, g, from, at, q).mul(FloatVector.fromArray(FLOATS, w, q)),
                             VectorMask.fromArray(FLOATS, has, q));
                 }
