@@ -73,16 +73,19 @@ public final class Bilinear2dBackwardKernel {
             flat.run(gradOut, out, provider, pool);
             return;
         }
+        int rowPix = mapsInLanes ? Bilinear2dRows.pixel(gradOut, out) : 0;
+        boolean wide = rowPix >= Bilinear2dRows.WIDE_PIXEL && rowPix % provider.lanes() == 0
+                && (long) ht.lout() * wt.lout() < (long) ht.lin() * wt.lin();
+        if (wide && Bilinear2dRows.tryBackward(gradOut, out, ht, wt, rowPix, provider, pool)) {
+            return;
+        }
         StridedTensor gradPixels = Bilinear2dMapLanes.pixels(gradOut);
         StridedTensor outPixels = Bilinear2dMapLanes.pixels(out);
         if (mapsInLanes && Bilinear2dMapLanes.serves(gradPixels, outPixels)) {
             Bilinear2dMapLanes.backward(gradPixels, outPixels, (int) gs[2], (int) gs[3], ht, wt, provider, pool);
             return;
         }
-        int rowPix = mapsInLanes ? Bilinear2dRows.pixel(gradOut, out) : 0;
-        RowSums sums = rowPix > 0 ? Bilinear2dRows.backwardSums(wt, rowPix, provider) : null;
-        if (rowPix > 0 && (sums != null || wt.identity()) && (long) wt.lin() * rowPix >= Bilinear2dRows.MIN_BACKWARD_ROW) {
-            Bilinear2dRows.backward(gradOut, out, ht, wt, rowPix, sums, provider, pool);
+        if (!wide && rowPix > 0 && Bilinear2dRows.tryBackward(gradOut, out, ht, wt, rowPix, provider, pool)) {
             return;
         }
         Bilinear2dTiles tiles = new Bilinear2dTiles(gradOut, out, (i0, i1) -> span(ht, i0, i1), null,

@@ -56,17 +56,30 @@ final class Bilinear2dRows {
      * 56 × 56) ran 1.3 × slower than the tiles, of 90 1.6 × faster.
      */
     static final int MIN_BACKWARD_ROW = 64;
+    /**
+     * The fewest channels (a multiple of the lanes) from which the backward of NHWC maps that maps in lanes
+     * would take goes along rows where gradOut's maps are the smaller: (115, 1024, 16 × 16 ← 8 × 8) and
+     * (1265, 512, 8 × 8 ← 4 × 4) FP16 ran 1.3 × faster, (223, 1024, 12 × 12 ← 10 × 10) BF16 and (282, 512, 12 ×
+     * 12 ← 6 × 6) FP32 5-8 %; with fewer channels, or gradOut the larger, 1.06-2 × slower.
+     */
+    static final int WIDE_PIXEL = 512;
 
     /**
-     * The W sums of the backward along rows of {@code pix}-element pixels, or null where W is an identity (no
-     * sums), an input takes more than {@link #MAX_SLOTS} terms, or vectors of them need gathers.
+     * Runs the backward along rows of {@code pix}-element pixels ({@link #pixel}) and returns true, where out rows
+     * are at least {@link #MIN_BACKWARD_ROW} elements long and W is an identity or its sums fit (no input
+     * takes more than {@link #MAX_SLOTS} terms, no vector of them needs gathers); else returns false.
      */
-    static RowSums backwardSums(LinearTable w, int pix, KernelProvider provider) {
-        if (w.identity() || RowSums.slots(w) > MAX_SLOTS) {
-            return null;
+    static boolean tryBackward(StridedTensor gradOut, StridedTensor out, LinearTable h, LinearTable w, int pix,
+                               KernelProvider provider, WorkerPool pool) {
+        if ((long) w.lin() * pix < MIN_BACKWARD_ROW || !w.identity() && RowSums.slots(w) > MAX_SLOTS) {
+            return false;
         }
-        RowSums sums = RowSums.of(w, pix);
-        return sums.windows(provider.lanes()).fit() ? sums : null;
+        RowSums sums = w.identity() ? null : RowSums.of(w, pix);
+        if (sums != null && !sums.windows(provider.lanes()).fit()) {
+            return false;
+        }
+        backward(gradOut, out, h, w, pix, sums, provider, pool);
+        return true;
     }
 
     /** 1 for rows of W stride 1, C for channels-last pixels (C stride 1, W stride C), else 0. */

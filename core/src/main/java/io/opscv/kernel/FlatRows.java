@@ -37,6 +37,11 @@ final class FlatRows {
     static final int MAX_GATHERED = 8;
     /** The most terms per input the backward takes. */
     static final int MAX_SLOTS = 16;
+    /**
+     * The most terms per input where every vector's terms are runs (rows side by side, channels-last): each
+     * term is one load, and (59437, 64, 1 <- 16) BF16 ran 1.3 × faster than in lanes.
+     */
+    static final int MAX_RUN_SLOTS = 64;
 
     private FlatRows() {}
 
@@ -64,11 +69,14 @@ final class FlatRows {
      */
     static RowSums backwardSums(LinearTable t, StridedTensor gradOut, StridedTensor out, KernelProvider provider) {
         int channels = layout(gradOut, t.lout(), out, t.lin());
-        if (channels == 0 || t.lin() > SHORT_OUT || RowSums.slots(t) > MAX_SLOTS) {
+        int slots = RowSums.slots(t);
+        if (channels == 0 || t.lin() > SHORT_OUT || slots > MAX_RUN_SLOTS
+                || slots > MAX_SLOTS && channels < provider.lanes()) {
             return null;
         }
         RowSums sums = RowSums.flat(t, rowsPerChunk(t.lin(), channels, out), channels);
-        return sums.windows(provider.lanes()).fit() ? sums : null;
+        TapWindows windows = sums.windows(provider.lanes());
+        return windows.fit() && (slots <= MAX_SLOTS || windows.runs()) ? sums : null;
     }
 
     /**
@@ -78,7 +86,7 @@ final class FlatRows {
      * a chunk or not shorter than {@link GatherForward}'s.
      */
     private static int layout(StridedTensor source, int sourceLength, StridedTensor out, int length) {
-        if (out.strides()[2] != 1 || length > CHUNK_OUTPUTS
+        if (out.strides()[2] != 1 && length > 1 || length > CHUNK_OUTPUTS
                 || Math.max(sourceLength, length) >= ScatterBackward.MIN_INPUTS) {
             return 0;
         }

@@ -61,6 +61,16 @@ record TapWindows(int lanes, int[] base, byte[] kind, int[] reach, int[] slots, 
         return new TapWindows(lanes, base, kind, reach, slots, rel);
     }
 
+    /** Whether every whole vector's slots are runs of consecutive inputs. */
+    boolean runs() {
+        for (byte k : kind) {
+            if (k != RUNS) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Whether no whole vector needs gathers: every one within four vectors of inputs. */
     boolean fit() {
         for (byte k : kind) {

@@ -93,6 +93,8 @@ class Bilinear2dLanesTest {
                 new Case("rows_sums_down3.7_ac", 1, 2, 40, 70, 148, 259, true, 0, 0, f, l, false),
                 new Case("rows_sums_partial_vector", 2, 1, 70, 67, 140, 134, false, 0, 0, f, l, false),
                 new Case("rows_sums_unreached", 1, 3, 90, 100, 30, 33, false, 0.3, 0.3, f, l, false),
+                // Small NHWC maps of 512 channels whose gradOut maps are the smaller go along rows too.
+                new Case("rows_wide_c512_small_maps", 2, 512, 8, 6, 4, 3, true, 0, 0, f, l, false),
                 // The forward of tiny dense maps as single rows of taps (FlatMaps): chunks of whole maps with a
                 // partial last chunk, vectors across row and map ends, an identity axis, given scales, and
                 // NHWC pixels of 3 and 700 channels.
