@@ -5,9 +5,9 @@ import java.lang.foreign.MemorySegment;
 import java.util.function.Supplier;
 
 /**
- * The 2-D forward and backward along rows, for views whose
- * rows of pixels are runs of consecutive elements: NCHW (W stride 1; a plane is a map (n, c), a pixel one
- * element) or NHWC (C stride 1, W stride C; a plane is a batch n, a pixel its C channels). Each out row of a plane is {@code y = h0·t[x0] + h1·t[x1]} of two
+ * The 2-D forward and backward along rows, for views whose rows of pixels are runs of consecutive elements:
+ * NCHW (W stride 1; a plane is a map (n, c), a pixel one element) or NHWC (C stride 1, W stride C; a plane is
+ * a batch n, a pixel its C channels). Each out row of a plane is {@code y = h0·t[x0] + h1·t[x1]} of two
  * intermediate rows, each a self row interpolated along W ({@code t = w0·x[x0] + w1·x[x1]},
  * {@link KernelProvider#interpolateRow}: whole vectors of a row's elements, the taps picked by permutes
  * or loaded as runs); a band's out rows go in order and keep the last two intermediate rows, so a self
@@ -59,8 +59,8 @@ final class Bilinear2dRows {
     /**
      * The fewest channels (a multiple of the lanes) from which the backward of NHWC maps that maps in lanes
      * would take goes along rows where gradOut's maps are the smaller: (115, 1024, 16 × 16 ← 8 × 8) and
-     * (1265, 512, 8 × 8 ← 4 × 4) FP16 ran 1.3 × faster, (223, 1024, 12 × 12 ← 10 × 10) BF16 and (282, 512, 12 ×
-     * 12 ← 6 × 6) FP32 5-8 %; with fewer channels, or gradOut the larger, 1.06-2 × slower.
+     * (1265, 512, 8 × 8 ← 4 × 4) FP16 ran 1.3 × faster, (223, 1024, 12 × 12 ← 10 × 10) BF16 and (282, 512,
+     * 12 × 12 ← 6 × 6) FP32 5-8 %; with fewer channels, or gradOut the larger, 1.06-2 × slower.
      */
     static final int WIDE_PIXEL = 512;
 
@@ -228,7 +228,7 @@ final class Bilinear2dRows {
                 (plane, i0, i1, s) -> backwardBand(gradOut, out, h, w, pix, sums, plane, i0, i1, provider, s));
     }
 
-    /** One thread's rows for the backward: a gradOut row (with four vectors of slack), its W sums, and the two out rows still open. */
+    /** One thread's rows for the backward: a gradOut row (four vectors of slack), its W sums, the two open out rows. */
     private static final class BackwardScratch {
         final float[] g;
         final int rowOut;

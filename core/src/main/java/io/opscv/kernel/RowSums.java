@@ -3,12 +3,12 @@ package io.opscv.kernel;
 /**
  * The 1-D backward's sums of a row, element by element ({@link KernelProvider#sumRow}): output element e
  * is {@code +0 + w[e]·g[at[e]] + w[n + e]·g[at[n + e]] + …}, added in slot order (slot k at
- * {@code k·n + e}, n the {@link #stride}), each term only where {@code has[k·n + e]}. Its slots hold the input's terms in the canonical order of
- * {@link KernelProvider#sumLanes} (ascending position, the left term before the right; both at a last input
- * that is both taps, left first), so the sums are the reference's bits. A slot without a term points
- * where the element's previous slot does (an input no position reaches: at its row's nearest position),
- * so that a vector's loads stay within narrow windows. Built once per call and shared by every row. Sums may
- * repeat with a period, as {@link RowTaps}' taps do: the arrays hold the first {@link #period} elements and
+ * {@code k·n + e}, n the {@link #stride}), each term only where {@code has[k·n + e]}. Its slots hold the
+ * input's terms in the canonical order of {@link KernelProvider#sumLanes} (ascending position, the left term
+ * before the right; both at a last input that is both taps, left first), so the sums are the reference's
+ * bits. A slot without a term points where the element's previous slot does (an input no position
+ * reaches: at its row's nearest position), so that a vector's loads stay within narrow windows. Built once
+ * per call and shared by every row. Sums may repeat with a period, as {@link RowTaps}' taps do: the arrays hold the first {@link #period} elements and
  * element e sums what element {@code e % period} does, its positions moved by {@code (e / period)·shift}.
  */
 final class RowSums {
@@ -74,12 +74,21 @@ final class RowSums {
         return new Terms(pos, weight, slots);
     }
 
-    /** The most terms an input of {@code t} takes: the slots of its sums. */
+    /** The most terms an input of {@code t} takes: the slots of its sums (worked out without building them). */
     static int slots(LinearTable t) {
-        return terms(t).slots();
+        int[] bounds = t.full().bounds;
+        int last = t.lin() - 1;
+        int most = 1;
+        for (int i = 0; i <= last; i++) {
+            most = Math.max(most, bounds[i + 2] - bounds[i] + (i == last ? bounds[i + 2] - bounds[i + 1] : 0));
+        }
+        return most;
     }
 
-    /** The sums of a row of {@code t}'s inputs, each a pixel of {@code pix} elements (channel c of input i: element {@code i·pix + c}). */
+    /**
+     * The sums of a row of {@code t}'s inputs, each a pixel of {@code pix} elements (channel c of input i:
+     * element {@code i·pix + c}).
+     */
     static RowSums of(LinearTable t, int pix) {
         int n = Math.multiplyExact(t.lin(), pix);
         int[] input = new int[n];
@@ -109,7 +118,10 @@ final class RowSums {
         return of(t, input, offset, channels, Math.multiplyExact(lin, rows), Math.multiplyExact(periodRows, t.lout()));
     }
 
-    /** The sums of elements each of one input of {@code t}: element e is input {@code input[e]}, its position j at {@code offset[e] + j·step}. */
+    /**
+     * The sums of elements each of one input of {@code t}: element e is input {@code input[e]}, its position j
+     * at {@code offset[e] + j·step}.
+     */
     static RowSums of(LinearTable t, int[] input, int[] offset, int step) {
         return of(t, input, offset, step, input.length, 0);
     }
@@ -128,7 +140,7 @@ final class RowSums {
         return s.padded();
     }
 
-    /** Points the padding's slots (no terms) where the last element's point, so that its vector's windows stay narrow. */
+    /** Points the padding's slots (no terms) where the last element's do, so that its vector's windows stay narrow. */
     private RowSums padded() {
         for (int q = 0; q < at.length; q += stride) {
             java.util.Arrays.fill(at, q + period, q + stride, at[q + period - 1]);

@@ -39,8 +39,9 @@ class RowSumsTest {
                     expected[i * pix + c] = sums[i];
                 }
             }
-            check(RowSums.of(t, pix), g, expected, random, "trial " + trial + " (" + lin + " <- " + lout
-                    + ", pixels of " + pix + ")");
+            RowSums sums = RowSums.of(t, pix);
+            assertEquals(sums.slots, RowSums.slots(t), "slots of " + lin + " <- " + lout);
+            check(sums, g, expected, random, "trial " + trial + " (" + lin + " <- " + lout + ", pixels of " + pix + ")");
         }
     }
 
