@@ -52,6 +52,11 @@ final class Bilinear2dRows {
     /** The most terms per input of a W sum along rows. */
     static final int MAX_SLOTS = 16;
     /**
+     * The same for pixels of a vector of channels or more, whose tables (13 bytes an element and term) outweigh
+     * the row: (62, 32, 35 × 35 ← 128 × 128) BF16, eight terms an input, ran 1.37 × slower than the tiles.
+     */
+    static final int MAX_WIDE_SLOTS = 4;
+    /**
      * The shortest out rows (elements) the backward takes along rows: rows of 56 elements (NCHW 112 × 112 ←
      * 56 × 56) ran 1.3 × slower than the tiles, of 90 1.6 × faster.
      */
@@ -67,11 +72,13 @@ final class Bilinear2dRows {
     /**
      * Runs the backward along rows of {@code pix}-element pixels ({@link #pixel}) and returns true, where out rows
      * are at least {@link #MIN_BACKWARD_ROW} elements long and W is an identity or its sums fit (no input
-     * takes more than {@link #MAX_SLOTS} terms, no vector of them needs gathers); else returns false.
+     * takes more than {@link #MAX_SLOTS} terms, {@link #MAX_WIDE_SLOTS} for pixels of a vector of channels or
+     * more, no vector of them needs gathers); else returns false.
      */
     static boolean tryBackward(StridedTensor gradOut, StridedTensor out, LinearTable h, LinearTable w, int pix,
                                KernelProvider provider, WorkerPool pool) {
-        if ((long) w.lin() * pix < MIN_BACKWARD_ROW || !w.identity() && RowSums.slots(w) > MAX_SLOTS) {
+        int most = pix >= provider.lanes() ? MAX_WIDE_SLOTS : MAX_SLOTS;
+        if ((long) w.lin() * pix < MIN_BACKWARD_ROW || !w.identity() && RowSums.slots(w) > most) {
             return false;
         }
         RowSums sums = w.identity() ? null : RowSums.of(w, pix);
