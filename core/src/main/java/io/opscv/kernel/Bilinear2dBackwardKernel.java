@@ -10,11 +10,13 @@ import java.util.Arrays;
  * strides (NHWC tensors come in as their permuted views), float sums, one rounding to the output
  * dtype. It is the cpu platform's fused kernel and the {@code UpsampleBilinear2dGrad} l0 step.
  *
- * <p>Separable. NHWC tensors whose pixels are exactly one vector of channels go along their rows
- * ({@link Bilinear2dRows#backward}: each gradOut row of pixels is a lane-major buffer); small maps go in
- * lanes ({@link Bilinear2dMapLanes}); larger maps whose rows are runs of pixels along their rows too, W summed
- * by a row of per-element terms ({@link RowSums}) where those fit; the rest as two 1-D backwards on rows in
- * lanes ({@link Bilinear2dTiles}): the W pass sums each
+ * <p>Separable. The forms, in the order {@link #run} tries them: NHWC tensors whose pixels are exactly one
+ * vector of channels go along their rows ({@link Bilinear2dRows#backward}: each gradOut row of pixels is a
+ * lane-major buffer); tiny dense 16-bit maps end to end as rows of sums ({@link FlatMaps}); NHWC maps of many
+ * channels whose gradOut maps are the smaller along their rows, W summed by a row of per-element terms
+ * ({@link RowSums}); small maps in lanes ({@link Bilinear2dMapLanes}); larger maps whose rows are runs of
+ * pixels along their rows where their W sums fit; the rest as two 1-D backwards on rows in lanes
+ * ({@link Bilinear2dTiles}): the W pass sums each
  * gradOut row (n, c, h) along W into a float intermediate, the H pass sums the intermediate's columns
  * (n, c, w), which lie side by side, along H into out. Both are the gather form of
  * {@link KernelProvider#sumLanes}, so the canonical order is the 1-D one on each axis: the W sums of a

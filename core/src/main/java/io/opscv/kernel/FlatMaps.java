@@ -23,8 +23,9 @@ final class FlatMaps {
     /**
      * The backward's largest out and gradOut maps (pixels), of 16-bit dtypes: (183605, 3, 8 × 8 ← 5 × 5) FP16
      * NHWC, (763, 1024, 6 × 6 ← 3 × 3) FP16 and (1378, 2048, 2 × 2 ← 4 × 4) BF16 ran 1.15-1.2 × faster than maps
-     * in lanes; gradOut maps of 8 × 8 ((23671, 32, 4 × 4 ← 8 × 8) BF16, (48431, 16, ...) FP16) 1.65-2 × slower,
-     * and FLOAT maps, which maps in lanes stage without conversions, 1.25 × slower ((820, 256, 8 × 8 ← 4 × 4)).
+     * in lanes; gradOut maps of 8 × 8 ((23671, 32, 4 × 4 ← 8 × 8) BF16, (48431, 16, 4 × 4 ← 8 × 8) FP16) 1.65-2 ×
+     * slower, and FLOAT maps, which maps in lanes stage without conversions, 1.25 × slower ((820, 256, 8 × 8 ←
+     * 4 × 4)).
      */
     static final int MAX_BACKWARD_OUT = 64;
     static final int MAX_BACKWARD_GRAD = 36;
