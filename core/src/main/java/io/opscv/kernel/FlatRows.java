@@ -1,5 +1,7 @@
 package io.opscv.kernel;
 
+import io.opscv.runtime.DataType;
+
 /**
  * Short rows of consecutive elements taken as one row: a chunk of whole rows is decoded into one buffer
  * (the source's rows end to end), interpolated as a single row of per-element taps
@@ -38,6 +40,11 @@ final class FlatRows {
     /** The most terms per input the backward takes. */
     static final int MAX_SLOTS = 16;
     /**
+     * The same from a FLOAT gradOut, which rows in lanes stage without conversions: (4096, 64, 16 <- 64), ten
+     * terms an input, ran 1.17 x slower flat; 16-bit (606644, 4, 4 <- 15), ten terms, 1.45 x faster.
+     */
+    static final int MAX_FLOAT_SLOTS = 8;
+    /**
      * The most terms per input where every vector's terms are runs (rows side by side, channels-last): each
      * term is one load, and (59437, 64, 1 <- 16) BF16 ran 1.3 × faster than in lanes.
      */
@@ -65,8 +72,8 @@ final class FlatRows {
 
     /**
      * As {@link #forwardTaps}, for the backward (gradOut to out): out rows of at most {@link #SHORT_OUT} inputs,
-     * each input taking {@link #MAX_SLOTS} terms at most ({@link #MAX_RUN_SLOTS} where every vector's terms are
-     * runs), every vector's within the permute windows. Longer out rows (28 -> 92, 82 -> 205, 39 <- 53, 69 <-
+     * each input taking {@link #MAX_SLOTS} terms at most ({@link #MAX_FLOAT_SLOTS} from a FLOAT gradOut,
+     * {@link #MAX_RUN_SLOTS} where every vector's terms are runs), every vector's within the permute windows. Longer out rows (28 -> 92, 82 -> 205, 39 <- 53, 69 <-
      * 103) ran 0.9-1.15 x as fast as rows in lanes, and a fill and the taps ({@link SparseBackward}, 1 -> 500)
      * 4 x faster.
      */
@@ -76,12 +83,13 @@ final class FlatRows {
             return null;
         }
         int slots = RowSums.slots(t);
-        if (slots > MAX_RUN_SLOTS || slots > MAX_SLOTS && channels < provider.lanes()) {
+        int most = gradOut.dataType() == DataType.FLOAT ? MAX_FLOAT_SLOTS : MAX_SLOTS;
+        if (slots > MAX_RUN_SLOTS || slots > most && channels < provider.lanes()) {
             return null;
         }
         RowSums sums = RowSums.flat(t, rowsPerChunk(t.lin(), channels, out), channels);
         TapWindows windows = sums.windows(provider.lanes());
-        return windows.fit() && (slots <= MAX_SLOTS || windows.runs()) ? sums : null;
+        return windows.fit() && (slots <= most || windows.runs()) ? sums : null;
     }
 
     /**
