@@ -150,7 +150,6 @@ final class VectorKernelProvider implements KernelProvider {
         final int[] reach = windows.reach();
         final int[] at = windows.rel();
         final int period = taps.period;
-        final int n = period;
         int e = Math.min(e1, (e0 + LANES - 1) / LANES * LANES);
         ScalarKernelProvider.interpolateRowScalar(taps, e0, e, x, xBase, y, yBase);
         // Element e's place in its period, and the inputs its period's taps move by.
@@ -172,13 +171,13 @@ final class VectorKernelProvider implements KernelProvider {
             FloatVector b;
             if (kind == TapWindows.GATHER) {
                 a = FloatVector.fromArray(FLOATS, x, from, at, p);
-                b = FloatVector.fromArray(FLOATS, x, from, at, p + n);
+                b = FloatVector.fromArray(FLOATS, x, from, at, p + period);
             } else if (kind == TapWindows.RUNS) {
                 a = FloatVector.fromArray(FLOATS, x, from + at[p]);
-                b = FloatVector.fromArray(FLOATS, x, from + at[p + n]);
+                b = FloatVector.fromArray(FLOATS, x, from + at[p + period]);
             } else {
                 IntVector left = IntVector.fromArray(INTS, at, p);
-                IntVector right = IntVector.fromArray(INTS, at, p + n);
+                IntVector right = IntVector.fromArray(INTS, at, p + period);
                 IntVector v0 = FloatVector.fromArray(FLOATS, x, from).reinterpretAsInts();
                 IntVector v1 = FloatVector.fromArray(FLOATS, x, from + LANES).reinterpretAsInts();
                 if (kind == TapWindows.PAIR) {

@@ -240,9 +240,6 @@ class ForwardLanesTest {
 
     /** The same floats bit for bit, NaN payloads aside. */
     private static void assertSameFloats(float[] expected, float[] actual, String label) {
-        for (int k = 0; k < expected.length; k++) {
-            assertEquals(KernelCase.canonical(Float.floatToRawIntBits(expected[k]), DataType.FLOAT),
-                    KernelCase.canonical(Float.floatToRawIntBits(actual[k]), DataType.FLOAT), label + " at " + k);
-        }
+        KernelCase.assertSameFloats(expected, 0, actual, expected.length, label);
     }
 }

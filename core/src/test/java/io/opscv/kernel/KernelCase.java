@@ -207,6 +207,18 @@ record KernelCase(String name, int n, int c, int lin, int lout, boolean alignCor
     }
 
     /**
+     * Asserts {@code actual[0, count)} holds the same floats bit for bit as {@code expected[from, from + count)},
+     * NaN payloads aside ({@link #canonical}).
+     */
+    static void assertSameFloats(float[] expected, int from, float[] actual, int count, String label) {
+        for (int k = 0; k < count; k++) {
+            org.junit.jupiter.api.Assertions.assertEquals(
+                    canonical(Float.floatToRawIntBits(expected[from + k]), DataType.FLOAT),
+                    canonical(Float.floatToRawIntBits(actual[k]), DataType.FLOAT), label + " at " + (from + k));
+        }
+    }
+
+    /**
      * The reference the kernels must match bit for bit: the scatter form, as PyTorch's
      * {@code upsample_linear1d_backward} loop is written — for each j in ascending order, add
      * {@code w0·g} to the left tap, then {@code w1·g} to the right tap, into float sums that start at

@@ -86,12 +86,13 @@ class RowSumsTest {
         for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
             float[] y = new float[n + (random.nextBoolean() ? 0 : 16)];
             provider.sumRow(sums, 0, n, g, 0, y, 0);
-            assertSameBits(expected, 0, y, n, label + " " + provider.name());
+            KernelCase.assertSameFloats(expected, 0, y, n, label + " " + provider.name());
             int e0 = random.nextInt(n);
             int e1 = e0 + 1 + random.nextInt(n - e0);
             float[] part = new float[e1 - e0 + (random.nextBoolean() ? 0 : 16)];
             provider.sumRow(sums, e0, e1, g, 0, part, e0);
-            assertSameBits(expected, e0, part, e1 - e0, label + " " + provider.name() + " [" + e0 + ", " + e1 + ")");
+            KernelCase.assertSameFloats(expected, e0, part, e1 - e0,
+                    label + " " + provider.name() + " [" + e0 + ", " + e1 + ")");
         }
     }
 
@@ -103,15 +104,5 @@ class RowSumsTest {
             g[k] = random.nextInt(60) == 0 ? special[random.nextInt(4)] : (float) random.nextGaussian();
         }
         return g;
-    }
-
-    private static void assertSameBits(float[] expected, int from, float[] actual, int count, String label) {
-        for (int k = 0; k < count; k++) {
-            float e = expected[from + k];
-            float a = actual[k];
-            if (!(Float.isNaN(e) && Float.isNaN(a))) {
-                assertEquals(Float.floatToRawIntBits(e), Float.floatToRawIntBits(a), label + " element " + (from + k));
-            }
-        }
     }
 }
