@@ -5,7 +5,7 @@ import io.opscv.runtime.DataType;
 /**
  * Short rows of consecutive elements taken as one row: a chunk of whole rows is decoded into one buffer
  * (the source's rows end to end), interpolated as a single row of per-element taps
- * ({@link KernelProvider#interpolateRow}) and written back in one run or a run per row. A vector of outputs
+ * ({@link KernelProvider#interpolateRow}) and written back in one run, or row by row (rows a pitch apart: {@link KernelProvider#encodePitched}). A vector of outputs
  * then spans the ends of several rows, so rows of a few elements fill whole vectors without a transpose;
  * rows in lanes would transpose every position in and out and, for rows of a few positions, pay a group's
  * staging for a handful of elements.
@@ -153,16 +153,21 @@ final class FlatRows {
                 });
     }
 
-    /** One thread's buffers: a chunk's inputs (with four vectors of slack for the windows) and outputs. */
+    /**
+     * One thread's buffers: a chunk's inputs (with four vectors of slack for the windows) and outputs (and
+     * their 16-bit bits, for rows a pitch apart).
+     */
     private static final class Scratch {
         final float[] x;
         final float[] y;
+        final short[] halves;
         final long[] sourceStarts;
         final long[] outStarts;
 
         Scratch(int chunkRows, int lin, int lout, int lanes) {
             x = new float[chunkRows * lin + 4 * lanes];
             y = new float[chunkRows * lout + lanes];
+            halves = new short[chunkRows * lout + lanes];
             sourceStarts = new long[chunkRows];
             outStarts = new long[chunkRows];
         }
@@ -174,7 +179,7 @@ final class FlatRows {
             // Interleaved rows: the chunk is whole batches, one run from its first batch's element 0.
             long first = source.offset() + r0 / channels * source.strides()[0];
             provider.decodeRun(source.segment(), source.dataType(), first, rows * lin, s.x, 0);
-        } else if (starts(source, r0, rows, lin, s.sourceStarts)) {
+        } else if (starts(source, r0, rows, s.sourceStarts) == lin) {
             provider.decodeRun(source.segment(), source.dataType(), s.sourceStarts[0], rows * lin, s.x, 0);
         } else {
             for (int k = 0; k < rows; k++) {
@@ -182,36 +187,35 @@ final class FlatRows {
             }
         }
         taps.run(provider, rows * lout, s.x, s.y);
-        if (starts(out, r0, rows, lout, s.outStarts)) {
+        long pitch = starts(out, r0, rows, s.outStarts);
+        if (pitch == lout) {
             provider.encodeRun(s.y, 0, rows * lout, out.segment(), out.dataType(), s.outStarts[0]);
+        } else if (pitch > lout) {
+            provider.encodePitched(s.y, s.halves, lout, rows, pitch, out.segment(), out.dataType(), s.outStarts[0]);
         } else {
             provider.encodeRows(s.y, lout, rows, lout, out.segment(), out.dataType(), s.outStarts, 0);
         }
     }
 
     /**
-     * Whether rows {@code r0 .. r0 + rows - 1} of {@code t} lie end to end ({@code length} apart), so that the
-     * chunk is one run of memory from {@code starts[0]}; otherwise fills {@code starts} with each row's first
-     * element. One division per chunk, and the rows of one batch step evenly.
+     * Fills {@code starts} with the first element of rows {@code r0 .. r0 + rows - 1} of {@code t} and returns
+     * the pitch between consecutive ones where they are evenly spaced (its length where they lie end to end,
+     * so that the chunk is one run of memory from {@code starts[0]}), else 0. One division per chunk, and the
+     * rows of one batch step evenly.
      */
-    private static boolean starts(StridedTensor t, long r0, int rows, int length, long[] starts) {
+    private static long starts(StridedTensor t, long r0, int rows, long[] starts) {
         long channels = t.shape()[1];
         long[] strides = t.strides();
         long n = r0 / channels;
         long c = r0 % channels;
         long first = t.offset() + n * strides[0] + c * strides[1];
         starts[0] = first;
-        boolean oneBatch = c + rows <= channels;
         long step = channels == 1 ? strides[0] : strides[1];
-        if ((oneBatch || channels == 1) && step == length
-                || strides[1] == length && strides[0] == channels * length) {
-            return true;
-        }
-        if (oneBatch || channels == 1) {
+        if (c + rows <= channels || channels == 1 || strides[0] == channels * strides[1]) {
             for (int k = 1; k < rows; k++) {
                 starts[k] = first + k * step;
             }
-            return false;
+            return rows == 1 ? t.shape()[2] : step;
         }
         for (int k = 0; k < rows; k++) {
             starts[k] = t.offset() + n * strides[0] + c * strides[1];
@@ -220,6 +224,6 @@ final class FlatRows {
                 n++;
             }
         }
-        return false;
+        return 0;
     }
 }

@@ -177,6 +177,19 @@ public interface KernelProvider {
     }
 
     /**
+     * Writes {@code rows} rows of {@code length} elements, end to end in {@code buf} from 0, to rows
+     * {@code pitch} elements apart ({@code pitch >= length}) from element {@code first}, rounded once
+     * ({@link #encodeRun} row by row); writes nothing between the rows. {@code buf} has room for
+     * {@code rows·length + lanes()} floats; {@code halves} (room for {@code rows·length + lanes()}) is scratch.
+     */
+    default void encodePitched(float[] buf, short[] halves, int length, int rows, long pitch, MemorySegment seg,
+                               DataType type, long first) {
+        for (int r = 0; r < rows; r++) {
+            encodeRun(buf, r * length, length, seg, type, first + r * pitch);
+        }
+    }
+
+    /**
      * Reads {@code count} positions of {@link #lanes()} neighbouring rows (row l of position k is element
      * {@code first + k·stride + l}: rows side by side, as in a channels-last tensor) into the lane-major
      * {@code lanes[at + k·lanes + l]}.

@@ -96,6 +96,10 @@ class ForwardLanesTest {
             for (KernelCase.Layout layout : KernelCase.Layout.values()) {
                 all.add(base.with(layout));
             }
+            // Padded out rows are written a row at a time from one rounded chunk: every dtype.
+            for (DataType type : new DataType[] {DataType.FLOAT16, DataType.BF16}) {
+                all.add(base.with(type).with(KernelCase.Layout.PADDED_OUT));
+            }
         }
         return all.stream();
     }

@@ -21,6 +21,8 @@ record KernelCase(String name, int n, int c, int lin, int lout, boolean alignCor
         TRANSPOSED_GRAD_OUT,
         /** gradOut reads every other element at an offset; out rows are padded. */
         STRIDED,
+        /** gradOut contiguous; out rows padded (a pitch wider than a row: a view of a wider tensor). */
+        PADDED_OUT,
         /** N strides are not C times the C strides (row groups must not straddle two n). */
         UNEVEN_BATCH
     }
@@ -119,7 +121,7 @@ record KernelCase(String name, int n, int c, int lin, int lout, boolean alignCor
         long offset = 0;
         long elements;
         switch (layout) {
-            case STRIDED -> {
+            case STRIDED, PADDED_OUT -> {
                 offset = 5;
                 strides = new long[] {(long) c * (lin + 3), lin + 3, 1};
                 elements = offset + (long) n * c * (lin + 3);

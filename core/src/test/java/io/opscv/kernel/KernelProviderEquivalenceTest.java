@@ -146,6 +146,10 @@ class KernelProviderEquivalenceTest {
                     all.add(base.with(layout));
                 }
             }
+            // Padded out rows are written a row at a time from one rounded chunk: every dtype.
+            for (DataType type : new DataType[] {DataType.FLOAT16, DataType.BF16}) {
+                all.add(base.with(type).with(KernelCase.Layout.PADDED_OUT));
+            }
         }
         // Rows side by side (a transposed gradOut): groups loaded a vector per position, partial groups, long
         // blocks, the last input, and NaN, infinities and -0 in gradOut.

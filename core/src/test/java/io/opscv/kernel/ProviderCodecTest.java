@@ -124,6 +124,62 @@ class ProviderCodecTest {
         }
     }
 
+    /**
+     * Rows a pitch apart (a padded out): each row rounded like the codec, element by element, and nothing
+     * between the rows or past the last one touched; short rows (masked), whole vectors, and rows longer than
+     * the masked-row limit, on ties, NaN and infinities.
+     */
+    @Test
+    void rowsAPitchApartMoveLikeTheCodecAndLeaveTheGaps() {
+        int lanes = VECTOR.lanes();
+        Random random = new Random(7);
+        float[] probes = encodingProbes(DataType.FLOAT16);
+        for (DataType type : new DataType[] {DataType.FLOAT, DataType.FLOAT16, DataType.BF16}) {
+            for (int length : new int[] {1, 3, 11, lanes, lanes + 5, 40, 70}) {
+                for (long pitch : new long[] {length + 1, length + 7, 2L * length + 3}) {
+                    int rows = 37;
+                    float[] buf = new float[rows * length + lanes];
+                    for (int i = 0; i < rows * length; i++) {
+                        buf[i] = i % 53 == 0 ? Float.NaN : i % 59 == 0 ? Float.NEGATIVE_INFINITY
+                                : probes[random.nextInt(probes.length)];
+                    }
+                    float[] copy = buf.clone();
+                    try (Arena arena = Arena.ofConfined()) {
+                        long bytes = type.byteSize() * (3 + rows * pitch + lanes);
+                        MemorySegment expected = arena.allocate(bytes, 4);
+                        MemorySegment actual = arena.allocate(bytes, 4);
+                        MemorySegment scalar = arena.allocate(bytes, 4);
+                        for (long b = 0; b < bytes; b++) {
+                            byte marker = (byte) (b * 31 + 5);
+                            expected.set(ValueLayout.JAVA_BYTE, b, marker);
+                            actual.set(ValueLayout.JAVA_BYTE, b, marker);
+                            scalar.set(ValueLayout.JAVA_BYTE, b, marker);
+                        }
+                        for (int r = 0; r < rows; r++) {
+                            ElementCodec.encode(copy, r * length, length, expected, type, 3 + r * pitch, 1);
+                        }
+                        VECTOR.encodePitched(buf, new short[rows * length + lanes], length, rows, pitch, actual,
+                                type, 3);
+                        SCALAR.encodePitched(copy.clone(), new short[rows * length + lanes], length, rows, pitch,
+                                scalar, type, 3);
+                        for (long e = 0; e < bytes / type.byteSize(); e++) {
+                            long at = e * type.byteSize();
+                            int x = type == DataType.FLOAT ? Float.floatToRawIntBits(expected.get(ElementCodec.F32, at))
+                                    : expected.get(ElementCodec.U16, at) & 0xffff;
+                            int v = type == DataType.FLOAT ? Float.floatToRawIntBits(actual.get(ElementCodec.F32, at))
+                                    : actual.get(ElementCodec.U16, at) & 0xffff;
+                            int sc = type == DataType.FLOAT ? Float.floatToRawIntBits(scalar.get(ElementCodec.F32, at))
+                                    : scalar.get(ElementCodec.U16, at) & 0xffff;
+                            String what = type + " rows of " + length + " pitch " + pitch + " element " + e;
+                            assertEquals(KernelCase.canonical(x, type), KernelCase.canonical(v, type), what);
+                            assertEquals(KernelCase.canonical(x, type), KernelCase.canonical(sc, type), what + " scalar");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     private static float[] encodingProbes(DataType type) {
         int grid = 65536;
         float[] probes = new float[grid * 5 + 200_000];
