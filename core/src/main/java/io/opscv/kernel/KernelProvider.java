@@ -108,6 +108,18 @@ public interface KernelProvider {
     void fromLanes(float[] lanes, int at, int count, float[] rows, int rowsAt, int rowStride, float[] spare);
 
     /**
+     * Copies {@code count} positions of a lane-major buffer, {@code step} apart from position {@code from} of
+     * {@code src}, to consecutive positions from {@code to} of {@code dst}: position {@code from + k·step} to
+     * {@code to + k} (a channel's positions of channels-last batches in lanes, sorted into a line of their own).
+     */
+    default void copyPositions(float[] src, int from, int step, int count, float[] dst, int to) {
+        int n = lanes();
+        for (int k = 0; k < count; k++) {
+            System.arraycopy(src, (from + k * step) * n, dst, (to + k) * n, n);
+        }
+    }
+
+    /**
      * Gathers {@code count} positions of the first {@code rows} of {@link #lanes()} rows from {@code src}
      * (position k of row l at {@code src[at[l] + k·step]}) into the lane-major {@code lanes[to + k·lanes + l]};
      * lanes from {@code rows} on hold unspecified values.

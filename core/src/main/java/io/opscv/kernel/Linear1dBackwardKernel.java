@@ -20,7 +20,8 @@ package io.opscv.kernel;
  * once (a block's boundary positions twice).
  *
  * <p>A downsampling by {@link SparseBackward#MIN_RATIO} or more whose positions reach distinct inputs is
- * written as a fill and its taps instead ({@link SparseBackward}); long rows downsampled by
+ * written as a fill and its taps instead ({@link SparseBackward}); a channels-last gradOut of a few channels
+ * takes its batches in lanes ({@link BatchLanes}); long rows downsampled by
  * {@link ScatterBackward#MIN_RATIO} or more go four at a time through the reference's scatter loop
  * ({@link ScatterBackward}); short out rows of consecutive elements go end to end as one row of sums
  * ({@link FlatRows}, {@link RowSums}).
@@ -70,6 +71,10 @@ public final class Linear1dBackwardKernel {
         LinearTable full = table.full();
         if (SparseBackward.applies(full, out)) {
             SparseBackward.run(gradOut, out, full, pool);
+            return;
+        }
+        if (BatchLanes.applies(gradOut, full.lout(), out, full.lin(), provider.lanes())) {
+            BatchLanes.backward(gradOut, out, full, provider, pool);
             return;
         }
         RowSums flat = FlatRows.backwardSums(full, gradOut, out, provider);

@@ -325,6 +325,14 @@ final class VectorKernelProvider implements KernelProvider {
         VectorTransposes.fromLanes(lanes, at, count, rows, rowsAt, rowStride, spare);
     }
 
+    /** A vector a position (a copy call per position cost more than its 64 bytes). */
+    @Override
+    public void copyPositions(float[] src, int from, int step, int count, float[] dst, int to) {
+        for (int k = 0; k < count; k++) {
+            FloatVector.fromArray(FLOATS, src, (from + k * step) * LANES).intoArray(dst, (to + k) * LANES);
+        }
+    }
+
     /** BF16 and FP16 widened in registers ({@link VectorCodec}); FLOAT copied. */
     @Override
     public void decodeRun(MemorySegment seg, DataType type, long first, int count, float[] dst, int dstOff) {

@@ -23,6 +23,8 @@ record KernelCase(String name, int n, int c, int lin, int lout, boolean alignCor
         STRIDED,
         /** gradOut contiguous; out rows padded (a pitch wider than a row: a view of a wider tensor). */
         PADDED_OUT,
+        /** gradOut channels-last with a gap between batches; out rows padded. */
+        TRANSPOSED_PADDED,
         /** N strides are not C times the C strides (row groups must not straddle two n). */
         UNEVEN_BATCH
     }
@@ -59,6 +61,11 @@ record KernelCase(String name, int n, int c, int lin, int lout, boolean alignCor
             case TRANSPOSED_GRAD_OUT -> {
                 strides = new long[] {(long) lout * c, 1, c};
                 elements = (long) n * c * lout;
+            }
+            case TRANSPOSED_PADDED -> {
+                offset = 2;
+                strides = new long[] {(long) lout * c + 3, 1, c};
+                elements = offset + (long) n * ((long) lout * c + 3);
             }
             case STRIDED -> {
                 offset = 3;
@@ -121,7 +128,7 @@ record KernelCase(String name, int n, int c, int lin, int lout, boolean alignCor
         long offset = 0;
         long elements;
         switch (layout) {
-            case STRIDED, PADDED_OUT -> {
+            case STRIDED, PADDED_OUT, TRANSPOSED_PADDED -> {
                 offset = 5;
                 strides = new long[] {(long) c * (lin + 3), lin + 3, 1};
                 elements = offset + (long) n * c * (lin + 3);

@@ -178,6 +178,17 @@ class KernelProviderEquivalenceTest {
         all.add(new KernelCase("flat_interleaved_c4_bf16", 300, 4, 6, 3, true, 0, DataType.BF16, side, true));
         all.add(new KernelCase("flat_terms_c8_fp16", 200, 8, 8, 6, true, 0, DataType.FLOAT16, side, true));
         all.add(new KernelCase("flat_terms_c3_up2x", 150, 3, 10, 20, false, 0, f, side, true));
+        // Batches in lanes (channels-last, 2 <= C < lanes): partial last groups, one input, one batch, C = 15,
+        // downsampling, the block limit, gaps between gradOut's batches and padded out rows.
+        KernelCase.Layout gaps = KernelCase.Layout.TRANSPOSED_PADDED;
+        all.add(new KernelCase("batch_lanes_c3_lin1_fp16", 37, 3, 1, 80, false, 0, DataType.FLOAT16, side, true));
+        all.add(new KernelCase("batch_lanes_c15_bf16", 20, 15, 7, 30, true, 0, DataType.BF16, side, true));
+        all.add(new KernelCase("batch_lanes_c2_down", 50, 2, 40, 13, false, 0, f, side, true));
+        all.add(new KernelCase("batch_lanes_one_batch", 1, 3, 9, 27, false, 0, f, side, true));
+        all.add(new KernelCase("batch_lanes_limit_fp16", 5, 4, 256, 100, true, 0, DataType.FLOAT16, side, false));
+        all.add(new KernelCase("batch_lanes_gaps", 33, 3, 5, 16, false, 0, f, gaps, true));
+        all.add(new KernelCase("batch_lanes_gaps_fp16", 18, 7, 12, 5, true, 0, DataType.FLOAT16, gaps, true));
+        all.add(new KernelCase("batch_lanes_gaps_bf16_lin1", 21, 2, 1, 9, false, 0, DataType.BF16, gaps, true));
         // Long blocks of rows side by side, and blocks that leave tasks for both threads.
         all.add(new KernelCase("side_by_side_long_blocks", 8, 64, 2100, 4200, true, 0, f, side, true));
         all.add(new KernelCase("side_by_side_shrunk_blocks", 4, 80, 1500, 2999, false, 0, f, side, false));

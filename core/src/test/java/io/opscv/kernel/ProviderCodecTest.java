@@ -180,6 +180,27 @@ class ProviderCodecTest {
         }
     }
 
+    /** Positions {@code step} apart of a lane-major buffer, moved whole to consecutive positions, by both providers. */
+    @Test
+    void copyPositionsMovesWholePositions() {
+        for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
+            int n = provider.lanes();
+            float[] src = new float[40 * n];
+            for (int k = 0; k < src.length; k++) {
+                src[k] = k;
+            }
+            float[] dst = new float[20 * n];
+            java.util.Arrays.fill(dst, -1f);
+            provider.copyPositions(src, 2, 3, 9, dst, 4);
+            for (int p = 0; p < 20; p++) {
+                for (int l = 0; l < n; l++) {
+                    float expected = p >= 4 && p < 13 ? (2 + (p - 4) * 3) * n + l : -1f;
+                    assertEquals(expected, dst[p * n + l], provider.name() + " position " + p + " lane " + l);
+                }
+            }
+        }
+    }
+
     private static float[] encodingProbes(DataType type) {
         int grid = 65536;
         float[] probes = new float[grid * 5 + 200_000];
