@@ -108,6 +108,15 @@ public interface KernelProvider {
     void fromLanes(float[] lanes, int at, int count, float[] rows, int rowsAt, int rowStride, float[] spare);
 
     /**
+     * Copies {@code rows} rows of {@code bytes} bytes (at most 64), row r from byte {@code fromAt + r·fromPitch}
+     * of {@code from} to byte {@code toAt + r·toPitch} of {@code to}, bytes unchanged; writes nothing else.
+     */
+    default void copyRows(MemorySegment from, long fromAt, long fromPitch, MemorySegment to, long toAt, long toPitch,
+                          long rows, int bytes) {
+        StridedCopy.typedRows(from, fromAt, fromPitch, to, toAt, toPitch, rows, bytes);
+    }
+
+    /**
      * Copies {@code count} positions of a lane-major buffer, {@code step} apart from position {@code from} of
      * {@code src}, to consecutive positions from {@code to} of {@code dst}: position {@code from + k·step} to
      * {@code to + k} (a channel's positions of channels-last batches in lanes, sorted into a line of their own).

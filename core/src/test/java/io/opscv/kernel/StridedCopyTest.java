@@ -45,6 +45,36 @@ class StridedCopyTest {
         }
     }
 
+    /** Both providers' row copy: rows of 1 to 64 bytes a pitch apart, every byte moved, nothing else written. */
+    @Test
+    void rowCopiesMoveEveryByteOfEachRowAndNothingElse() {
+        Random random = new Random(5);
+        for (KernelProvider provider : new KernelProvider[] {KernelProviders.scalar(), KernelProviders.get()}) {
+            for (int bytes = 1; bytes <= 64; bytes++) {
+                try (Arena arena = Arena.ofConfined()) {
+                    int rows = 7;
+                    long fromPitch = bytes + 5;
+                    long toPitch = bytes + 3;
+                    MemorySegment from = arena.allocate(3 + rows * fromPitch);
+                    MemorySegment to = arena.allocate(1 + rows * toPitch + 64);
+                    for (long b = 0; b < from.byteSize(); b++) {
+                        from.set(ValueLayout.JAVA_BYTE, b, (byte) random.nextInt());
+                    }
+                    to.fill(MARKER);
+                    provider.copyRows(from, 3, fromPitch, to, 1, toPitch, rows, bytes);
+                    for (long b = 0; b < to.byteSize(); b++) {
+                        long r = (b - 1) / toPitch;
+                        long k = (b - 1) % toPitch;
+                        byte expected = b >= 1 && r < rows && k < bytes
+                                ? from.get(ValueLayout.JAVA_BYTE, 3 + r * fromPitch + k) : MARKER;
+                        assertEquals(expected, to.get(ValueLayout.JAVA_BYTE, b),
+                                provider.name() + ": rows of " + bytes + " bytes, byte " + b);
+                    }
+                }
+            }
+        }
+    }
+
     private static void check(long[] shape, DataType type, Random random, WorkerPool pool, String what) {
         try (Arena arena = Arena.ofShared()) {
             View src = View.of(shape, type, random, arena);
