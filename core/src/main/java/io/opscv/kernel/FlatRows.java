@@ -200,8 +200,8 @@ final class FlatRows {
     /**
      * Fills {@code starts} with the first element of rows {@code r0 .. r0 + rows - 1} of {@code t} and returns
      * the pitch between consecutive ones where they are evenly spaced (its length where they lie end to end,
-     * so that the chunk is one run of memory from {@code starts[0]}), else 0. One division per chunk, and the
-     * rows of one batch step evenly.
+     * so that the chunk is one run of memory from {@code starts[0]}, and the others are not filled), else 0. One
+     * division per chunk, and the rows of one batch step evenly.
      */
     private static long starts(StridedTensor t, long r0, int rows, long[] starts) {
         long channels = t.shape()[1];
@@ -211,11 +211,15 @@ final class FlatRows {
         long first = t.offset() + n * strides[0] + c * strides[1];
         starts[0] = first;
         long step = channels == 1 ? strides[0] : strides[1];
+        if (rows == 1) {
+            return t.shape()[2];
+        }
         if (c + rows <= channels || channels == 1 || strides[0] == channels * strides[1]) {
-            for (int k = 1; k < rows; k++) {
+            // One run needs only its start.
+            for (int k = 1; k < rows && step != t.shape()[2]; k++) {
                 starts[k] = first + k * step;
             }
-            return rows == 1 ? t.shape()[2] : step;
+            return step;
         }
         for (int k = 0; k < rows; k++) {
             starts[k] = t.offset() + n * strides[0] + c * strides[1];
