@@ -136,4 +136,17 @@ final class VectorCodec {
                     .intoArray(dst, at + k * LANES);
         }
     }
+
+    /** FLOAT positions written as they are (the last one masked). */
+    static void storeFloats(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
+        for (int k = 0; k < count; k++) {
+            FloatVector v = FloatVector.fromArray(FLOATS, src, at + k * LANES);
+            long offset = (first + k * stride) * 4;
+            if (k < count - 1 || last == LANES) {
+                v.intoMemorySegment(seg, offset, ORDER);
+            } else {
+                v.intoMemorySegment(seg, offset, ORDER, FLOATS.indexInRange(0, last));
+            }
+        }
+    }
 }

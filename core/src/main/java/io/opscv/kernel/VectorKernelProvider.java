@@ -442,14 +442,11 @@ final class VectorKernelProvider implements KernelProvider {
             KernelProvider.super.encodeRows(tile, tileStride, rows, count, seg, type, starts, from);
             return;
         }
-        if (type == DataType.FLOAT) {
-            storeFloatRows(tile, tileStride, rows, count, seg, starts, from, 0);
-            return;
-        }
         int vectors = (count + LANES - 1) / LANES;
         int last = count - (vectors - 1) * LANES;
         for (int l = 0; l < rows; l++) {
             switch (type) {
+                case FLOAT -> VectorCodec.storeFloats(tile, l * tileStride, vectors, seg, starts[l] + from, LANES, last);
                 case BF16 -> VectorCodec.roundBf16(tile, l * tileStride, vectors, seg, starts[l] + from, LANES, last);
                 case FLOAT16 -> VectorCodec.roundFp16(tile, l * tileStride, vectors, seg, starts[l] + from, LANES, last);
                 default -> encodeRun(tile, l * tileStride, count, seg, type, starts[l] + from);
@@ -471,7 +468,7 @@ final class VectorKernelProvider implements KernelProvider {
             }
             storeHalfRows(halves, length, rows, seg, first, pitch);
         } else if (type == DataType.FLOAT && length <= SHORT_RUN) {
-            storeFloatRows(buf, length, rows, length, seg, null, first, pitch);
+            storeFloatRows(buf, length, rows, seg, first, pitch);
         } else if (type == DataType.BF16 && length <= SHORT_RUN) {
             int vectors = (length + LANES - 1) / LANES;
             for (int r = 0; r < rows; r++) {
@@ -484,18 +481,17 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     /**
-     * Row l of {@code src} ({@code count} floats from {@code l·srcStride}) to element {@code starts[l] + first}
-     * (or {@code first + l·pitch} without starts), a vector at a time, the tail's mask built once for all rows
-     * (a mask a row, built in the codec's call, doubled a FLOAT chunk's write). Typed twice, floats and 16-bit
-     * bits: written once over a generic species it ran 1.3-2 x slower (C2 did not intrinsify the loads).
+     * Rows of {@code count} floats, end to end in {@code src}, to rows {@code pitch} elements apart from element
+     * {@code first}, a vector at a time, the tail's mask built once for all rows (a mask a row, built in the
+     * codec's call, doubled a FLOAT chunk's write). Typed twice, floats and 16-bit bits: written once over a
+     * generic species it ran 1.3-2 x slower (C2 did not intrinsify the loads).
      */
-    private static void storeFloatRows(float[] src, int srcStride, int rows, int count, MemorySegment seg,
-                                       long[] starts, long first, long pitch) {
+    private static void storeFloatRows(float[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
         int whole = count / LANES;
         VectorMask<Float> tail = FLOATS.indexInRange(0, count - whole * LANES);
         for (int l = 0; l < rows; l++) {
-            long at = (starts == null ? first + l * pitch : starts[l] + first) * 4;
-            int from = l * srcStride;
+            long at = (first + l * pitch) * 4;
+            int from = l * count;
             for (int k = 0; k < whole; k++) {
                 FloatVector.fromArray(FLOATS, src, from + k * LANES).intoMemorySegment(seg, at + k * LANES * 4L, ORDER);
             }
