@@ -113,7 +113,7 @@ final class BatchLanes {
         provider.fromLanes(s.results, 0, outBlock, s.y, 0, outBlock, s.spare);
         long pitch = out.strides()[1];
         long at = out.offset() + n0 * out.strides()[0];
-        if (pitch == outLength || count * channels == 1) {
+        if (pitch == outLength) {
             provider.encodeRun(s.y, 0, count * outBlock, out.segment(), out.dataType(), at);
         } else {
             provider.encodePitched(s.y, s.halves, outLength, count * channels, pitch, out.segment(), out.dataType(),

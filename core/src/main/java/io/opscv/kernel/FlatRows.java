@@ -5,8 +5,9 @@ import io.opscv.runtime.DataType;
 /**
  * Short rows of consecutive elements taken as one row: a chunk of whole rows is decoded into one buffer
  * (the source's rows end to end), interpolated as a single row of per-element taps
- * ({@link KernelProvider#interpolateRow}) and written back in one run, or row by row (rows a pitch apart: {@link KernelProvider#encodePitched}). A vector of outputs
- * then spans the ends of several rows, so rows of a few elements fill whole vectors without a transpose;
+ * ({@link KernelProvider#interpolateRow}) and written back in one run, or row by row (rows a pitch apart:
+ * {@link KernelProvider#encodePitched}). A vector of outputs then spans the ends of several rows, so rows of a
+ * few elements fill whole vectors without a transpose;
  * rows in lanes would transpose every position in and out and, for rows of a few positions, pay a group's
  * staging for a handful of elements.
  *

@@ -482,9 +482,9 @@ final class VectorKernelProvider implements KernelProvider {
 
     /**
      * Rows of {@code count} floats, end to end in {@code src}, to rows {@code pitch} elements apart from element
-     * {@code first}, a vector at a time, the tail's mask built once for all rows (a mask a row, built in the
-     * codec's call, doubled a FLOAT chunk's write). Typed twice, floats and 16-bit bits: written once over a
-     * generic species it ran 1.3-2 x slower (C2 did not intrinsify the loads).
+     * {@code first}, a vector at a time, the tail's mask built once for all rows (the codec's call a row built
+     * it every time). Typed twice, floats and 16-bit bits: written once over a generic species it ran 1.3-2 x
+     * slower (C2 did not intrinsify the loads).
      */
     private static void storeFloatRows(float[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
         int whole = count / LANES;
