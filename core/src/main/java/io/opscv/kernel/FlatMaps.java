@@ -218,8 +218,8 @@ final class FlatMaps {
                                KernelProvider provider) {
         int pix = dense(source);
         long outPixels = backward ? (long) h.lin() * w.lin() : (long) h.lout() * w.lout();
-        if (pix == 0 || dense(out) != pix || h.identity() && w.identity() || outPixels > (backward ? MAX_BACKWARD_OUT : MAX_PIXELS)
-                || pix > 1 && pix % provider.lanes() == 0) {
+        if (pix == 0 || dense(out) != pix || h.identity() && w.identity()
+                || outPixels > (backward ? MAX_BACKWARD_OUT : MAX_PIXELS) || pix > 1 && pix % provider.lanes() == 0) {
             return null;
         }
         long mapIn = (backward ? (long) h.lout() * w.lout() : (long) h.lin() * w.lin()) * pix;

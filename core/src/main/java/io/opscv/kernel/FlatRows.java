@@ -74,9 +74,9 @@ final class FlatRows {
     /**
      * As {@link #forwardTaps}, for the backward (gradOut to out): out rows of at most {@link #SHORT_OUT} inputs,
      * each input taking {@link #MAX_SLOTS} terms at most ({@link #MAX_FLOAT_SLOTS} from a FLOAT gradOut,
-     * {@link #MAX_RUN_SLOTS} where every vector's terms are runs), every vector's within the permute windows. Longer out rows (28 -> 92, 82 -> 205, 39 <- 53, 69 <-
-     * 103) ran 0.9-1.15 x as fast as rows in lanes, and a fill and the taps ({@link SparseBackward}, 1 -> 500)
-     * 4 x faster.
+     * {@link #MAX_RUN_SLOTS} where every vector's terms are runs), every vector's within the permute windows.
+     * Longer out rows (28 -> 92, 82 -> 205, 39 <- 53, 69 <- 103) ran 0.9-1.15 x as fast as rows in lanes, and a
+     * fill and the taps ({@link SparseBackward}, 1 -> 500) 4 x faster.
      */
     static RowSums backwardSums(LinearTable t, StridedTensor gradOut, StridedTensor out, KernelProvider provider) {
         int channels = layout(gradOut, t.lout(), out, t.lin());

@@ -8,8 +8,9 @@ package io.opscv.kernel;
  * before the right; both at a last input that is both taps, left first), so the sums are the reference's
  * bits. A slot without a term points where the element's previous slot does (an input no position
  * reaches: at its row's nearest position), so that a vector's loads stay within narrow windows. Built once
- * per call and shared by every row. Sums may repeat with a period, as {@link RowTaps}' taps do: the arrays hold the first {@link #period} elements and
- * element e sums what element {@code e % period} does, its positions moved by {@code (e / period)·shift}.
+ * per call and shared by every row. Sums may repeat with a period, as {@link RowTaps}' taps do: the arrays
+ * hold the first {@link #period} elements and element e sums what element {@code e % period} does, its
+ * positions moved by {@code (e / period)·shift}.
  */
 final class RowSums {
     /** Elements are padded to a multiple of this (the widest vector's lanes), so that every vector is whole. */

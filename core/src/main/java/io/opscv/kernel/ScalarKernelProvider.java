@@ -80,7 +80,10 @@ final class ScalarKernelProvider implements KernelProvider {
         }
     }
 
-    /** {@link KernelProvider#interpolateRow}: two terms per element, left then right, the taps of e's place in its period. */
+    /**
+     * {@link KernelProvider#interpolateRow}: two terms per element, left then right, the taps of e's place in its
+     * period.
+     */
     static void interpolateRowScalar(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
         final int[] left = taps.left;
         final int[] right = taps.right;

@@ -5,8 +5,8 @@ package io.opscv.kernel;
  * its inputs: slot k of the vector's lanes reads {@code x[base[v] + rel[k·n + e]]} (n the elements its arrays
  * describe), by plain loads ({@link #RUNS}: every slot's lanes consecutive), permutes of two or four vectors
  * from {@code base} ({@link #PAIR}, {@link #QUAD}), or hardware gathers ({@link #GATHER}) where they spread
- * further; {@code reach[v]} inputs from {@code base} cover its loads. {@code slots[v]} is the number of slots the vector uses (the rest have no term
- * in any lane). Worked out once per call rather than per vector and row.
+ * further; {@code reach[v]} inputs from {@code base} cover its loads. {@code slots[v]} is the number of slots
+ * the vector uses (the rest have no term in any lane). Worked out once per call rather than per vector and row.
  */
 record TapWindows(int lanes, int[] base, byte[] kind, int[] reach, int[] slots, int[] rel) {
     static final byte RUNS = 0;
