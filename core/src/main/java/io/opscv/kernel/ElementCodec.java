@@ -53,20 +53,26 @@ public final class ElementCodec {
             }
             return;
         }
+        encode(src, srcOff, 1, count, seg, type, first, stride);
+    }
+
+    /** {@code src[srcOff]}, {@code src[srcOff + srcStride]}, ... to {@code count} elements {@code stride} apart. */
+    private static void encode(float[] src, int srcOff, int srcStride, int count, MemorySegment seg, DataType type,
+                               long first, long stride) {
         switch (type) {
             case FLOAT -> {
                 for (int k = 0; k < count; k++) {
-                    seg.set(F32, (first + k * stride) * 4, src[srcOff + k]);
+                    seg.set(F32, (first + k * stride) * 4, src[srcOff + k * srcStride]);
                 }
             }
             case FLOAT16 -> {
                 for (int k = 0; k < count; k++) {
-                    seg.set(U16, (first + k * stride) * 2, Float.floatToFloat16(src[srcOff + k]));
+                    seg.set(U16, (first + k * stride) * 2, Float.floatToFloat16(src[srcOff + k * srcStride]));
                 }
             }
             case BF16 -> {
                 for (int k = 0; k < count; k++) {
-                    seg.set(U16, (first + k * stride) * 2, floatToBf16(src[srcOff + k]));
+                    seg.set(U16, (first + k * stride) * 2, floatToBf16(src[srcOff + k * srcStride]));
                 }
             }
             default -> throw new IllegalArgumentException("no float codec for " + type);
@@ -135,10 +141,19 @@ public final class ElementCodec {
     /**
      * Reads {@code count} elements ({@code stride} apart from {@code start[l] + from·stride}) of each of
      * the first {@code rows} rows into the lane-major {@code lanes[k·n + l]}: one call for a group of
-     * short rows, where a call and a transpose per row cost more than the elements.
+     * short rows, where a call and a transpose per row cost more than the elements. Rows evenly spaced
+     * ({@code rowStep} ≠ 0: {@code start[l] = start[0] + l·rowStep}) go position by position, each loop
+     * over the rows on one linear index: the JIT then checks the segment's bounds once per loop, where an
+     * access at a row's own start costs a check of its own (about 4 ns an element).
      */
-    static void decodeShortRows(MemorySegment seg, DataType type, long[] start, int rows, long from, long stride,
-                                int count, float[] lanes, int n) {
+    static void decodeShortRows(MemorySegment seg, DataType type, long[] start, long rowStep, int rows, long from,
+                                long stride, int count, float[] lanes, int n) {
+        if (rowStep != 0 && rows >= 4 * count) {
+            for (int k = 0; k < count; k++) {
+                decode(seg, type, start[0] + (from + k) * stride, rowStep, rows, lanes, k * n, 1);
+            }
+            return;
+        }
         for (int l = 0; l < rows; l++) {
             decode(seg, type, start[l] + from * stride, stride, count, lanes, l, n);
         }
@@ -146,27 +161,15 @@ public final class ElementCodec {
 
     /** The inverse of {@link #decodeShortRows}: lane-major sums to the rows' elements, rounded once. */
     static void encodeShortRows(float[] lanes, int n, int rows, int count, MemorySegment seg, DataType type,
-                                long[] start, long from, long stride) {
-        for (int l = 0; l < rows; l++) {
-            long at = start[l] + from * stride;
-            switch (type) {
-                case FLOAT -> {
-                    for (int k = 0; k < count; k++) {
-                        seg.set(F32, (at + k * stride) * 4, lanes[k * n + l]);
-                    }
-                }
-                case FLOAT16 -> {
-                    for (int k = 0; k < count; k++) {
-                        seg.set(U16, (at + k * stride) * 2, Float.floatToFloat16(lanes[k * n + l]));
-                    }
-                }
-                case BF16 -> {
-                    for (int k = 0; k < count; k++) {
-                        seg.set(U16, (at + k * stride) * 2, floatToBf16(lanes[k * n + l]));
-                    }
-                }
-                default -> throw new IllegalArgumentException("no float codec for " + type);
+                                long[] start, long rowStep, long from, long stride) {
+        if (rowStep != 0 && rows >= 4 * count) {
+            for (int k = 0; k < count; k++) {
+                encode(lanes, k * n, 1, rows, seg, type, start[0] + (from + k) * stride, rowStep);
             }
+            return;
+        }
+        for (int l = 0; l < rows; l++) {
+            encode(lanes, l, n, count, seg, type, start[l] + from * stride, stride);
         }
     }
 

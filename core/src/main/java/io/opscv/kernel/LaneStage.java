@@ -107,6 +107,8 @@ final class LaneStage {
     private boolean stagedFit;
     private boolean sideBySide;
     private boolean endToEnd;
+    /** The step between the selected rows' starts where it is one step throughout, else 0. */
+    private long rowStep;
 
     /** @param positions the most positions one {@link #read} or {@link #write} moves */
     LaneStage(StridedTensor t, KernelProvider provider, int positions) {
@@ -179,6 +181,7 @@ final class LaneStage {
             for (int r = 0; r < rows; r++) {
                 rowStart[r] = first + r * step;
             }
+            rowStep = rows > 1 ? step : 0;
             boolean full = valid == lanes && lanes > 1;
             sideBySide = full && stride != 1 && step == 1;
             endToEnd = full && stride == 1 && step == length;
@@ -197,10 +200,13 @@ final class LaneStage {
         boolean full = valid == lanes && lanes > 1 && segments == 1;
         boolean adjacent = full && stride != 1;
         boolean ends = full && stride == 1;
-        for (int l = 1; l < valid && (adjacent || ends); l++) {
+        boolean even = valid > 1;
+        for (int l = 1; l < valid; l++) {
             adjacent &= rowStart[l] == rowStart[0] + l;
             ends &= rowStart[l] == rowStart[0] + (long) l * length;
+            even &= rowStart[l] - rowStart[l - 1] == rowStart[1] - rowStart[0];
         }
+        rowStep = even ? rowStart[1] - rowStart[0] : 0;
         sideBySide = adjacent;
         endToEnd = ends;
     }
@@ -229,7 +235,7 @@ final class LaneStage {
      */
     private void readRows(int from, int count, float[] lanesOut) {
         if (count <= SHORT_POSITIONS) {
-            ElementCodec.decodeShortRows(segment, type, rowStart, valid, from, stride, count, lanesOut, lanes);
+            ElementCodec.decodeShortRows(segment, type, rowStart, rowStep, valid, from, stride, count, lanesOut, lanes);
             return;
         }
         if (stride == 1) {
@@ -261,7 +267,7 @@ final class LaneStage {
     /** {@link #write} row by row, kept apart as {@link #readRows}. */
     private void writeRows(int from, int count, float[] lanesIn) {
         if (count <= SHORT_POSITIONS) {
-            ElementCodec.encodeShortRows(lanesIn, lanes, valid, count, segment, type, rowStart, from, stride);
+            ElementCodec.encodeShortRows(lanesIn, lanes, valid, count, segment, type, rowStart, rowStep, from, stride);
             return;
         }
         provider.fromLanes(lanesIn, 0, count, tile, 0, tileStride, spare);
