@@ -31,7 +31,8 @@ import java.lang.foreign.MemorySegment;
  *       run of lanes ({@link KernelProvider#scatterLanes}) and one store per run</td></tr>
  *   <tr><td>anything else, at most {@link #SHORT_POSITIONS} positions (tiny rows of a strided tensor, a
  *       partial last group)</td><td>element by element between memory and the lanes, one call for the
- *       group, no transpose</td></tr>
+ *       group, no transpose (rows evenly spaced: position by position, see
+ *       {@link ElementCodec#decodeShortRows})</td></tr>
  *   <tr><td>anything else</td><td>the codec's strided loops per row, transposed</td></tr>
  * </table>
  * Positions that are known to be +0 (inputs no term reaches) are written by {@link #writeZeros}, a fill.
