@@ -41,6 +41,11 @@ class ForwardLanesTest {
                 new KernelCase("tiny_out_c20", 5, 20, 3, 7, true, 0, f, cont, true),
                 new KernelCase("down3x_c64", 2, 64, 50, 150, false, 0, f, cont, false),
                 new KernelCase("down7x_few_rows", 1, 5, 143, 1000, true, 0, f, cont, true),
+                // Rows of 64 outputs or more read tap by tap, a loop per dtype (SparseForwardRows): by 32 or more
+                // from contiguous rows, by 7 from a channels-last self of few rows; unequal weights (alignCorners).
+                new KernelCase("sparse_rows_down33x_ac", 1, 3, 70, 2300, true, 0, f, cont, false),
+                new KernelCase("sparse_rows_c2_down7x_ac", 4, 2, 143, 1000, true, 0, f,
+                        KernelCase.Layout.TRANSPOSED_GRAD_OUT, false),
                 // Downsampling by 3 to 31 of rows of 512 inputs or more, four rows at a time (GatherForward): 21
                 // rows (a partial last set), blocks of inputs cut across the row with outputs' right taps in the
                 // next block, the clamped last output (alignCorners), a given scale that puts four outputs on

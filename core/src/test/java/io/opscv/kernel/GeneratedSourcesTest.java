@@ -1,0 +1,18 @@
+package io.opscv.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import org.junit.jupiter.api.Test;
+
+/** The committed generated sources are their generators' output: no hand edits, none stale. */
+class GeneratedSourcesTest {
+    @Test
+    void sparseForwardRowsIsItsGeneratorsOutput() throws IOException {
+        assertEquals(SparseForwardRowsGenerator.source(),
+                Files.readString(SparseForwardRowsGenerator.TARGET, StandardCharsets.UTF_8),
+                "SparseForwardRows.java is not SparseForwardRowsGenerator's output: rerun the generator");
+    }
+}
