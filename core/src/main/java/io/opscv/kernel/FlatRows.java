@@ -216,9 +216,11 @@ final class FlatRows {
             return t.shape()[2];
         }
         if (c + rows <= channels || channels == 1 || strides[0] == channels * strides[1]) {
-            // One run needs only its start.
-            for (int k = 1; k < rows && step != t.shape()[2]; k++) {
-                starts[k] = first + k * step;
+            if (step != t.shape()[2]) {
+                // One run (rows end to end) needs only its start.
+                for (int k = 1; k < rows; k++) {
+                    starts[k] = first + k * step;
+                }
             }
             return step;
         }

@@ -382,12 +382,7 @@ final class VectorKernelProvider implements KernelProvider {
     public void decodeLanes(MemorySegment seg, DataType type, long first, long stride, int count, float[] lanes,
                             int at) {
         switch (type) {
-            case FLOAT -> {
-                for (int k = 0; k < count; k++) {
-                    FloatVector.fromMemorySegment(FLOATS, seg, (first + k * stride) * 4, ORDER)
-                            .intoArray(lanes, at + k * LANES);
-                }
-            }
+            case FLOAT -> VectorCodec.loadFloats(seg, first, stride, count, LANES, lanes, at);
             case BF16 -> VectorCodec.widenBf16(seg, first, stride, count, LANES, lanes, at);
             case FLOAT16 -> VectorCodec.widenFp16(seg, first, stride, count, LANES, lanes, at);
             default -> KernelProvider.super.decodeLanes(seg, type, first, stride, count, lanes, at);
@@ -399,12 +394,7 @@ final class VectorKernelProvider implements KernelProvider {
     public void encodeLanes(float[] lanes, int at, int count, MemorySegment seg, DataType type, long first,
                             long stride) {
         switch (type) {
-            case FLOAT -> {
-                for (int k = 0; k < count; k++) {
-                    FloatVector.fromArray(FLOATS, lanes, at + k * LANES)
-                            .intoMemorySegment(seg, (first + k * stride) * 4, ORDER);
-                }
-            }
+            case FLOAT -> VectorCodec.storeFloats(lanes, at, count, seg, first, stride, LANES);
             case BF16 -> VectorCodec.roundBf16(lanes, at, count, seg, first, stride, LANES);
             case FLOAT16 -> VectorCodec.roundFp16(lanes, at, count, seg, first, stride, LANES);
             default -> KernelProvider.super.encodeLanes(lanes, at, count, seg, type, first, stride);
