@@ -13,10 +13,19 @@ package io.opscv.kernel;
  * over each src row of the map, from +0, into an intermediate kept column by column; the H pass is the
  * same over each column; an axis of equal sizes is copied. So the bits are the same as theirs. Tasks are
  * ranges of groups: the result does not depend on the thread count.
+ *
+ * <p>Channels-last maps of fewer channels than lanes take <em>batches in lanes</em> instead ({@link #runBatches}):
+ * a group of maps would be {@code lanes / C} batches whose lanes lie C apart, every position gathered in and
+ * scattered out; a group of {@code lanes} batches is transposed whole both ways.
  */
 final class Bilinear2dMapLanes {
     /** The most pixels a src or dst map may have (64 × 64): a group's buffers then about fill a 1 MiB L2. */
     static final int MAP_POSITIONS = 4096;
+    /**
+     * The most elements a batch of channels-last maps may hold on either side for batches in lanes: three channels of
+     * 64 × 64 pixels, measured faster than groups of maps even where a group's buffers outgrow L2.
+     */
+    static final int BATCH_ELEMENTS = 3 * MAP_POSITIONS;
     /** Elements (src plus dst) a task should cover at least. */
     private static final long TASK_ELEMENTS = 1 << 15;
     private static final int TASKS_PER_THREAD = 4;
@@ -71,6 +80,10 @@ final class Bilinear2dMapLanes {
     private static void run(StridedTensor src, StridedTensor dst, int hs, int ws, LinearTable h, LinearTable w,
                             KernelProvider provider, WorkerPool pool, boolean backward) {
         int lanes = provider.lanes();
+        if (batchesInLanes(src, dst, lanes)) {
+            runBatches(src, dst, hs, ws, h, w, provider, pool, backward);
+            return;
+        }
         long channels = dst.shape()[1];
         long maps = dst.shape()[0] * channels;
         // Groups of a channels-last dst do not straddle batches: each batch's maps are then one dense run
@@ -108,6 +121,41 @@ final class Bilinear2dMapLanes {
         }
     }
 
+    /**
+     * Whether both pixel rows are channels-last batches of {@code 2 <= C < lanes} channels, each batch a run
+     * of memory ({@code strides (S, 1, C)}, {@code S >= C·pixels}), of at most {@link #BATCH_ELEMENTS} elements
+     * a batch either side: then a group is {@code lanes} batches ({@link #runBatches}).
+     */
+    static boolean batchesInLanes(StridedTensor srcPixels, StridedTensor dstPixels, int lanes) {
+        long channels = dstPixels.shape()[1];
+        return channels >= 2 && channels < lanes && batchRuns(srcPixels) && batchRuns(dstPixels)
+                && channels * Math.max(srcPixels.shape()[2], dstPixels.shape()[2]) <= BATCH_ELEMENTS;
+    }
+
+    private static boolean batchRuns(StridedTensor pixels) {
+        long[] sh = pixels.shape();
+        return channelsLast(pixels) && (sh[0] == 1 || pixels.strides()[0] >= sh[1] * sh[2]);
+    }
+
+    /**
+     * Maps in lanes with <em>batches in lanes</em>: a group is {@code lanes} batches of channels-last maps, each
+     * batch's {@code C·H·W} elements one run of memory, decoded at once and transposed so that a vector holds one
+     * element of every batch ({@link KernelProvider#toLanes}); each channel's pixels are then sorted into a map of
+     * their own ({@link KernelProvider#copyPositions}) and both passes run over all C maps, the H pass storing its
+     * pixels back in the batch's channels-last order, which is transposed back and written as one run. Lanes are
+     * batches, so each lane's arithmetic is the maps in lanes' own. Groups of {@code lanes} maps (C-strided
+     * lanes, {@code lanes / C} batches) would gather every position in and scatter it out.
+     */
+    private static void runBatches(StridedTensor src, StridedTensor dst, int hs, int ws, LinearTable h, LinearTable w,
+                                   KernelProvider provider, WorkerPool pool, boolean backward) {
+        int lanes = provider.lanes();
+        long batches = dst.shape()[0];
+        long perGroup = (long) lanes * dst.shape()[1] * (src.shape()[2] + dst.shape()[2]);
+        pool.forEachChunk((batches + lanes - 1) / lanes, perGroup,
+                () -> new Group(src, dst, hs, ws, h, w, provider, backward),
+                (g, s) -> s.runBatches(g * lanes, (int) Math.min(lanes, batches - g * lanes)));
+    }
+
     /** One thread's buffers for a group of maps, reused across its groups. */
     private static final class Group {
         private final LinearTable h;
@@ -127,8 +175,14 @@ final class Bilinear2dMapLanes {
         private final float[] line;
         /** The intermediate, column by column: (x, y) at position x·hs + y, x a dst column, y a src row. */
         private final float[] columns;
-        /** The dst maps, pixel (y, x) at position y·wd + x. */
+        /** The dst maps, pixel (y, x) at position y·wd + x (batches in lanes: pixel-major, channels interleaved). */
         private final float[] dst;
+        /** Batches in lanes: the tensors, the channels, a group's batches as rows, and the transposes' scratch. */
+        private final StridedTensor srcTensor;
+        private final StridedTensor dstTensor;
+        private final int channels;
+        private final float[] rows;
+        private final float[] spare;
 
         Group(StridedTensor s, StridedTensor d, int hs, int ws, LinearTable h, LinearTable w, KernelProvider provider,
               boolean backward) {
@@ -144,13 +198,22 @@ final class Bilinear2dMapLanes {
             this.hd = backward ? h.lin() : h.lout();
             int srcPixels = hs * ws;
             int dstPixels = hd * wd;
-            this.in = new LaneStage(s, provider, srcPixels);
-            this.out = new LaneStage(d, provider, dstPixels);
+            boolean batches = batchesInLanes(s, d, lanes);
+            this.srcTensor = s;
+            this.dstTensor = d;
+            this.channels = batches ? (int) d.shape()[1] : 1;
+            this.in = batches ? null : new LaneStage(s, provider, srcPixels);
+            this.out = batches ? null : new LaneStage(d, provider, dstPixels);
             int slack = lanes * lanes;
-            this.src = new float[srcPixels * lanes + slack];
+            int most = channels * Math.max(srcPixels, dstPixels);
+            this.src = new float[channels * srcPixels * lanes + slack];
             this.line = new float[Math.max(Math.max(ws, wd), Math.max(hs, hd)) * lanes + slack];
-            this.columns = new float[wd * hs * lanes + slack];
-            this.dst = new float[dstPixels * lanes + slack];
+            this.columns = new float[channels * wd * hs * lanes + slack];
+            // Batches in lanes transpose the group's batches through rows both ways and stage the pixel-major
+            // input in dst, free until the H pass.
+            this.dst = new float[(batches ? most : dstPixels) * lanes + slack];
+            this.rows = batches ? new float[most * lanes + slack] : null;
+            this.spare = batches ? new float[2 * slack] : null;
         }
 
         void run(long r0, int valid) {
@@ -160,6 +223,39 @@ final class Bilinear2dMapLanes {
             pass(w, src, hs, ws, wd, columns, hs);
             pass(h, columns, wd, hs, hd, dst, wd);
             out.writeRuns(0, hd * wd, dst);
+        }
+
+        /** Batches {@code [n0, n0 + count)}, {@code count <= lanes}, with batches in lanes ({@link #runBatches}). */
+        void runBatches(long n0, int count) {
+            int srcPixels = hs * ws;
+            int inLength = channels * srcPixels;
+            int outLength = channels * hd * wd;
+            move(srcTensor, n0, count, inLength, true);
+            provider.toLanes(rows, 0, inLength, inLength, dst, 0, spare);
+            for (int c = 0; c < channels; c++) {
+                provider.copyPositions(dst, c, channels, srcPixels, src, c * srcPixels);
+            }
+            // Lines are the C maps' rows, then their columns (x, c) in the batch's order: the H pass stores
+            // pixel (y, x) of channel c at position (y·wd + x)·C + c.
+            pass(w, src, channels * hs, ws, wd, columns, channels * hs);
+            pass(h, columns, wd * channels, hs, hd, dst, wd * channels);
+            provider.fromLanes(dst, 0, outLength, rows, 0, outLength, spare);
+            move(dstTensor, n0, count, outLength, false);
+        }
+
+        /** Decodes ({@code in}) or encodes {@code count} batches of {@code length} elements between the tensor and rows. */
+        private void move(StridedTensor t, long n0, int count, int length, boolean in) {
+            long stride = t.strides()[0];
+            long first = t.offset() + n0 * stride;
+            int runs = stride == length || count == 1 ? 1 : count;
+            int each = runs == 1 ? count * length : length;
+            for (int b = 0; b < runs; b++) {
+                if (in) {
+                    provider.decodeRun(t.segment(), t.dataType(), first + b * stride, each, rows, b * length);
+                } else {
+                    provider.encodeRun(rows, b * length, each, t.segment(), t.dataType(), first + b * stride);
+                }
+            }
         }
 
         /**

@@ -28,7 +28,9 @@ class Bilinear2dLanesTest {
         /** Channels-last storage seen as NCHW. */
         NHWC,
         /** Strides that merge no two row indices: the kernels run one map at a time. */
-        SCRAMBLED
+        SCRAMBLED,
+        /** Channels-last with a gap after each batch (only the "batches" cases). */
+        NHWC_GAPS
     }
 
     /** One call: sizes (in: the backward's out and the forward's self), coordinate arguments, dtype, layout. */
@@ -102,11 +104,20 @@ class Bilinear2dLanesTest {
                 new Case("flat_maps_up_ac", 3, 700, 2, 2, 4, 4, true, 0, 0, f, l, false),
                 new Case("flat_maps_identity_w", 40, 5, 6, 3, 4, 3, false, 0, 0, f, l, false),
                 new Case("flat_maps_identity_h", 30, 3, 4, 9, 4, 5, true, 0, 0, f, l, false),
-                new Case("flat_maps_scales", 7, 11, 7, 5, 3, 4, false, 0.45, 0.7, f, l, false));
+                new Case("flat_maps_scales", 7, 11, 7, 5, 3, 4, false, 0.45, 0.7, f, l, false),
+                // Channels-last maps of fewer channels than lanes with batches in lanes: a partial last group
+                // (37 batches), downsampling and upsampling, an identity axis, batches of 3 × 4096 pixels.
+                new Case("batches_c3", 37, 3, 14, 13, 32, 30, true, 0, 0, f, l, false),
+                new Case("batches_c2_down", 21, 2, 20, 18, 9, 7, false, 0, 0, f, l, false),
+                new Case("batches_c5_identity_w", 18, 5, 6, 9, 12, 9, false, 0, 0, f, l, false),
+                new Case("batches_c3_largest", 2, 3, 64, 64, 40, 50, false, 0, 0, f, l, false));
         List<Case> all = new ArrayList<>();
         for (Case base : shapes) {
             for (DataType t : new DataType[] {DataType.FLOAT, DataType.FLOAT16, DataType.BF16}) {
                 for (Layout layout : Layout.values()) {
+                    if (layout == Layout.NHWC_GAPS && !base.name().startsWith("batches")) {
+                        continue;
+                    }
                     all.add(base.with(t, layout, base.name().hashCode() % 2 == 0 ^ t == DataType.BF16));
                 }
             }
@@ -233,6 +244,7 @@ class Bilinear2dLanesTest {
         long elements;
         switch (k.layout()) {
             case NHWC -> strides = new long[] {rows * cols * c, 1, cols * c, c};
+            case NHWC_GAPS -> strides = new long[] {rows * cols * c + 5, 1, cols * c, c};
             case SCRAMBLED -> {
                 offset = 5;
                 long row = 2L * cols + 1;
