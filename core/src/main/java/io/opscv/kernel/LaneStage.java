@@ -20,6 +20,9 @@ import java.lang.foreign.MemorySegment;
  *       contiguous tensor)</td>
  *       <td>one run for the whole group, transposed; rows of at most {@link #SHORT_POSITIONS} positions
  *       gathered from it (a 16 × 16 transpose would be mostly padding)</td></tr>
+ *   <tr><td>end to end, rows longer than a read, the group at most {@link #GROUP_FLOATS} floats</td>
+ *       <td>the whole group decoded in one run at its first read from position 0 and transposed from there
+ *       (memory streams once, not as {@code lanes} rows side by side)</td></tr>
  *   <tr><td>s = 1 (contiguous rows, any row strides; a last group of fewer rows)</td>
  *       <td>one run per row ({@link KernelProvider#decodeRows}, {@link KernelProvider#encodeRows}),
  *       transposed</td></tr>
@@ -58,6 +61,11 @@ final class LaneStage {
      * strided loops per row (49 × 49 maps of 3 channels did, at 2 × the time).
      */
     private static final int RUN_FLOATS = 1 << 16;
+    /**
+     * The most floats of a group of rows end to end decoded whole (1 MiB, about L2): longer groups took no gain
+     * from it.
+     */
+    private static final int GROUP_FLOATS = 1 << 18;
     private final MemorySegment segment;
     private final DataType type;
     private final KernelProvider provider;
@@ -93,6 +101,12 @@ final class LaneStage {
     /** Floats of each move's stretch, for the {@link #stage}d count of positions. */
     private final int[] moveFloats;
     private int moveCount;
+    /**
+     * A group of rows end to end decoded whole ({@link #groupHeld}), allocated at first use, and the element where
+     * it starts (-1: none; every selection drops it).
+     */
+    private float[] group;
+    private long heldStart = -1;
     private int valid;
     /** The last selection's first row, its batch and channel, and where the group after it starts (-1: segments). */
     private long selectedBatch;
@@ -144,6 +158,7 @@ final class LaneStage {
      * (lane {@code r·segments + k}); one stretch of shift 0 is the rows themselves.
      */
     void select(long r0, int rows, int segments, long shift) {
+        heldStart = -1;
         long n;
         long c;
         if (segments == 1 && r0 == nextRow) {
@@ -231,12 +246,39 @@ final class LaneStage {
     }
 
     /**
+     * Whether the selected group's rows, end to end and longer than a read, are held decoded in {@link #group}:
+     * decoded in one run at the group's first read from position 0, so that memory streams in one run rather
+     * than as {@code lanes} rows side by side, which the prefetchers follow poorly.
+     */
+    private boolean groupHeld(int from) {
+        if (!endToEnd || length <= tileStride || (long) lanes * length > GROUP_FLOATS) {
+            return false;
+        }
+        if (heldStart == rowStart[0]) {
+            return true;
+        }
+        if (from != 0) {
+            return false;
+        }
+        if (group == null) {
+            group = new float[lanes * length + lanes];
+        }
+        provider.decodeRun(segment, type, rowStart[0], lanes * length, group, 0);
+        heldStart = rowStart[0];
+        return true;
+    }
+
+    /**
      * {@link #read} row by row (rows neither side by side nor end to end), kept apart so that read stays
      * small for the JIT.
      */
     private void readRows(int from, int count, float[] lanesOut) {
         if (count <= SHORT_POSITIONS) {
             ElementCodec.decodeShortRows(segment, type, rowStart, rowStep, valid, from, stride, count, lanesOut, lanes);
+            return;
+        }
+        if (groupHeld(from)) {
+            provider.toLanes(group, from, length, count, lanesOut, 0, spare);
             return;
         }
         if (stride == 1) {
