@@ -21,8 +21,10 @@ import java.lang.foreign.MemorySegment;
  *       <td>one run for the whole group, transposed; rows of at most {@link #SHORT_POSITIONS} positions
  *       gathered from it (a 16 × 16 transpose would be mostly padding)</td></tr>
  *   <tr><td>end to end, rows longer than a read, the group at most {@link #GROUP_FLOATS} floats</td>
- *       <td>the whole group decoded in one run at its first read from position 0 and transposed from there
- *       (memory streams once, not as {@code lanes} rows side by side)</td></tr>
+ *       <td>in: the whole group decoded in one run at its first read from position 0 and transposed from
+ *       there; out, where the caller announces whole rows ({@link #writesWholeRows}): transposed into a
+ *       buffer and written in one run once complete (memory streams once, not as {@code lanes} rows side by
+ *       side)</td></tr>
  *   <tr><td>s = 1 (contiguous rows, any row strides; a last group of fewer rows)</td>
  *       <td>one run per row ({@link KernelProvider#decodeRows}, {@link KernelProvider#encodeRows}),
  *       transposed</td></tr>
@@ -65,7 +67,7 @@ final class LaneStage {
      * The most floats of a group of rows end to end decoded whole (1 MiB, about L2): longer groups took no gain
      * from it.
      */
-    private static final int GROUP_FLOATS = 1 << 18;
+    static final int GROUP_FLOATS = 1 << 18;
     private final MemorySegment segment;
     private final DataType type;
     private final KernelProvider provider;
@@ -107,6 +109,12 @@ final class LaneStage {
      */
     private float[] group;
     private long heldStart = -1;
+    /**
+     * Writes of a group announced whole ({@link #writesWholeRows}) collect here until complete; the positions of
+     * each row still to come (0: writes go to memory directly).
+     */
+    private float[] groupOut;
+    private int pending;
     private int valid;
     /** The last selection's first row, its batch and channel, and where the group after it starts (-1: segments). */
     private long selectedBatch;
@@ -158,6 +166,10 @@ final class LaneStage {
      * (lane {@code r·segments + k}); one stretch of shift 0 is the rows themselves.
      */
     void select(long r0, int rows, int segments, long shift) {
+        if (pending > 0 && pending < length) {
+            throw new IllegalStateException("rows announced whole were left with " + pending + " positions unwritten");
+        }
+        pending = 0;
         heldStart = -1;
         long n;
         long c;
@@ -307,8 +319,40 @@ final class LaneStage {
         }
     }
 
+    /**
+     * Announces that each position of the selected rows is written once ({@link #write}, {@link #writeZeros}) before
+     * the next selection. Where the rows lie end to end, longer than a write, the group at most
+     * {@link #GROUP_FLOATS} floats, the writes then collect in a buffer and the complete group goes out in one
+     * run: memory streams once rather than as {@code lanes} rows side by side. A selection that finds such rows
+     * partly written throws rather than drop them.
+     */
+    void writesWholeRows() {
+        if (endToEnd && length > tileStride && (long) lanes * length <= GROUP_FLOATS) {
+            if (groupOut == null) {
+                groupOut = new float[lanes * length + lanes];
+            }
+            pending = length;
+        }
+    }
+
+    /** Counts {@code count} positions of an announced group as written, and writes the group once complete. */
+    private void collected(int count) {
+        pending -= count;
+        if (pending < 0) {
+            throw new IllegalStateException("rows announced whole were written twice");
+        }
+        if (pending == 0) {
+            provider.encodeRun(groupOut, 0, lanes * length, segment, type, rowStart[0]);
+        }
+    }
+
     /** {@link #write} row by row, kept apart as {@link #readRows}. */
     private void writeRows(int from, int count, float[] lanesIn) {
+        if (pending > 0) {
+            provider.fromLanes(lanesIn, 0, count, groupOut, from, length, spare);
+            collected(count);
+            return;
+        }
         if (count <= SHORT_POSITIONS) {
             ElementCodec.encodeShortRows(lanesIn, lanes, valid, count, segment, type, rowStart, rowStep, from, stride);
             return;
@@ -337,7 +381,12 @@ final class LaneStage {
     /** Writes +0 to positions {@code [from, from + count)} of the group's rows (all dtypes: zero bits). */
     void writeZeros(int from, int count) {
         long size = type.byteSize();
-        if (sideBySide && stride == lanes) {
+        if (pending > 0) {
+            for (int l = 0; l < lanes; l++) {
+                java.util.Arrays.fill(groupOut, l * length + from, l * length + from + count, 0f);
+            }
+            collected(count);
+        } else if (sideBySide && stride == lanes) {
             MemorySegment.copy(ZEROS, 0, segment, (rowStart[0] + from * stride) * size, count * stride * size);
         } else if (sideBySide || stride == 1) {
             long step = sideBySide ? stride : 1;

@@ -157,7 +157,9 @@ public final class Linear1dBackwardKernel {
             long byWork = Math.max(1, TASK_ELEMENTS / perGroupBlock);
             // A task takes consecutive blocks of each of its groups in turn, so that every row streams through
             // memory in long runs (the prefetchers follow them) rather than a block's few KiB per row.
-            blocksPerTask = (int) Math.min(blocks, Math.max(byWork, RUN_BLOCKS));
+            // Rows whose group fits a stage's whole-group buffer are tasks of whole rows, so that out goes in one run.
+            blocksPerTask = (long) lanes * lin <= LaneStage.GROUP_FLOATS ? (int) blocks
+                    : (int) Math.min(blocks, Math.max(byWork, RUN_BLOCKS));
             long blockTasks = (blocks + blocksPerTask - 1) / blocksPerTask;
             long groupTasks = Math.max(1, ((long) threads * TASKS_PER_THREAD + blockTasks - 1) / blockTasks);
             long perTask = Math.min(Math.max(1, byWork / blocksPerTask), Math.max(1, groups / groupTasks));
@@ -224,11 +226,16 @@ public final class Linear1dBackwardKernel {
             long firstGroup = (t / region.blockTasks()) * groupsPerTask;
             long endGroup = Math.min(groups, firstGroup + groupsPerTask);
             int lanes = provider.lanes();
+            // A task of every block of the whole rows writes each input of its groups once.
+            boolean whole = b0 == 0 && b1 == region.blocks() && region.from() == 0 && region.to() == table.lin();
             for (long group = firstGroup; group < endGroup; group++) {
                 long r0 = group * lanes;
                 int valid = (int) Math.min(lanes, rows - r0);
                 s.in.select(r0, valid, 1, 0);
                 s.out.select(r0, valid, 1, 0);
+                if (whole) {
+                    s.out.writesWholeRows();
+                }
                 for (int b = b0; b < b1; b++) {
                     int i0 = region.from() + b * block;
                     sumBlock(i0, Math.min(region.to(), i0 + block), s);

@@ -64,7 +64,9 @@ public final class Linear1dForwardKernel {
         long groups = (rows + lanes - 1) / lanes;
         long perGroup = Math.max(1, (long) lanes * (t.lout() + (long) t.lin()) / blocks);
         // A task takes a run of consecutive blocks of each of its groups in turn (see Linear1dBackwardKernel).
-        int blocksPerTask = (int) Math.min(blocks, Math.max(RUN_BLOCKS, TASK_ELEMENTS / perGroup));
+        // Rows whose group fits a stage's whole-group buffer are tasks of whole rows, so that out goes in one run.
+        int blocksPerTask = (long) lanes * t.lout() <= LaneStage.GROUP_FLOATS ? blocks
+                : (int) Math.min(blocks, Math.max(RUN_BLOCKS, TASK_ELEMENTS / perGroup));
         int blockTasks = (blocks + blocksPerTask - 1) / blocksPerTask;
         long groupTasks = Math.max(1, (4L * pool.parallelism() + blockTasks - 1) / blockTasks);
         long groupsPerTask = Math.max(Math.max(1, Math.min(TASK_ELEMENTS / perGroup / blocksPerTask, groups / groupTasks)),
@@ -80,6 +82,10 @@ public final class Linear1dForwardKernel {
                 int valid = (int) Math.min(lanes, rows - r0);
                 s.in.select(r0, valid, 1, 0);
                 s.out.select(r0, valid, 1, 0);
+                if (b0 == 0 && b1 == blocks) {
+                    // Every block of the whole rows: each output of the group is written once.
+                    s.out.writesWholeRows();
+                }
                 for (int b = b0; b < b1; b++) {
                     int j0 = starts[b];
                     int j1 = starts[b + 1];

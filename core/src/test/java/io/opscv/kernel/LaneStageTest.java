@@ -1,6 +1,7 @@
 package io.opscv.kernel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import io.opscv.runtime.DataType;
 import java.lang.foreign.Arena;
@@ -11,7 +12,9 @@ import org.junit.jupiter.api.Test;
 /**
  * A stage reads what memory holds at the time of the read's selection: a group of rows end to end that it
  * decodes whole at its first read is dropped at the next selection, so that a buffer rewritten between two
- * selections of the same rows (the 2-D kernels' intermediates) is read anew.
+ * selections of the same rows (the 2-D kernels' intermediates) is read anew. Writes of rows announced whole
+ * collect until every position is written, zeros included, and a selection that finds them partly written
+ * throws rather than drop them.
  */
 class LaneStageTest {
     @Test
@@ -43,6 +46,53 @@ class LaneStageTest {
                     }
                 }
             }
+        }
+    }
+
+    @Test
+    void writesRowsAnnouncedWholeOnceEveryPositionIsWritten() {
+        KernelProvider provider = KernelProviders.vector();
+        int lanes = provider.lanes();
+        int length = 300;
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment seg = arena.allocate(2L * lanes * length * Float.BYTES, 64);
+            StridedTensor rows = new StridedTensor(seg, 0, new long[] {1, 2L * lanes, length},
+                    new long[] {2L * lanes * length, length, 1}, DataType.FLOAT);
+            LaneStage stage = new LaneStage(rows, provider, 256);
+            float[] lanesIn = new float[(length + lanes) * lanes];
+            seg.fill((byte) 0x7f);
+            for (int group = 0; group < 2; group++) {
+                for (int k = 0; k < length; k++) {
+                    for (int l = 0; l < lanes; l++) {
+                        lanesIn[k * lanes + l] = 1 + group * 100000 + l * 1000 + k;
+                    }
+                }
+                stage.select((long) group * lanes, lanes, 1, 0);
+                stage.writesWholeRows();
+                // The last stretch first, zeros in the middle of the second group (the first wrote values there).
+                float[] tail = java.util.Arrays.copyOfRange(lanesIn, 250 * lanes, (250 + 50 + lanes) * lanes);
+                stage.write(250, 50, tail);
+                if (group == 0) {
+                    stage.write(0, 250, lanesIn);
+                } else {
+                    stage.write(0, 100, lanesIn);
+                    stage.writeZeros(100, 150);
+                }
+            }
+            for (int group = 0; group < 2; group++) {
+                for (int l = 0; l < lanes; l++) {
+                    for (int k = 0; k < length; k++) {
+                        float expected = group == 1 && k >= 100 && k < 250 ? 0f : 1 + group * 100000 + l * 1000 + k;
+                        long at = ((long) group * lanes + l) * length + k;
+                        assertEquals(expected, seg.getAtIndex(ValueLayout.JAVA_FLOAT, at),
+                                "group " + group + " row " + l + " position " + k);
+                    }
+                }
+            }
+            stage.select(0, lanes, 1, 0);
+            stage.writesWholeRows();
+            stage.write(0, 100, lanesIn);
+            assertThrows(IllegalStateException.class, () -> stage.select(lanes, lanes, 1, 0));
         }
     }
 }
