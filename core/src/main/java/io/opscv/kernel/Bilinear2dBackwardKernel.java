@@ -81,9 +81,9 @@ public final class Bilinear2dBackwardKernel {
         if (wide && Bilinear2dRows.tryBackward(gradOut, out, ht, wt, rowPix, provider, pool)) {
             return;
         }
-        StridedTensor gradPixels = Bilinear2dMapLanes.pixels(gradOut);
-        StridedTensor outPixels = Bilinear2dMapLanes.pixels(out);
-        if (mapsInLanes && Bilinear2dMapLanes.serves(gradPixels, outPixels)) {
+        StridedTensor gradPixels = Bilinear2dMapLanes.pixels(gradOut, Bilinear2dMapLanes.BACKWARD_MAP_POSITIONS);
+        StridedTensor outPixels = Bilinear2dMapLanes.pixels(out, Bilinear2dMapLanes.BACKWARD_MAP_POSITIONS);
+        if (mapsInLanes && Bilinear2dMapLanes.servesBackward(gradPixels, outPixels, provider.lanes())) {
             Bilinear2dMapLanes.backward(gradPixels, outPixels, (int) gs[2], (int) gs[3], ht, wt, provider, pool);
             return;
         }

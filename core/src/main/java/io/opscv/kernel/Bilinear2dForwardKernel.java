@@ -55,8 +55,8 @@ public final class Bilinear2dForwardKernel {
         LinearTable ht = h.full();
         LinearTable wt = w.full();
         int pix = mapsInLanes ? Bilinear2dRows.pixel(self, out) : 0;
-        StridedTensor selfPixels = Bilinear2dMapLanes.pixels(self);
-        StridedTensor outPixels = Bilinear2dMapLanes.pixels(out);
+        StridedTensor selfPixels = Bilinear2dMapLanes.pixels(self, Bilinear2dMapLanes.MAP_POSITIONS);
+        StridedTensor outPixels = Bilinear2dMapLanes.pixels(out, Bilinear2dMapLanes.MAP_POSITIONS);
         // Pixels of whole vectors of channels go along their rows whatever the maps' size: each row is
         // plain vector loads, where maps in lanes would stage every pixel through the lanes.
         FlatMaps flat = mapsInLanes ? FlatMaps.of(self, out, ht, wt, provider) : null;

@@ -3,8 +3,9 @@ package io.opscv.kernel;
 /**
  * The 2-D operators on small maps with <em>maps in lanes</em>: a group of {@link KernelProvider#lanes()}
  * maps (n, c) is staged whole, each map a lane and each pixel (h, w) a position, and both passes run
- * on the lane-major buffers. Small maps (a few pixels to 64 × 64) give rows in lanes too little to work
- * on: a row of 2 to 64 positions per group, many groups, most of each transpose padding. With maps in
+ * on the lane-major buffers (maps of up to 64 × 64 pixels, 128 × 128 in the backward). Small maps give rows
+ * in lanes too little to work on: a row of 2 to 64 positions per group, many groups, most of each transpose
+ * padding. With maps in
  * lanes a group moves one run of memory each way (a map's pixels are consecutive positions of one
  * lane) and every pass is whole vectors.
  *
@@ -19,7 +20,7 @@ package io.opscv.kernel;
  * scattered out; a group of {@code lanes} batches is transposed whole both ways.
  */
 final class Bilinear2dMapLanes {
-    /** The most pixels a src or dst map may have (64 × 64): a group's buffers then about fill a 1 MiB L2. */
+    /** The most pixels a src or dst map of the forward may have (64 × 64): a group's buffers then about fill a 1 MiB L2. */
     static final int MAP_POSITIONS = 4096;
     /**
      * The most elements a batch of channels-last maps may hold on either side for batches in lanes: three channels of
@@ -33,13 +34,20 @@ final class Bilinear2dMapLanes {
     private Bilinear2dMapLanes() {}
 
     /**
-     * The view of {@code t} (N, C, H, W) as rows (N, C, H·W) of pixels, or null where its H and W do not
-     * merge into one axis (H's stride is not W times W's) or a map has more than {@link #MAP_POSITIONS}.
+     * The most pixels of a map the backward takes (128 × 128): its other forms sum each map's lines through
+     * transposes (the tiles) or per-element tables (rows), which cost more than a group's buffers outgrowing L2;
+     * the forward's rows are plain interpolations, faster than maps in lanes past {@link #MAP_POSITIONS}.
      */
-    static StridedTensor pixels(StridedTensor t) {
+    static final int BACKWARD_MAP_POSITIONS = 4 * MAP_POSITIONS;
+
+    /**
+     * The view of {@code t} (N, C, H, W) as rows (N, C, H·W) of pixels, or null where its H and W do not
+     * merge into one axis (H's stride is not W times W's) or a map has more than {@code most} pixels.
+     */
+    static StridedTensor pixels(StridedTensor t, int most) {
         long[] sh = t.shape();
         long[] st = t.strides();
-        if (sh[2] * sh[3] > MAP_POSITIONS || (sh[2] > 1 && sh[3] > 1 && st[2] != sh[3] * st[3])) {
+        if (sh[2] * sh[3] > most || (sh[2] > 1 && sh[3] > 1 && st[2] != sh[3] * st[3])) {
             return null;
         }
         long stride = sh[3] > 1 ? st[3] : st[2];
@@ -58,6 +66,20 @@ final class Bilinear2dMapLanes {
         }
         long[] st = dstPixels.strides();
         return st[2] == 1 || dstPixels.shape()[2] == 1 || channelsLast(dstPixels);
+    }
+
+    /**
+     * {@link #serves} for the backward's pixel rows ({@link #pixels} up to {@link #BACKWARD_MAP_POSITIONS}): maps
+     * past {@link #MAP_POSITIONS} only where no group gathers interleaved maps (whose runs would then outgrow the
+     * stage's L2 buffer): pixels consecutive, a vector of channels or more, or batches in lanes.
+     */
+    static boolean servesBackward(StridedTensor gradPixels, StridedTensor outPixels, int lanes) {
+        if (!serves(gradPixels, outPixels)) {
+            return false;
+        }
+        boolean small = Math.max(gradPixels.shape()[2], outPixels.shape()[2]) <= MAP_POSITIONS;
+        return small || !channelsLast(outPixels) || outPixels.shape()[1] >= lanes
+                || batchesInLanes(gradPixels, outPixels, lanes);
     }
 
     private static boolean channelsLast(StridedTensor pixels) {

@@ -66,6 +66,11 @@ class Bilinear2dLanesTest {
                 new Case("tiny_maps_partial_group", 3, 13, 3, 3, 6, 6, true, 0, 0, f, l, false),
                 new Case("maps_of_4096_pixels", 1, 17, 64, 64, 32, 32, false, 0, 0, f, l, false),
                 new Case("map_over_4096_pixels", 1, 9, 65, 64, 20, 40, false, 0, 0, f, l, false),
+                // The backward takes maps in lanes up to 128 × 128 pixels (not maps of few channels-last channels
+                // that batches in lanes do not take).
+                new Case("backward_maps_of_16384_pixels", 1, 17, 128, 128, 100, 90, true, 0, 0, f, l, false),
+                new Case("backward_map_over_16384_pixels", 1, 2, 129, 128, 60, 40, false, 0, 0, f, l, false),
+                new Case("backward_c3_maps_over_batches", 2, 3, 100, 90, 50, 45, false, 0, 0, f, l, false),
                 new Case("large_map_bands", 1, 2, 150, 260, 300, 520, false, 0, 0, f, l, false),
                 new Case("wide_channels_bands", 1, 40, 30, 100, 60, 200, true, 0, 0, f, l, false),
                 new Case("long_span_chunks", 1, 64, 3, 60, 120, 100, false, 0, 0, f, l, false),
