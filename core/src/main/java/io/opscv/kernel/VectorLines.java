@@ -23,9 +23,9 @@ final class VectorLines {
     static int sum(LinearTable t, int q0, int q1, float[] from, float[] to, int outStride) {
         int q = q0;
         for (; q + LINES <= q1; q += LINES) {
-            if (t.lout() < t.lin()) {
-                scatter(t, q, from, to, outStride);
-            } else if (t.visitsEveryInput()) {
+            // Downsampling takes the gather form too: its inputs have a term or two each, which a scatter paid
+            // for with a load and a store apiece.
+            if (t.lout() >= t.lin() && t.visitsEveryInput()) {
                 walk(t, q, from, to, outStride);
             } else {
                 gather(t, q, from, to, outStride);
@@ -183,43 +183,6 @@ final class VectorLines {
         int o = (last * outStride + q) * LANES;
         java.util.Arrays.fill(to, o, o + LINES * LANES, 0f);
         lastInput(t, q, from, to, outStride, bounds[last]);
-    }
-
-    /**
-     * The scatter form for downsampling (most inputs get no term): the four lines' sums zeroed, then each
-     * position added into its two taps, the left term first, in ascending j: each input's terms in the
-     * gather order.
-     */
-    private static void scatter(LinearTable t, int q, float[] from, float[] to, int outStride) {
-        final int[] x0 = t.x0;
-        final float[] w0 = t.w0;
-        final float[] w1 = t.w1;
-        final int last = t.lin() - 1;
-        final int step = t.lout() * LANES;
-        final int base = q * step;
-        // Zeroed by vector stores: a fill call per input cost more than its four vectors.
-        FloatVector zero = FloatVector.zero(FLOATS);
-        for (int i = 0; i <= last; i++) {
-            int o = (i * outStride + q) * LANES;
-            zero.intoArray(to, o);
-            zero.intoArray(to, o + LANES);
-            zero.intoArray(to, o + 2 * LANES);
-            zero.intoArray(to, o + 3 * LANES);
-        }
-        for (int j = 0, end = t.lout(); j < end; j++) {
-            int left = x0[j];
-            int right = left < last ? left + 1 : left;
-            float l = w0[j];
-            float r = w1[j];
-            for (int m = 0; m < LINES; m++) {
-                // Line q + m: its position j into its two taps, the left term first.
-                FloatVector v = FloatVector.fromArray(FLOATS, from, base + m * step + j * LANES);
-                int a = (left * outStride + q + m) * LANES;
-                FloatVector.fromArray(FLOATS, to, a).add(v.mul(l)).intoArray(to, a);
-                int b = (right * outStride + q + m) * LANES;
-                FloatVector.fromArray(FLOATS, to, b).add(v.mul(r)).intoArray(to, b);
-            }
-        }
     }
 
     /** {@link KernelProvider#interpolateLines}: each output of each line straight to its transposed place. */
