@@ -5,9 +5,8 @@ package io.opscv.kernel;
  * maps (n, c) is staged whole, each map a lane and each pixel (h, w) a position, and both passes run
  * on the lane-major buffers (maps of up to 64 × 64 pixels, 128 × 128 in the backward). Small maps give rows
  * in lanes too little to work on: a row of 2 to 64 positions per group, many groups, most of each transpose
- * padding. With maps in
- * lanes a group moves one run of memory each way (a map's pixels are consecutive positions of one
- * lane) and every pass is whole vectors.
+ * padding. With maps in lanes a group moves one run of memory each way (a map's pixels are consecutive
+ * positions of one lane) and every pass is whole vectors.
  *
  * <p>The arithmetic is the tiled kernels' ({@link Bilinear2dBackwardKernel}, {@link Bilinear2dForwardKernel}),
  * lane by lane: the W pass is {@link KernelProvider#sumLanes} or {@link KernelProvider#interpolateLanes}

@@ -2,6 +2,7 @@ package io.opscv.kernel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.opscv.runtime.DataType;
 import java.lang.foreign.Arena;
@@ -20,6 +21,9 @@ class LaneStageTest {
     @Test
     void readsTheRowsAgainAfterEachSelection() {
         for (KernelProvider provider : new KernelProvider[] {KernelProviders.scalar(), KernelProviders.vector()}) {
+            if (provider == null) {
+                continue; // no Vector API in this run
+            }
             int lanes = provider.lanes();
             int length = 300;
             int chunk = 256;
@@ -52,6 +56,7 @@ class LaneStageTest {
     @Test
     void writesRowsAnnouncedWholeOnceEveryPositionIsWritten() {
         KernelProvider provider = KernelProviders.vector();
+        assumeTrue(provider != null, "the Vector API provider: rows end to end need several lanes");
         int lanes = provider.lanes();
         int length = 300;
         try (Arena arena = Arena.ofConfined()) {
