@@ -21,6 +21,8 @@ public final class StridedCopy {
      * whose fixed cost is several times a few such accesses.
      */
     private static final long SHORT_ROW_BYTES = 64;
+    /** Elements a strided row's loop takes on one int index. */
+    private static final int PIECE = 4096;
     /** Below this many elements a copy runs on its caller. */
     private static final long PARALLEL_ELEMENTS = 1 << 18;
 
@@ -201,30 +203,43 @@ public final class StridedCopy {
             }
         }
 
-        /** One row by typed loads and stores. */
+        /**
+         * One row by typed loads and stores, in pieces of {@link #PIECE} elements on an int index: the JIT compiles
+         * a long-indexed loop of segment accesses less well.
+         */
         private void elements(long a, long b) {
-            switch ((int) size) {
-                case 2 -> {
-                    for (long k = 0; k < inner; k++) {
-                        to.set(ValueLayout.JAVA_SHORT_UNALIGNED, (b + k * toStep) * 2,
-                                from.get(ValueLayout.JAVA_SHORT_UNALIGNED, (a + k * fromStep) * 2));
+            final MemorySegment src = from;
+            final MemorySegment dst = to;
+            final long bytes = size;
+            final long fs = fromStep * bytes;
+            final long ts = toStep * bytes;
+            for (long k0 = 0; k0 < inner; k0 += PIECE) {
+                int m = (int) Math.min(PIECE, inner - k0);
+                long f = (a + k0 * fromStep) * bytes;
+                long t = (b + k0 * toStep) * bytes;
+                switch ((int) bytes) {
+                    case 2 -> {
+                        for (int i = 0; i < m; i++) {
+                            dst.set(ValueLayout.JAVA_SHORT_UNALIGNED, t + i * ts,
+                                    src.get(ValueLayout.JAVA_SHORT_UNALIGNED, f + i * fs));
+                        }
                     }
-                }
-                case 4 -> {
-                    for (long k = 0; k < inner; k++) {
-                        to.set(ValueLayout.JAVA_INT_UNALIGNED, (b + k * toStep) * 4,
-                                from.get(ValueLayout.JAVA_INT_UNALIGNED, (a + k * fromStep) * 4));
+                    case 4 -> {
+                        for (int i = 0; i < m; i++) {
+                            dst.set(ValueLayout.JAVA_INT_UNALIGNED, t + i * ts,
+                                    src.get(ValueLayout.JAVA_INT_UNALIGNED, f + i * fs));
+                        }
                     }
-                }
-                case 8 -> {
-                    for (long k = 0; k < inner; k++) {
-                        to.set(ValueLayout.JAVA_LONG_UNALIGNED, (b + k * toStep) * 8,
-                                from.get(ValueLayout.JAVA_LONG_UNALIGNED, (a + k * fromStep) * 8));
+                    case 8 -> {
+                        for (int i = 0; i < m; i++) {
+                            dst.set(ValueLayout.JAVA_LONG_UNALIGNED, t + i * ts,
+                                    src.get(ValueLayout.JAVA_LONG_UNALIGNED, f + i * fs));
+                        }
                     }
-                }
-                default -> {
-                    for (long k = 0; k < inner; k++) {
-                        MemorySegment.copy(from, (a + k * fromStep) * size, to, (b + k * toStep) * size, size);
+                    default -> {
+                        for (int i = 0; i < m; i++) {
+                            MemorySegment.copy(src, f + i * fs, dst, t + i * ts, bytes);
+                        }
                     }
                 }
             }
