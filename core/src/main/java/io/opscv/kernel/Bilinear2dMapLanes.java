@@ -19,7 +19,10 @@ package io.opscv.kernel;
  * scattered out; a group of {@code lanes} batches is transposed whole both ways.
  */
 final class Bilinear2dMapLanes {
-    /** The most pixels a src or dst map of the forward may have (64 × 64): a group's buffers then about fill a 1 MiB L2. */
+    /**
+     * The most pixels a src or dst map of the forward may have (64 × 64): a group's buffers then about fill a 1 MiB
+     * L2.
+     */
     static final int MAP_POSITIONS = 4096;
     /**
      * The most elements a batch of channels-last maps may hold on either side for batches in lanes: three channels of
@@ -123,7 +126,7 @@ final class Bilinear2dMapLanes {
         WorkerPool.Task body = (task, slot) -> {
             Group g = scratch[slot];
             if (g == null) {
-                g = new Group(src, dst, hs, ws, h, w, provider, backward);
+                g = new Group(src, dst, hs, ws, h, w, provider, backward, false);
                 scratch[slot] = g;
             }
             long first = task * groupsPerTask;
@@ -173,7 +176,7 @@ final class Bilinear2dMapLanes {
         long batches = dst.shape()[0];
         long perGroup = (long) lanes * dst.shape()[1] * (src.shape()[2] + dst.shape()[2]);
         pool.forEachChunk((batches + lanes - 1) / lanes, perGroup,
-                () -> new Group(src, dst, hs, ws, h, w, provider, backward),
+                () -> new Group(src, dst, hs, ws, h, w, provider, backward, true),
                 (g, s) -> s.runBatches(g * lanes, (int) Math.min(lanes, batches - g * lanes)));
     }
 
@@ -205,8 +208,9 @@ final class Bilinear2dMapLanes {
         private final float[] rows;
         private final float[] spare;
 
+        /** @param batches whether the group is {@code lanes} batches ({@link #runBatches}) rather than maps */
         Group(StridedTensor s, StridedTensor d, int hs, int ws, LinearTable h, LinearTable w, KernelProvider provider,
-              boolean backward) {
+              boolean backward, boolean batches) {
             this.h = h;
             this.w = w;
             this.provider = provider;
@@ -219,7 +223,6 @@ final class Bilinear2dMapLanes {
             this.hd = backward ? h.lin() : h.lout();
             int srcPixels = hs * ws;
             int dstPixels = hd * wd;
-            boolean batches = batchesInLanes(s, d, lanes);
             this.srcTensor = s;
             this.dstTensor = d;
             this.channels = batches ? (int) d.shape()[1] : 1;
@@ -264,7 +267,10 @@ final class Bilinear2dMapLanes {
             move(dstTensor, n0, count, outLength, false);
         }
 
-        /** Decodes ({@code in}) or encodes {@code count} batches of {@code length} elements between the tensor and rows. */
+        /**
+         * Decodes ({@code in}) or encodes {@code count} batches of {@code length} elements between the tensor and
+         * rows.
+         */
         private void move(StridedTensor t, long n0, int count, int length, boolean in) {
             long stride = t.strides()[0];
             long first = t.offset() + n0 * stride;

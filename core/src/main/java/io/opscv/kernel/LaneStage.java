@@ -263,7 +263,7 @@ final class LaneStage {
      * than as {@code lanes} rows side by side, which the prefetchers follow poorly.
      */
     private boolean groupHeld(int from) {
-        if (!endToEnd || length <= tileStride || (long) lanes * length > GROUP_FLOATS) {
+        if (!groupFits()) {
             return false;
         }
         if (heldStart == rowStart[0]) {
@@ -327,12 +327,20 @@ final class LaneStage {
      * partly written throws rather than drop them.
      */
     void writesWholeRows() {
-        if (endToEnd && length > tileStride && (long) lanes * length <= GROUP_FLOATS) {
+        if (groupFits()) {
             if (groupOut == null) {
                 groupOut = new float[lanes * length + lanes];
             }
             pending = length;
         }
+    }
+
+    /**
+     * Whether the selected rows lie end to end, longer than a read or write, the group at most
+     * {@link #GROUP_FLOATS} floats.
+     */
+    private boolean groupFits() {
+        return endToEnd && length > tileStride && (long) lanes * length <= GROUP_FLOATS;
     }
 
     /** Counts {@code count} positions of an announced group as written, and writes the group once complete. */
