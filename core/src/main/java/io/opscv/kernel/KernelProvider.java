@@ -117,6 +117,50 @@ public interface KernelProvider {
     }
 
     /**
+     * Sorts {@code count} positions of {@code ways} rows stored side by side ({@code src[k·ways + r]}: the
+     * channels of a channels-last run) into {@code ways} rows of consecutive elements ({@code r·count + k}),
+     * bits unchanged; returns the array that holds them ({@code src} or {@code dst}; the other is overwritten).
+     */
+    default short[] unzip(short[] src, short[] dst, int ways, int count) {
+        for (int r = 0; r < ways; r++) {
+            for (int k = 0; k < count; k++) {
+                dst[r * count + k] = src[k * ways + r];
+            }
+        }
+        return dst;
+    }
+
+    /** {@link #unzip(short[], short[], int, int)} for 32-bit elements. */
+    default int[] unzip(int[] src, int[] dst, int ways, int count) {
+        for (int r = 0; r < ways; r++) {
+            for (int k = 0; k < count; k++) {
+                dst[r * count + k] = src[k * ways + r];
+            }
+        }
+        return dst;
+    }
+
+    /** The inverse of {@link #unzip(short[], short[], int, int)}: {@code src[r·count + k]} to {@code k·ways + r}. */
+    default short[] zip(short[] src, short[] dst, int ways, int count) {
+        for (int r = 0; r < ways; r++) {
+            for (int k = 0; k < count; k++) {
+                dst[k * ways + r] = src[r * count + k];
+            }
+        }
+        return dst;
+    }
+
+    /** {@link #zip(short[], short[], int, int)} for 32-bit elements. */
+    default int[] zip(int[] src, int[] dst, int ways, int count) {
+        for (int r = 0; r < ways; r++) {
+            for (int k = 0; k < count; k++) {
+                dst[k * ways + r] = src[r * count + k];
+            }
+        }
+        return dst;
+    }
+
+    /**
      * Copies {@code count} positions of a lane-major buffer, {@code step} apart from position {@code from} of
      * {@code src}, to consecutive positions from {@code to} of {@code dst}: position {@code from + k·step} to
      * {@code to + k} (a channel's positions of channels-last batches in lanes, sorted into a line of their own).

@@ -9,9 +9,10 @@ import java.lang.foreign.ValueLayout;
  * moved unchanged, so NaN payloads and ±Inf survive.
  *
  * <p>Dimensions that are contiguous in both views are merged first, so that a view of padded rows
- * copies whole rows and a contiguous pair is one bulk copy. The rows left are then cut into tasks over
- * the worker pool: rows of consecutive elements are bulk copies, or eight bytes at a time where they are
- * short, strided ones typed loads and stores.
+ * copies whole rows and a contiguous pair is one bulk copy. Rows stored side by side in one view and as
+ * rows in the other (channels-last into contiguous, or back) go by blocks sorted in L1. The rows left are
+ * cut into tasks over the worker pool: rows of consecutive elements are bulk copies, or eight bytes at a
+ * time where they are short, strided ones typed loads and stores.
  */
 public final class StridedCopy {
     /** Elements a task should cover at least. */
@@ -25,6 +26,10 @@ public final class StridedCopy {
     private static final int PIECE = 4096;
     /** Below this many elements a copy runs on its caller. */
     private static final long PARALLEL_ELEMENTS = 1 << 18;
+    /** Elements of a block of rows stored side by side, sorted in L1. */
+    private static final int BLOCK_ELEMENTS = 8192;
+    /** The most rows side by side sorted by blocks. */
+    private static final int MAX_WAYS = 1024;
 
     private StridedCopy() {}
 
@@ -48,6 +53,10 @@ public final class StridedCopy {
         }
         Rows rows = new Rows(src, dst);
         long elements = rows.count * rows.inner;
+        if (rows.ways() > 0) {
+            rows.interleaved(pool, elements < PARALLEL_ELEMENTS || pool.parallelism() == 1);
+            return;
+        }
         if (rows.count < 2L * pool.parallelism() && rows.bulk() && elements >= PARALLEL_ELEMENTS) {
             // Few long rows of consecutive elements (a contiguous tensor is one): pieces of rows as tasks.
             int pieces = (int) Math.min(4L * pool.parallelism(), rows.inner / TASK_ELEMENTS + 1);
@@ -134,6 +143,79 @@ public final class StridedCopy {
 
         boolean bulk() {
             return fromStep == 1 && toStep == 1;
+        }
+
+        /**
+         * The rows of the last outer dimension where one view stores them side by side (its stride 1, the rows'
+         * element stride their count: the channels of a dense channels-last run) and the other as rows of
+         * consecutive elements, for 2- and 4-byte elements: their count (the ways); else 0.
+         */
+        int ways() {
+            int p = shape.length - 1;
+            if (p < 0 || (size != Short.BYTES && size != Integer.BYTES) || shape[p] < 2 || shape[p] > MAX_WAYS) {
+                return 0;
+            }
+            long w = shape[p];
+            boolean unzip = toStep == 1 && fromStrides[p] == 1 && fromStep == w;
+            boolean zip = fromStep == 1 && toStrides[p] == 1 && toStep == w;
+            return unzip || zip ? (int) w : 0;
+        }
+
+        /**
+         * The copy by blocks of positions of the {@link #ways} rows: each block read in one run (or a run per row),
+         * sorted in L1 by the provider's {@code unzip} or {@code zip}, and written a run per row (or in one run),
+         * where element-by-element strided accesses would cost several times the bytes moved.
+         */
+        void interleaved(WorkerPool pool, boolean inline) {
+            int p = shape.length - 1;
+            int ways = (int) shape[p];
+            // Whole vectors of either element size at every width: blocks of a multiple of 32 positions.
+            int positions = (int) Math.min(inner, Math.max(32, BLOCK_ELEMENTS / ways / 32 * 32));
+            long blocks = (inner + positions - 1) / positions;
+            long planes = count / ways;
+            long units = planes * blocks;
+            long perTask = Math.max(1, TASK_ELEMENTS / ((long) positions * ways));
+            long per = Math.max(perTask, (units + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
+            int tasks = Math.toIntExact((units + per - 1) / per);
+            int length = positions * ways;
+            java.util.function.Supplier<Object[]> scratch = size == Short.BYTES
+                    ? () -> new Object[] {new short[length], new short[length]}
+                    : () -> new Object[] {new int[length], new int[length]};
+            pool.forEach(tasks, inline, scratch, (task, arrays) -> {
+                for (long u = task * per; u < Math.min(units, (task + 1) * per); u++) {
+                    block(u / blocks, u % blocks * positions, positions, ways, arrays);
+                }
+            });
+        }
+
+        /** Positions {@code [k0, k0 + count)} (or to the end) of the ways rows of plane {@code plane}. */
+        private void block(long plane, long k0, int count, int ways, Object[] arrays) {
+            int p = shape.length - 1;
+            long a = fromOffset;
+            long b = toOffset;
+            long rest = plane;
+            for (int d = p - 1; d >= 0; d--) {
+                a += rest % shape[d] * fromStrides[d];
+                b += rest % shape[d] * toStrides[d];
+                rest /= shape[d];
+            }
+            int n = (int) Math.min(count, inner - k0);
+            ValueLayout layout = size == Short.BYTES ? ValueLayout.JAVA_SHORT_UNALIGNED : ValueLayout.JAVA_INT_UNALIGNED;
+            if (toStep == 1) {
+                MemorySegment.copy(from, layout, (a + k0 * ways) * size, arrays[0], 0, n * ways);
+                Object rows = arrays[0] instanceof short[] s ? provider.unzip(s, (short[]) arrays[1], ways, n)
+                        : provider.unzip((int[]) arrays[0], (int[]) arrays[1], ways, n);
+                for (int r = 0; r < ways; r++) {
+                    MemorySegment.copy(rows, r * n, to, layout, (b + r * toStrides[p] + k0) * size, n);
+                }
+            } else {
+                for (int r = 0; r < ways; r++) {
+                    MemorySegment.copy(from, layout, (a + r * fromStrides[p] + k0) * size, arrays[0], r * n, n);
+                }
+                Object side = arrays[0] instanceof short[] s ? provider.zip(s, (short[]) arrays[1], ways, n)
+                        : provider.zip((int[]) arrays[0], (int[]) arrays[1], ways, n);
+                MemorySegment.copy(side, 0, to, layout, (b + k0 * ways) * size, n * ways);
+            }
         }
 
         /** Copies piece {@code k} of {@code pieces} of row {@code row}, a row of consecutive elements. */

@@ -346,6 +346,31 @@ final class VectorKernelProvider implements KernelProvider {
         }
     }
 
+    /** A power of two of ways by rounds of permutes ({@link VectorInterleave}), other counts element by element. */
+    @Override
+    public short[] unzip(short[] src, short[] dst, int ways, int count) {
+        return VectorInterleave.fits(ways, count, Short.BYTES) ? VectorInterleave.unzip(src, dst, ways, count)
+                : KernelProvider.super.unzip(src, dst, ways, count);
+    }
+
+    @Override
+    public int[] unzip(int[] src, int[] dst, int ways, int count) {
+        return VectorInterleave.fits(ways, count, Integer.BYTES) ? VectorInterleave.unzip(src, dst, ways, count)
+                : KernelProvider.super.unzip(src, dst, ways, count);
+    }
+
+    @Override
+    public short[] zip(short[] src, short[] dst, int ways, int count) {
+        return VectorInterleave.fits(ways, count, Short.BYTES) ? VectorInterleave.zip(src, dst, ways, count)
+                : KernelProvider.super.zip(src, dst, ways, count);
+    }
+
+    @Override
+    public int[] zip(int[] src, int[] dst, int ways, int count) {
+        return VectorInterleave.fits(ways, count, Integer.BYTES) ? VectorInterleave.zip(src, dst, ways, count)
+                : KernelProvider.super.zip(src, dst, ways, count);
+    }
+
     /** A vector a position (a copy call per position cost more than its 64 bytes). */
     @Override
     public void copyPositions(float[] src, int from, int step, int count, float[] dst, int to) {

@@ -15,4 +15,11 @@ class GeneratedSourcesTest {
                 Files.readString(SparseForwardRowsGenerator.TARGET, StandardCharsets.UTF_8),
                 "SparseForwardRows.java is not SparseForwardRowsGenerator's output: rerun the generator");
     }
+
+    @Test
+    void vectorInterleaveIsItsGeneratorsOutput() throws IOException {
+        assertEquals(VectorInterleaveGenerator.source(),
+                Files.readString(VectorInterleaveGenerator.TARGET, StandardCharsets.UTF_8),
+                "VectorInterleave.java is not VectorInterleaveGenerator's output: rerun the generator");
+    }
 }

@@ -1,5 +1,6 @@
 package io.opscv.kernel;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.opscv.runtime.DataType;
@@ -45,6 +46,76 @@ class StridedCopyTest {
         }
     }
 
+    /**
+     * Channels-last runs into rows and back (the channels side by side on one side, rows of consecutive
+     * elements on the other), sorted by blocks: 2 to 300 channels, powers of two and not, positions that fill
+     * whole blocks and vectors and tails that do not, 2- and 4-byte elements, rows padded on the row side.
+     */
+    @Test
+    void channelsSideBySideBecomeRowsAndBack() {
+        Random random = new Random(29);
+        long[] channels = {2, 3, 4, 5, 8, 16, 32, 64, 300};
+        // Blocks hold 8192 elements: the longest rows make several blocks and a tail at every channel count.
+        long[] lengths = {1, 31, 32, 100, 5000};
+        DataType[] types = {DataType.FLOAT16, DataType.FLOAT, DataType.BF16};
+        try (WorkerPool one = new WorkerPool(1); WorkerPool three = new WorkerPool(3)) {
+            int trial = 0;
+            for (long c : channels) {
+                for (long length : lengths) {
+                    length = c > 8 ? Math.min(length, 300) : length;
+                    for (boolean unzip : new boolean[] {true, false}) {
+                        DataType type = types[trial % types.length];
+                        long n = 1 + random.nextInt(3);
+                        long pad = random.nextInt(2) * 3;
+                        long[] shape = {n, c, length};
+                        try (Arena arena = Arena.ofShared()) {
+                            MemorySegment side = arena.allocate((n * c * length + 1) * type.byteSize(), 8);
+                            MemorySegment rows = arena.allocate((n * c * (length + pad) + 2) * type.byteSize(), 8);
+                            StridedTensor sideBySide = new StridedTensor(side, 1, shape, new long[] {c * length, 1, c},
+                                    type);
+                            StridedTensor asRows = new StridedTensor(rows, 2, shape,
+                                    new long[] {c * (length + pad), length + pad, 1}, type);
+                            checkViews(unzip ? sideBySide : asRows, unzip ? asRows : sideBySide, random,
+                                    trial % 2 == 0 ? one : three, "C " + c + ", L " + length + (unzip ? ", unzip" : ", zip"));
+                        }
+                        trial++;
+                    }
+                }
+            }
+        }
+    }
+
+    /** The vector provider's unzip and zip give the scalar reference's arrays: every ways count and tail. */
+    @Test
+    void unzipAndZipMatchTheReference() {
+        Random random = new Random(31);
+        KernelProvider scalar = KernelProviders.scalar();
+        KernelProvider vector = KernelProviders.get();
+        for (int ways = 1; ways <= 64; ways++) {
+            for (int count : new int[] {1, 16, 32, 64, 96, 37}) {
+                int length = ways * count;
+                short[] shorts = new short[length];
+                int[] ints = new int[length];
+                for (int e = 0; e < length; e++) {
+                    shorts[e] = (short) random.nextInt();
+                    ints[e] = random.nextInt();
+                }
+                String what = vector.name() + ", " + ways + " ways of " + count;
+                assertArrayEquals(scalar.unzip(shorts.clone(), new short[length], ways, count),
+                        vector.unzip(shorts.clone(), new short[length], ways, count), what + ", unzip 16 bits");
+                assertArrayEquals(scalar.zip(shorts.clone(), new short[length], ways, count),
+                        vector.zip(shorts.clone(), new short[length], ways, count), what + ", zip 16 bits");
+                assertArrayEquals(scalar.unzip(ints.clone(), new int[length], ways, count),
+                        vector.unzip(ints.clone(), new int[length], ways, count), what + ", unzip 32 bits");
+                assertArrayEquals(scalar.zip(ints.clone(), new int[length], ways, count),
+                        vector.zip(ints.clone(), new int[length], ways, count), what + ", zip 32 bits");
+                short[] side = vector.zip(vector.unzip(shorts.clone(), new short[length], ways, count).clone(),
+                        new short[length], ways, count);
+                assertArrayEquals(shorts, side, what + ", zip of the unzip");
+            }
+        }
+    }
+
     /** Both providers' row copy: rows of 1 to 64 bytes a pitch apart, every byte moved, nothing else written. */
     @Test
     void rowCopiesMoveEveryByteOfEachRowAndNothingElse() {
@@ -77,8 +148,19 @@ class StridedCopyTest {
 
     private static void check(long[] shape, DataType type, Random random, WorkerPool pool, String what) {
         try (Arena arena = Arena.ofShared()) {
-            View src = View.of(shape, type, random, arena);
-            View dst = View.of(shape, type, random, arena);
+            checkViews(View.of(shape, type, random, arena).tensor, View.of(shape, type, random, arena).tensor, random,
+                    pool, what);
+        }
+    }
+
+    /** Copies random bytes from {@code src} to {@code dst} and compares every byte of dst's segment. */
+    private static void checkViews(StridedTensor srcView, StridedTensor dstView, Random random, WorkerPool pool,
+                                   String what) {
+        try (Arena arena = Arena.ofShared()) {
+            View src = new View(srcView, srcView.segment());
+            View dst = new View(dstView, dstView.segment());
+            long[] shape = srcView.shape();
+            DataType type = srcView.dataType();
             for (long b = 0; b < src.seg.byteSize(); b++) {
                 src.seg.set(ValueLayout.JAVA_BYTE, b, (byte) random.nextInt());
             }
