@@ -33,6 +33,13 @@ final class VectorCodec {
     private static final VectorSpecies<Short> HALFS = VectorSpecies.of(short.class,
             VectorShape.forBitSize(LANES * Short.SIZE));
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    /**
+     * Bytes of a whole vector of each kind. A partial last position is loaded whole where the segment holds
+     * the vector, its lanes past the run then zeroed in registers: a masked load from a segment costs
+     * several times a whole load and a blend.
+     */
+    private static final long HALF_BYTES = HALFS.vectorByteSize();
+    private static final long FLOAT_BYTES = FLOATS.vectorByteSize();
 
     private VectorCodec() {}
 
@@ -40,10 +47,14 @@ final class VectorCodec {
     static void widenBf16(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
         for (int k = 0; k < count; k++) {
             long at16 = (first + k * stride) * 2;
-            IntVector x = (IntVector) (k < count - 1 || last == LANES
+            boolean partial = k == count - 1 && last < LANES;
+            ShortVector raw = !partial || at16 + HALF_BYTES <= seg.byteSize()
                     ? ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER)
-                    : ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER, HALFS.indexInRange(0, last)))
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0);
+                    : ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER, HALFS.indexInRange(0, last));
+            if (partial) {
+                raw = raw.blend((short) 0, HALFS.indexInRange(0, last).not());
+            }
+            IntVector x = (IntVector) raw.convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0);
             x.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().intoArray(dst, at + k * LANES);
         }
     }
@@ -56,10 +67,14 @@ final class VectorCodec {
     static void widenFp16(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
         for (int k = 0; k < count; k++) {
             long at16 = (first + k * stride) * 2;
-            IntVector h = (IntVector) (k < count - 1 || last == LANES
+            boolean partial = k == count - 1 && last < LANES;
+            ShortVector raw = !partial || at16 + HALF_BYTES <= seg.byteSize()
                     ? ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER)
-                    : ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER, HALFS.indexInRange(0, last)))
-                    .convertShape(VectorOperators.S2I, INTS, 0);
+                    : ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER, HALFS.indexInRange(0, last));
+            if (partial) {
+                raw = raw.blend((short) 0, HALFS.indexInRange(0, last).not());
+            }
+            IntVector h = (IntVector) raw.convertShape(VectorOperators.S2I, INTS, 0);
             IntVector magnitude = h.and(0x7fff);
             IntVector shifted = magnitude.lanewise(VectorOperators.LSHL, 13);
             IntVector bits = shifted.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts();
@@ -131,9 +146,14 @@ final class VectorCodec {
     static void loadFloats(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
         for (int k = 0; k < count; k++) {
             long offset = (first + k * stride) * 4;
-            (k < count - 1 || last == LANES ? FloatVector.fromMemorySegment(FLOATS, seg, offset, ORDER)
-                    : FloatVector.fromMemorySegment(FLOATS, seg, offset, ORDER, FLOATS.indexInRange(0, last)))
-                    .intoArray(dst, at + k * LANES);
+            boolean partial = k == count - 1 && last < LANES;
+            FloatVector v = !partial || offset + FLOAT_BYTES <= seg.byteSize()
+                    ? FloatVector.fromMemorySegment(FLOATS, seg, offset, ORDER)
+                    : FloatVector.fromMemorySegment(FLOATS, seg, offset, ORDER, FLOATS.indexInRange(0, last));
+            if (partial) {
+                v = v.blend(0f, FLOATS.indexInRange(0, last).not());
+            }
+            v.intoArray(dst, at + k * LANES);
         }
     }
 

@@ -340,8 +340,13 @@ final class VectorKernelProvider implements KernelProvider {
             return;
         }
         VectorMask<Byte> mask = BYTES.indexInRange(0, bytes);
+        // Each row read whole where the segment holds the vector (a masked load costs several times that), stored
+        // masked.
+        long whole = from.byteSize() - BYTES.vectorByteSize();
         for (long r = 0; r < rows; r++) {
-            ByteVector.fromMemorySegment(BYTES, from, fromAt + r * fromPitch, ORDER, mask)
+            long at = fromAt + r * fromPitch;
+            (at <= whole ? ByteVector.fromMemorySegment(BYTES, from, at, ORDER)
+                    : ByteVector.fromMemorySegment(BYTES, from, at, ORDER, mask))
                     .intoMemorySegment(to, toAt + r * toPitch, ORDER, mask);
         }
     }

@@ -77,6 +77,54 @@ class ProviderCodecTest {
     }
 
     /**
+     * Short rows (a partial last vector each) read like the codec, their slack up to whole vectors +0,
+     * whether NaNs and infinities follow them in the segment (read whole, the lanes past the row zeroed in
+     * registers) or the segment ends with the last row (read masked).
+     */
+    @Test
+    void shortRowsReadLikeTheCodecWhateverFollowsThem() {
+        int lanes = VECTOR.lanes();
+        for (DataType type : new DataType[] {DataType.FLOAT, DataType.FLOAT16, DataType.BF16}) {
+            for (int count = 1; count <= 2 * lanes + 3; count++) {
+                int rows = 3;
+                int pitch = count + 5;
+                try (Arena arena = Arena.ofConfined()) {
+                    // The last row ends the segment; garbage fills the gaps between rows.
+                    MemorySegment seg = arena.allocate((long) type.byteSize() * (2L * pitch + count), 4);
+                    Random random = new Random(count);
+                    for (long b = 0; b < seg.byteSize(); b++) {
+                        seg.set(ValueLayout.JAVA_BYTE, b, (byte) 0xff);
+                    }
+                    long[] starts = {0, pitch, 2L * pitch};
+                    float[] values = new float[rows * count];
+                    for (int r = 0; r < rows; r++) {
+                        for (int k = 0; k < count; k++) {
+                            values[r * count + k] = (float) random.nextGaussian();
+                        }
+                        ElementCodec.encode(values, r * count, count, seg, type, starts[r], 1);
+                    }
+                    int stride = (count + lanes - 1) / lanes * lanes;
+                    float[] tile = new float[rows * stride];
+                    java.util.Arrays.fill(tile, Float.NaN);
+                    VECTOR.decodeRows(seg, type, starts, 0, rows, count, tile, stride);
+                    float[] one = new float[1];
+                    for (int r = 0; r < rows; r++) {
+                        for (int k = 0; k < stride; k++) {
+                            float expected = 0f;
+                            if (k < count) {
+                                ElementCodec.decode(seg, type, starts[r] + k, 1, 1, one, 0);
+                                expected = one[0];
+                            }
+                            assertEquals(Float.floatToRawIntBits(expected), Float.floatToRawIntBits(tile[r * stride + k]),
+                                    type + ", rows of " + count + ", row " + r + " position " + k);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /**
      * Rows side by side (a channels-last tensor): one vector per position in and out, for every dtype,
      * against the codec element by element, on every BF16/FP16 bit pattern's neighbourhood.
      */
