@@ -11,10 +11,12 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * The vector provider's {@code unzip} and {@code zip} of rows stored side by side, for a power of two of
- * ways: log2(ways) rounds over the buffer, each round a two-source permute per vector. A round with blocks of
- * b elements sends the even blocks of each pair of vectors to the first half of its segment and the odd ones
- * to the second; with b = ways/2, ways/4, ..., 1 the rows come out in order, one run each. Zipping runs the
- * rounds backwards. A strided load or store per element, the alternative, costs several times a round.
+ * ways up to the lanes or a multiple of the lanes: log2(ways) rounds over the buffer, each round a
+ * two-source permute per vector. A round with blocks of b elements sends the even blocks of each pair of
+ * vectors to the first half of its segment and the odd ones to the second; with b = ways/2, ways/4, ..., 1
+ * the rows come out in order, one run each. More ways than lanes, a multiple of them, first move whole
+ * vectors (each position's vector c to run c), then take the lanes' rounds within each run. Zipping runs
+ * the steps backwards. A strided load or store per element, the alternative, costs several times a round.
  * Three ways (an RGB image's channels) take two permutes and a blend a vector. One method per element size
  * (the JIT keeps a vector in a register only where its species is a constant of the method), written from
  * one template by {@code VectorInterleaveGenerator}.
@@ -53,10 +55,14 @@ final class VectorInterleave {
     /** Whether the rounds take {@code ways} rows of {@code count} positions of {@code size}-byte elements. */
     static boolean fits(int ways, int count, int size) {
         int lanes = size == Short.BYTES ? SHORTS.length() : INTS.length();
-        return (ways == 3 || ways >= 2 && Integer.bitCount(ways) == 1 && ways <= 2 * lanes) && count % lanes == 0;
+        boolean rounds = ways >= 2 && (ways <= lanes && Integer.bitCount(ways) == 1 || ways % lanes == 0);
+        return (ways == 3 || rounds) && count % lanes == 0;
     }
 
-    /** {@code KernelProvider.unzip} of 16-bit elements: a power of two of ways by rounds, three by {@code unzip3}. */
+    /**
+     * {@code KernelProvider.unzip} of 16-bit elements: a power of two of ways by rounds, a multiple of the lanes
+     * by whole vectors and then rounds of the lanes' ways, three by {@code unzip3}.
+     */
     static short[] unzip(short[] src, short[] dst, int ways, int count) {
         if (ways == 3) {
             return unzip3(src, dst, count);
@@ -64,7 +70,20 @@ final class VectorInterleave {
         int n = SHORTS.length();
         short[] in = src;
         short[] out = dst;
-        for (int b = ways / 2; b >= 1; b /= 2) {
+        int b = ways / 2;
+        if (ways > n) {
+            // Whole vectors first: vector c of position k to (c·count + k), each run of count vectors then n ways.
+            int chunks = ways / n;
+            for (int k = 0; k < count; k++) {
+                for (int c = 0; c < chunks; c++) {
+                    ShortVector.fromArray(SHORTS, in, (k * chunks + c) * n).intoArray(out, (c * count + k) * n);
+                }
+            }
+            in = dst;
+            out = src;
+            b = n / 2;
+        }
+        for (; b >= 1; b /= 2) {
             ShortVector[] index = SHORT_INDEX[Integer.numberOfTrailingZeros(b)];
             ShortVector even = index[0];
             ShortVector odd = index[1];
@@ -84,7 +103,7 @@ final class VectorInterleave {
         return in;
     }
 
-    /** {@code KernelProvider.zip} of 16-bit elements: a power of two of ways by rounds, three by {@code zip3}. */
+    /** {@code KernelProvider.zip} of 16-bit elements: the inverse of {@code unzip}, three by {@code zip3}. */
     static short[] zip(short[] src, short[] dst, int ways, int count) {
         if (ways == 3) {
             return zip3(src, dst, count);
@@ -92,7 +111,7 @@ final class VectorInterleave {
         int n = SHORTS.length();
         short[] in = src;
         short[] out = dst;
-        for (int b = 1; b < ways; b *= 2) {
+        for (int b = 1; b < Math.min(ways, n); b *= 2) {
             ShortVector[] index = SHORT_INDEX[Integer.numberOfTrailingZeros(b)];
             ShortVector low = index[2];
             ShortVector high = index[3];
@@ -108,6 +127,15 @@ final class VectorInterleave {
             short[] swap = in;
             in = out;
             out = swap;
+        }
+        if (ways > n) {
+            int chunks = ways / n;
+            for (int k = 0; k < count; k++) {
+                for (int c = 0; c < chunks; c++) {
+                    ShortVector.fromArray(SHORTS, in, (c * count + k) * n).intoArray(out, (k * chunks + c) * n);
+                }
+            }
+            return out;
         }
         return in;
     }
@@ -145,7 +173,10 @@ final class VectorInterleave {
         return dst;
     }
 
-    /** {@code KernelProvider.unzip} of 32-bit elements: a power of two of ways by rounds, three by {@code unzip3}. */
+    /**
+     * {@code KernelProvider.unzip} of 32-bit elements: a power of two of ways by rounds, a multiple of the lanes
+     * by whole vectors and then rounds of the lanes' ways, three by {@code unzip3}.
+     */
     static int[] unzip(int[] src, int[] dst, int ways, int count) {
         if (ways == 3) {
             return unzip3(src, dst, count);
@@ -153,7 +184,20 @@ final class VectorInterleave {
         int n = INTS.length();
         int[] in = src;
         int[] out = dst;
-        for (int b = ways / 2; b >= 1; b /= 2) {
+        int b = ways / 2;
+        if (ways > n) {
+            // Whole vectors first: vector c of position k to (c·count + k), each run of count vectors then n ways.
+            int chunks = ways / n;
+            for (int k = 0; k < count; k++) {
+                for (int c = 0; c < chunks; c++) {
+                    IntVector.fromArray(INTS, in, (k * chunks + c) * n).intoArray(out, (c * count + k) * n);
+                }
+            }
+            in = dst;
+            out = src;
+            b = n / 2;
+        }
+        for (; b >= 1; b /= 2) {
             IntVector[] index = INT_INDEX[Integer.numberOfTrailingZeros(b)];
             IntVector even = index[0];
             IntVector odd = index[1];
@@ -173,7 +217,7 @@ final class VectorInterleave {
         return in;
     }
 
-    /** {@code KernelProvider.zip} of 32-bit elements: a power of two of ways by rounds, three by {@code zip3}. */
+    /** {@code KernelProvider.zip} of 32-bit elements: the inverse of {@code unzip}, three by {@code zip3}. */
     static int[] zip(int[] src, int[] dst, int ways, int count) {
         if (ways == 3) {
             return zip3(src, dst, count);
@@ -181,7 +225,7 @@ final class VectorInterleave {
         int n = INTS.length();
         int[] in = src;
         int[] out = dst;
-        for (int b = 1; b < ways; b *= 2) {
+        for (int b = 1; b < Math.min(ways, n); b *= 2) {
             IntVector[] index = INT_INDEX[Integer.numberOfTrailingZeros(b)];
             IntVector low = index[2];
             IntVector high = index[3];
@@ -197,6 +241,15 @@ final class VectorInterleave {
             int[] swap = in;
             in = out;
             out = swap;
+        }
+        if (ways > n) {
+            int chunks = ways / n;
+            for (int k = 0; k < count; k++) {
+                for (int c = 0; c < chunks; c++) {
+                    IntVector.fromArray(INTS, in, (c * count + k) * n).intoArray(out, (k * chunks + c) * n);
+                }
+            }
+            return out;
         }
         return in;
     }

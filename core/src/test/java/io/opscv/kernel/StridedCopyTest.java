@@ -85,13 +85,18 @@ class StridedCopyTest {
         }
     }
 
-    /** The vector provider's unzip and zip give the scalar reference's arrays: every ways count and tail. */
+    /**
+     * The vector provider's unzip and zip give the scalar reference's arrays: 1 to 64 ways and multiples of the
+     * lanes beyond, whole vectors of positions and tails.
+     */
     @Test
     void unzipAndZipMatchTheReference() {
         Random random = new Random(31);
         KernelProvider scalar = KernelProviders.scalar();
         KernelProvider vector = KernelProviders.get();
-        for (int ways = 1; ways <= 64; ways++) {
+        int[] many = java.util.stream.IntStream.concat(java.util.stream.IntStream.rangeClosed(1, 64),
+                java.util.stream.IntStream.of(96, 128, 256, 320)).toArray();
+        for (int ways : many) {
             for (int count : new int[] {1, 16, 32, 64, 96, 37}) {
                 int length = ways * count;
                 short[] shorts = new short[length];
