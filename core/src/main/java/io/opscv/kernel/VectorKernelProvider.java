@@ -351,7 +351,7 @@ final class VectorKernelProvider implements KernelProvider {
         }
     }
 
-    /** A power of two of ways by rounds of permutes ({@link VectorInterleave}), other counts element by element. */
+    /** Powers of two, multiples of the lanes and three ways by permutes ({@link VectorInterleave}), the rest scalar. */
     @Override
     public short[] unzip(short[] src, short[] dst, int ways, int count) {
         return VectorInterleave.fits(ways, count, Short.BYTES) ? VectorInterleave.unzip(src, dst, ways, count)
