@@ -200,7 +200,8 @@ public final class StridedCopy {
                 rest /= shape[d];
             }
             int n = (int) Math.min(count, inner - k0);
-            ValueLayout layout = size == Short.BYTES ? ValueLayout.JAVA_SHORT_UNALIGNED : ValueLayout.JAVA_INT_UNALIGNED;
+            ValueLayout layout = size == Short.BYTES ? ValueLayout.JAVA_SHORT_UNALIGNED
+                    : ValueLayout.JAVA_INT_UNALIGNED;
             if (toStep == 1) {
                 MemorySegment.copy(from, layout, (a + k0 * ways) * size, arrays[0], 0, n * ways);
                 Object rows = arrays[0] instanceof short[] s ? provider.unzip(s, (short[]) arrays[1], ways, n)

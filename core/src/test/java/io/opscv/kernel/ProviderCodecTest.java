@@ -78,8 +78,8 @@ class ProviderCodecTest {
 
     /**
      * Short rows (a partial last vector each) read like the codec, their slack up to whole vectors +0,
-     * whether NaNs and infinities follow them in the segment (read whole, the lanes past the row zeroed in
-     * registers) or the segment ends with the last row (read masked).
+     * whether NaN bits follow them in the segment (read whole, the lanes past the row zeroed in registers)
+     * or the segment ends with the last row (read masked).
      */
     @Test
     void shortRowsReadLikeTheCodecWhateverFollowsThem() {
@@ -115,7 +115,8 @@ class ProviderCodecTest {
                                 ElementCodec.decode(seg, type, starts[r] + k, 1, 1, one, 0);
                                 expected = one[0];
                             }
-                            assertEquals(Float.floatToRawIntBits(expected), Float.floatToRawIntBits(tile[r * stride + k]),
+                            assertEquals(Float.floatToRawIntBits(expected),
+                                    Float.floatToRawIntBits(tile[r * stride + k]),
                                     type + ", rows of " + count + ", row " + r + " position " + k);
                         }
                     }
