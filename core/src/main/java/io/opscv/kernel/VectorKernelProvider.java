@@ -44,6 +44,11 @@ final class VectorKernelProvider implements KernelProvider {
     private static final int LONG_CALL = 24;
     private static final int LONG_CALL_RUNS = 5;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    /** Half-width species for the overlapping stores of a short row's tail (at least 128 bits where used). */
+    private static final VectorSpecies<Float> FLOAT_HALVES = VectorSpecies.of(float.class,
+            VectorShape.forBitSize(Math.max(64, FLOATS.vectorBitSize() / 2)));
+    private static final VectorSpecies<Short> HALF_HALVES = VectorSpecies.of(short.class,
+            VectorShape.forBitSize(Math.max(64, HALFS.vectorBitSize() / 2)));
     @Override
     public String name() {
         return "vector-" + FLOATS.vectorBitSize();
@@ -509,13 +514,27 @@ final class VectorKernelProvider implements KernelProvider {
     private static void storeFloatRows(float[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
         int whole = count / LANES;
         VectorMask<Float> tail = FLOATS.indexInRange(0, count - whole * LANES);
+        // A partial last vector goes as whole vectors that overlap within the row: the one ending at the row's end,
+        // or two half-width ones; masked stores to a segment cost more.
+        int half = FLOAT_HALVES.length();
+        boolean halves = whole == 0 && count >= half && half >= 4;
         for (int l = 0; l < rows; l++) {
             long at = (first + l * pitch) * 4;
             int from = l * count;
             for (int k = 0; k < whole; k++) {
                 FloatVector.fromArray(FLOATS, src, from + k * LANES).intoMemorySegment(seg, at + k * LANES * 4L, ORDER);
             }
-            if (whole * LANES < count) {
+            if (whole * LANES == count) {
+                continue;
+            }
+            if (whole > 0) {
+                FloatVector.fromArray(FLOATS, src, from + count - LANES)
+                        .intoMemorySegment(seg, at + (count - LANES) * 4L, ORDER);
+            } else if (halves) {
+                FloatVector.fromArray(FLOAT_HALVES, src, from).intoMemorySegment(seg, at, ORDER);
+                FloatVector.fromArray(FLOAT_HALVES, src, from + count - half)
+                        .intoMemorySegment(seg, at + (count - half) * 4L, ORDER);
+            } else {
                 FloatVector.fromArray(FLOATS, src, from + whole * LANES)
                         .intoMemorySegment(seg, at + whole * LANES * 4L, ORDER, tail);
             }
@@ -526,13 +545,25 @@ final class VectorKernelProvider implements KernelProvider {
     private static void storeHalfRows(short[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
         int whole = count / LANES;
         VectorMask<Short> tail = HALFS.indexInRange(0, count - whole * LANES);
+        int half = HALF_HALVES.length();
+        boolean halves = whole == 0 && count >= half && half >= 8;
         for (int l = 0; l < rows; l++) {
             long at = (first + l * pitch) * 2;
             int from = l * count;
             for (int k = 0; k < whole; k++) {
                 ShortVector.fromArray(HALFS, src, from + k * LANES).intoMemorySegment(seg, at + k * LANES * 2L, ORDER);
             }
-            if (whole * LANES < count) {
+            if (whole * LANES == count) {
+                continue;
+            }
+            if (whole > 0) {
+                ShortVector.fromArray(HALFS, src, from + count - LANES)
+                        .intoMemorySegment(seg, at + (count - LANES) * 2L, ORDER);
+            } else if (halves) {
+                ShortVector.fromArray(HALF_HALVES, src, from).intoMemorySegment(seg, at, ORDER);
+                ShortVector.fromArray(HALF_HALVES, src, from + count - half)
+                        .intoMemorySegment(seg, at + (count - half) * 2L, ORDER);
+            } else {
                 ShortVector.fromArray(HALFS, src, from + whole * LANES)
                         .intoMemorySegment(seg, at + whole * LANES * 2L, ORDER, tail);
             }

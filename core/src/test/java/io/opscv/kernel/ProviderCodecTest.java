@@ -184,7 +184,7 @@ class ProviderCodecTest {
         Random random = new Random(7);
         float[] probes = encodingProbes(DataType.FLOAT16);
         for (DataType type : new DataType[] {DataType.FLOAT, DataType.FLOAT16, DataType.BF16}) {
-            for (int length : new int[] {1, 3, 11, lanes, lanes + 5, 40, 70}) {
+            for (int length : new int[] {1, 3, 4, 7, 8, 11, 15, lanes, lanes + 5, 40, 70}) {
                 for (long pitch : new long[] {length + 1, length + 7, 2L * length + 3}) {
                     int rows = 37;
                     float[] buf = new float[rows * length + lanes];
