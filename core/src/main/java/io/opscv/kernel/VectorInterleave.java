@@ -52,7 +52,7 @@ final class VectorInterleave {
 
     private VectorInterleave() {}
 
-    /** Whether the rounds take {@code ways} rows of {@code count} positions of {@code size}-byte elements. */
+    /** Whether the permutes take {@code ways} rows of {@code count} positions of {@code size}-byte elements. */
     static boolean fits(int ways, int count, int size) {
         int lanes = size == Short.BYTES ? SHORTS.length() : INTS.length();
         boolean rounds = ways >= 2 && (ways <= lanes && Integer.bitCount(ways) == 1 || ways % lanes == 0);
