@@ -13,7 +13,8 @@ import java.lang.foreign.MemorySegment;
  * past the previous one's right tap), so that each sum is {@code 0 + w0·g} or {@code 0 + w1·g}, and at a
  * last input that is both taps {@code (0 + w0·g) + w1·g}: the reference's sums in its order, rounded once,
  * so the bits are the reference's. Fills go ahead of the taps a chunk at a time, so that a tap finds its
- * line in cache; rows end to end in out are one stretch. Tasks are ranges of rows.
+ * line in cache; rows end to end in out are one stretch; native memory is filled by {@link NativeFill}
+ * ({@code memset} writes whole lines without reading them). Tasks are ranges of rows.
  */
 final class SparseBackward {
     /** Inputs per position from which the backward is written as a fill and its taps. */
@@ -123,7 +124,7 @@ final class SparseBackward {
     private static long zeros(MemorySegment seg, long size, long from, long to) {
         for (long at = from; at < to; ) {
             long bytes = Math.min(FILL_BYTES, (to - at) * size);
-            seg.asSlice(at * size, bytes).fill((byte) 0);
+            NativeFill.zero(seg, at * size, bytes);
             at += bytes / size;
         }
         return Math.max(from, to);

@@ -35,7 +35,7 @@ public final class TransDataKernel {
      */
     public static void toBlocked(StridedTensor src, StridedTensor dst) {
         long size = dst.dataType().byteSize();
-        dst.segment().asSlice(dst.offset() * size, dst.numel() * size).fill((byte) 0);
+        NativeFill.zero(dst.segment(), dst.offset() * size, dst.numel() * size);
         copy(src, dst, true);
     }
 
