@@ -7,8 +7,11 @@ package io.opscv.kernel;
  * from {@code base} ({@link #PAIR}, {@link #QUAD}), or hardware gathers ({@link #GATHER}) where they spread
  * further; {@code reach[v]} inputs from {@code base} cover its loads. {@code slots[v]} is the number of slots
  * the vector uses (the rest have no term in any lane). Worked out once per call rather than per vector and row.
+ * {@code near} is {@code rel} a byte each, for the permutes' windows (below 4·lanes): the backward's sums read
+ * an index vector per slot, and a quarter of the bytes made them faster; the forward reads two per vector and
+ * keeps the ints.
  */
-record TapWindows(int lanes, int[] base, byte[] kind, int[] reach, int[] slots, int[] rel) {
+record TapWindows(int lanes, int[] base, byte[] kind, int[] reach, int[] slots, int[] rel, byte[] near) {
     static final byte RUNS = 0;
     static final byte PAIR = 1;
     static final byte QUAD = 2;
@@ -58,7 +61,11 @@ record TapWindows(int lanes, int[] base, byte[] kind, int[] reach, int[] slots, 
             kind[v] = runs ? RUNS : span < 2L * lanes ? PAIR : span < 4L * lanes ? QUAD : GATHER;
             reach[v] = kind[v] == PAIR ? 2 * lanes : kind[v] == QUAD ? 4 * lanes : (int) span + 1;
         }
-        return new TapWindows(lanes, base, kind, reach, slots, rel);
+        byte[] near = new byte[rel.length];
+        for (int q = 0; q < rel.length; q++) {
+            near[q] = (byte) rel[q];
+        }
+        return new TapWindows(lanes, base, kind, reach, slots, rel, near);
     }
 
     /** Whether every whole vector's slots are runs of consecutive inputs. */

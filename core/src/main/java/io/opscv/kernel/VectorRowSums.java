@@ -1,8 +1,11 @@
 package io.opscv.kernel;
 
+import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -15,6 +18,12 @@ final class VectorRowSums {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, FLOATS.vectorShape());
     private static final int LANES = FLOATS.length();
+    /**
+     * A byte per lane for the windows' indices ({@link TapWindows#near}), where the lanes fill a vector of bytes
+     * (64 bits or more): the tables of indices, weights and flags outweigh the row they sum.
+     */
+    private static final VectorSpecies<Byte> NEAR = LANES >= 8
+            ? VectorSpecies.of(byte.class, VectorShape.forBitSize(LANES * Byte.SIZE)) : null;
 
     private VectorRowSums() {}
 
@@ -28,6 +37,7 @@ final class VectorRowSums {
         final int[] reach = windows.reach();
         final int[] slots = windows.slots();
         final int[] at = windows.rel();
+        final byte[] near = windows.near();
         final int period = sums.period;
         int e = Math.min(e1, (e0 + LANES - 1) / LANES * LANES);
         ScalarKernelProvider.sumRowScalar(sums, e0, e, g, gBase, y, yBase);
@@ -60,7 +70,7 @@ final class VectorRowSums {
                 IntVector a0 = FloatVector.fromArray(FLOATS, g, from).reinterpretAsInts();
                 IntVector a1 = FloatVector.fromArray(FLOATS, g, from + LANES).reinterpretAsInts();
                 for (int q = p; q < end; q += n) {
-                    FloatVector a = IntVector.fromArray(INTS, at, q).selectFrom(a0, a1).reinterpretAsFloats();
+                    FloatVector a = index(at, near, q).selectFrom(a0, a1).reinterpretAsFloats();
                     s = s.add(a.mul(FloatVector.fromArray(FLOATS, w, q)), VectorMask.fromArray(FLOATS, has, q));
                 }
             } else if (kind == TapWindows.QUAD) {
@@ -69,7 +79,7 @@ final class VectorRowSums {
                 IntVector a2 = FloatVector.fromArray(FLOATS, g, from + 2 * LANES).reinterpretAsInts();
                 IntVector a3 = FloatVector.fromArray(FLOATS, g, from + 3 * LANES).reinterpretAsInts();
                 for (int q = p; q < end; q += n) {
-                    FloatVector a = VectorKernelProvider.quad(IntVector.fromArray(INTS, at, q), a0, a1, a2, a3);
+                    FloatVector a = VectorKernelProvider.quad(index(at, near, q), a0, a1, a2, a3);
                     s = s.add(a.mul(FloatVector.fromArray(FLOATS, w, q)), VectorMask.fromArray(FLOATS, has, q));
                 }
             } else {
@@ -84,5 +94,11 @@ final class VectorRowSums {
                 s.intoArray(y, e - yBase, VectorMask.fromLong(FLOATS, (1L << count) - 1));
             }
         }
+    }
+
+    /** The window indices of slot positions {@code [q, q + LANES)}. */
+    private static IntVector index(int[] at, byte[] near, int q) {
+        return NEAR == null ? IntVector.fromArray(INTS, at, q)
+                : (IntVector) ByteVector.fromArray(NEAR, near, q).convertShape(VectorOperators.B2I, INTS, 0);
     }
 }
