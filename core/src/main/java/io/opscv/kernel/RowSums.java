@@ -176,7 +176,7 @@ final class RowSums {
     TapWindows windows(int lanes) {
         TapWindows t = windows;
         if (t == null || t.lanes() != lanes) {
-            t = TapWindows.of(lanes, stride, at, has);
+            t = TapWindows.of(lanes, stride, at, has, w);
             windows = t;
         }
         return t;

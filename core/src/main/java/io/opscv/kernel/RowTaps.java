@@ -143,7 +143,7 @@ final class RowTaps {
             int n = left.length;
             int[] both = java.util.Arrays.copyOf(left, 2 * n);
             System.arraycopy(right, 0, both, n, n);
-            w = TapWindows.of(lanes, n, both, null);
+            w = TapWindows.of(lanes, n, both, null, null);
             windows = w;
         }
         return w;

@@ -3,7 +3,8 @@ package io.opscv.kernel;
 /**
  * Where each whole vector of {@code lanes} elements of a row of taps ({@link RowTaps}, {@link RowSums}) finds
  * its inputs: slot k of the vector's lanes reads {@code x[base[v] + rel[k·n + e]]} (n the elements its arrays
- * describe), by plain loads ({@link #RUNS}: every slot's lanes consecutive), permutes of two or four vectors
+ * describe), by plain loads ({@link #RUNS}: every slot's lanes consecutive; {@link #SPAN}: runs whose lanes
+ * also share each slot's weight and term, the channels of one pixel), permutes of two or four vectors
  * from {@code base} ({@link #PAIR}, {@link #QUAD}), or hardware gathers ({@link #GATHER}) where they spread
  * further; {@code reach[v]} inputs from {@code base} cover its loads. {@code slots[v]} is the number of slots
  * the vector uses (the rest have no term in any lane). Worked out once per call rather than per vector and row.
@@ -16,13 +17,19 @@ record TapWindows(int lanes, int[] base, byte[] kind, int[] reach, int[] slots, 
     static final byte PAIR = 1;
     static final byte QUAD = 2;
     static final byte GATHER = 3;
+    /**
+     * Runs whose lanes share every slot's weight and have the same terms (the channels of one pixel, the rows of a
+     * channels-last chunk side by side): a slot is a load times one weight, added in every lane.
+     */
+    static final byte SPAN = 4;
 
     /**
      * The windows of the whole vectors of a row of {@code n} elements whose slot k reads {@code at[k·n + e]}; a
      * slot counts for a vector where some lane has its term ({@code has[k·n + e]}; every slot where {@code has}
-     * is null).
+     * is null). Runs whose lanes have the same terms with the same weights {@code w[k·n + e]} are {@link #SPAN}s
+     * (none where {@code w} is null).
      */
-    static TapWindows of(int lanes, int n, int[] at, boolean[] has) {
+    static TapWindows of(int lanes, int n, int[] at, boolean[] has, float[] w) {
         int vectors = n / lanes;
         int count = at.length / n;
         int[] base = new int[vectors];
@@ -58,7 +65,8 @@ record TapWindows(int lanes, int[] base, byte[] kind, int[] reach, int[] slots, 
             long span = (long) high - low;
             base[v] = low;
             slots[v] = used;
-            kind[v] = runs ? RUNS : span < 2L * lanes ? PAIR : span < 4L * lanes ? QUAD : GATHER;
+            kind[v] = runs ? shared(lanes, n, e, used, has, w) ? SPAN : RUNS
+                    : span < 2L * lanes ? PAIR : span < 4L * lanes ? QUAD : GATHER;
             reach[v] = kind[v] == PAIR ? 2 * lanes : kind[v] == QUAD ? 4 * lanes : (int) span + 1;
         }
         byte[] near = new byte[rel.length];
@@ -68,10 +76,26 @@ record TapWindows(int lanes, int[] base, byte[] kind, int[] reach, int[] slots, 
         return new TapWindows(lanes, base, kind, reach, slots, rel, near);
     }
 
+    /** Whether every lane of the vector at e has a term in each of its {@code used} slots, with the same weight. */
+    private static boolean shared(int lanes, int n, int e, int used, boolean[] has, float[] w) {
+        if (w == null || has == null) {
+            return false;
+        }
+        for (int k = 0; k < used; k++) {
+            int q = k * n + e;
+            for (int l = q; l < q + lanes; l++) {
+                if (!has[l] || Float.floatToRawIntBits(w[l]) != Float.floatToRawIntBits(w[q])) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
     /** Whether every whole vector's slots are runs of consecutive inputs. */
     boolean runs() {
         for (byte k : kind) {
-            if (k != RUNS) {
+            if (k != RUNS && k != SPAN) {
                 return false;
             }
         }

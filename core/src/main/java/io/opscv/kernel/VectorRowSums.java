@@ -61,7 +61,15 @@ final class VectorRowSums {
             byte kind = kinds[v];
             int end = p + slots[v] * n;
             FloatVector s = FloatVector.zero(FLOATS);
-            if (kind == TapWindows.RUNS) {
+            if (kind == TapWindows.SPAN) {
+                // Every lane has the slot's term, with one weight. The add is masked (all lanes) as the others are: the
+                // unmasked add of this loop-carried sum compiled without its intrinsic in some processes, boxing it.
+                VectorMask<Float> all = FLOATS.maskAll(true);
+                for (int q = p; q < end; q += n) {
+                    FloatVector weight = FloatVector.broadcast(FLOATS, w[q]);
+                    s = s.add(FloatVector.fromArray(FLOATS, g, from + at[q]).mul(weight), all);
+                }
+            } else if (kind == TapWindows.RUNS) {
                 for (int q = p; q < end; q += n) {
                     s = s.add(FloatVector.fromArray(FLOATS, g, from + at[q]).mul(FloatVector.fromArray(FLOATS, w, q)),
                             VectorMask.fromArray(FLOATS, has, q));
