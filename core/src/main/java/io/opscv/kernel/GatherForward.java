@@ -3,13 +3,13 @@ package io.opscv.kernel;
 /**
  * The 1-D forward of long rows of consecutive inputs, at any ratio below {@link SparseForward#MIN_RATIO}:
  * rows are taken {@link ScatterBackward#ROWS} at a time in blocks of inputs; each row's block is decoded
- * into a tile in one run, its outputs (those whose left tap lies in the block) are interpolated along
- * the row ({@link KernelProvider#linearForward}: the reference's {@code w0·x[x0] + w1·x[x1]}, a vector of
- * outputs at a time, up to a downsampling by about 4; beyond, four rows at a time in a scalar loop) and
- * written in one run. Rows in lanes would stream {@code 2·lanes} rows at once and
- * transpose every position of them twice; reading only the taps ({@link SparseForward}) costs a checked
- * access per tap and, below its ratio, touches every cache line anyway. The arithmetic is the
- * reference's, so the bits are the same.
+ * into a tile in one run, the rows' outputs (those whose left tap lies in the block) are interpolated along
+ * the rows ({@link KernelProvider#linearForward}: the reference's {@code w0·x[x0] + w1·x[x1]}, a vector of
+ * outputs at a time for the four rows, which share its table entries, up to a downsampling by about 4;
+ * beyond, a scalar loop) and each row is written in one run. Rows in lanes would stream {@code 2·lanes}
+ * rows at once and transpose every position of them twice; reading only the taps ({@link SparseForward})
+ * costs a checked access per tap and, below its ratio, touches every cache line anyway. The arithmetic is
+ * the reference's, so the bits are the same.
  */
 final class GatherForward {
     /** Inputs, or outputs where there are more of them, per block: a block's row stays in L1. */
@@ -67,22 +67,18 @@ final class GatherForward {
             s.y = new float[ScatterBackward.ROWS * outputs];
         }
         int span = Math.min(lin, i1 + 1) - i0;
-        if (RowTaps.windowsFit(t, 1, provider.lanes())) {
-            for (int k = 0; k < rows; k++) {
-                ScatterBackward.readRow(provider, self, ScatterBackward.rowStart(self, r0 + k), i0, span, s.x, 0);
-                provider.linearForward(t, s.x, i0, s.y, j0, j0, j1);
-                ScatterBackward.writeRow(provider, s.y, 0, outputs, out, ScatterBackward.rowStart(out, r0 + k), j0);
-            }
-            return;
-        }
-        // Downsampling by about 4 or more: a vector of outputs' taps spread beyond four vectors of inputs, so
-        // four rows share each output's table entry in a scalar loop instead.
         for (int k = 0; k < rows; k++) {
             ScatterBackward.readRow(provider, self, ScatterBackward.rowStart(self, r0 + k), i0, span, s.x,
                     k * s.xPitch);
         }
-        // Lanes past the last row interpolate whatever their tiles hold, and are not written.
-        interpolate(t, i0, j0, j1, s.x, s.xPitch, s.y, outputs);
+        if (RowTaps.windowsFit(t, 1, provider.lanes())) {
+            provider.linearForward(t, s.x, i0, s.xPitch, s.y, j0, outputs, rows, j0, j1);
+        } else {
+            // Downsampling by about 4 or more: a vector of outputs' taps spread beyond four vectors of inputs,
+            // so four rows share each output's table entry in a scalar loop instead. Rows past the last
+            // interpolate whatever their tiles hold, and are not written.
+            interpolate(t, i0, j0, j1, s.x, s.xPitch, s.y, outputs);
+        }
         for (int k = 0; k < rows; k++) {
             ScatterBackward.writeRow(provider, s.y, k * outputs, outputs, out, ScatterBackward.rowStart(out, r0 + k),
                     j0);

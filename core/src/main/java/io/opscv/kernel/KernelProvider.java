@@ -277,13 +277,18 @@ public interface KernelProvider {
     }
 
     /**
-     * Forward linear interpolation of one row for outputs {@code j0 <= j < j1}:
-     * {@code y[j - yBase] = w0[j] · x[x0[j] - xBase] + w1[j] · x[x1[j] - xBase]}, the left product first.
+     * Forward linear interpolation of {@code rows} rows for outputs {@code j0 <= j < j1}: row k's
+     * {@code y[k·yPitch + j - yBase] = w0[j] · x[k·xPitch + x0[j] - xBase] + w1[j] · x[k·xPitch + x1[j] - xBase]},
+     * the left product first.
      *
-     * @param x input values for positions {@code xBase ..}, covering {@code [x0[j0], x1[j1 - 1]]}
+     * @param x input values of row k for positions {@code xBase ..} from {@code k·xPitch}, covering
+     *          {@code [x0[j0], x1[j1 - 1]]}
      */
-    default void linearForward(LinearTable table, float[] x, int xBase, float[] y, int yBase, int j0, int j1) {
-        ScalarKernelProvider.forward(table, x, xBase, y, j0, j1, yBase);
+    default void linearForward(LinearTable table, float[] x, int xBase, int xPitch, float[] y, int yBase, int yPitch,
+                               int rows, int j0, int j1) {
+        for (int k = 0; k < rows; k++) {
+            ScalarKernelProvider.forward(table, x, xBase - k * xPitch, y, j0, j1, yBase - k * yPitch);
+        }
     }
 
     /**

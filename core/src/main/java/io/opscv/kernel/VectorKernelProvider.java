@@ -95,54 +95,69 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     /**
-     * One row, a vector of outputs at a time: where the vector's taps lie within two vectors of inputs (any
-     * upsampling; downsampling by up to about 2) both taps are picked from those two by two-source permutes,
-     * which cost a cycle where a hardware gather costs about 25, within four (downsampling by up to about 4)
-     * by two pairs of them blended; other vectors, and the outputs from the first whose right tap is
-     * clamped, go through the scalar loop. The left product first. ({@link #interpolateRow} does the same
-     * for pixel rows from stored taps; its per-vector tests made these rows 8–15 % slower.)
+     * A vector of outputs at a time for all the rows: where the vector's taps lie within two vectors of inputs
+     * (any upsampling; downsampling by up to about 2) both taps are picked from those two by two-source
+     * permutes, which cost a cycle where a hardware gather costs about 25, within four (downsampling by up to
+     * about 4) by two pairs of them blended; other vectors, and the outputs from the first whose right tap is
+     * clamped, go through the scalar loop. The left product first. The vector's table entries (taps and
+     * weights, 12 bytes an output, read from L2 on long rows) are loaded once for every row.
+     * ({@link #interpolateRow} does the same for pixel rows from stored taps; its per-vector tests made these
+     * rows 8–15 % slower.)
      */
     @Override
-    public void linearForward(LinearTable table, float[] x, int xBase, float[] y, int yBase, int j0, int j1) {
+    public void linearForward(LinearTable table, float[] x, int xBase, int xPitch, float[] y, int yBase, int yPitch,
+                              int rows, int j0, int j1) {
         LinearTable t = table.full();
         final int[] x0 = t.x0;
         final float[] w0 = t.w0;
         final float[] w1 = t.w1;
         int vectorEnd = Math.min(j1, t.start(t.lin() - 1));
+        int lastRow = (rows - 1) * xPitch;
         int j = j0;
         for (; j + LANES <= vectorEnd; j += LANES) {
             int base = x0[j] - xBase;
             int reach = x0[j + LANES - 1] - x0[j] + 1;
-            if (reach >= 4 * LANES || base + (reach < 2 * LANES ? 2 : 4) * LANES > x.length) {
-                ScalarKernelProvider.forward(t, x, xBase, y, j, j + LANES, yBase);
+            if (reach >= 4 * LANES || base + lastRow + (reach < 2 * LANES ? 2 : 4) * LANES > x.length) {
+                for (int k = 0; k < rows; k++) {
+                    ScalarKernelProvider.forward(t, x, xBase - k * xPitch, y, j, j + LANES, yBase - k * yPitch);
+                }
                 continue;
             }
             IntVector left = IntVector.fromArray(INTS, x0, j).sub(x0[j]);
             IntVector right = left.add(1);
-            IntVector v0 = FloatVector.fromArray(FLOATS, x, base).reinterpretAsInts();
-            IntVector v1 = FloatVector.fromArray(FLOATS, x, base + LANES).reinterpretAsInts();
-            FloatVector a;
-            FloatVector b;
+            FloatVector l = FloatVector.fromArray(FLOATS, w0, j);
+            FloatVector r = FloatVector.fromArray(FLOATS, w1, j);
             if (reach < 2 * LANES) {
-                a = left.selectFrom(v0, v1).reinterpretAsFloats();
-                b = right.selectFrom(v0, v1).reinterpretAsFloats();
-            } else {
-                // Downsampling by 2 to about 4: the taps lie within four vectors, two pairs of permutes.
-                IntVector v2 = FloatVector.fromArray(FLOATS, x, base + 2 * LANES).reinterpretAsInts();
-                IntVector v3 = FloatVector.fromArray(FLOATS, x, base + 3 * LANES).reinterpretAsInts();
-                IntVector near = left.and(2 * LANES - 1);
-                IntVector nearRight = right.and(2 * LANES - 1);
-                a = near.selectFrom(v0, v1)
-                        .blend(near.selectFrom(v2, v3), left.compare(VectorOperators.GE, 2 * LANES))
-                        .reinterpretAsFloats();
-                b = nearRight.selectFrom(v0, v1)
-                        .blend(nearRight.selectFrom(v2, v3), right.compare(VectorOperators.GE, 2 * LANES))
-                        .reinterpretAsFloats();
+                for (int k = 0; k < rows; k++) {
+                    int b = base + k * xPitch;
+                    IntVector v0 = FloatVector.fromArray(FLOATS, x, b).reinterpretAsInts();
+                    IntVector v1 = FloatVector.fromArray(FLOATS, x, b + LANES).reinterpretAsInts();
+                    FloatVector a = left.selectFrom(v0, v1).reinterpretAsFloats();
+                    FloatVector c = right.selectFrom(v0, v1).reinterpretAsFloats();
+                    a.mul(l).add(c.mul(r)).intoArray(y, j - yBase + k * yPitch);
+                }
+                continue;
             }
-            a.mul(FloatVector.fromArray(FLOATS, w0, j)).add(b.mul(FloatVector.fromArray(FLOATS, w1, j)))
-                    .intoArray(y, j - yBase);
+            // Downsampling by 2 to about 4: the taps lie within four vectors, two pairs of permutes.
+            IntVector near = left.and(2 * LANES - 1);
+            IntVector nearRight = right.and(2 * LANES - 1);
+            VectorMask<Integer> farLeft = left.compare(VectorOperators.GE, 2 * LANES);
+            VectorMask<Integer> farRight = right.compare(VectorOperators.GE, 2 * LANES);
+            for (int k = 0; k < rows; k++) {
+                int b = base + k * xPitch;
+                IntVector v0 = FloatVector.fromArray(FLOATS, x, b).reinterpretAsInts();
+                IntVector v1 = FloatVector.fromArray(FLOATS, x, b + LANES).reinterpretAsInts();
+                IntVector v2 = FloatVector.fromArray(FLOATS, x, b + 2 * LANES).reinterpretAsInts();
+                IntVector v3 = FloatVector.fromArray(FLOATS, x, b + 3 * LANES).reinterpretAsInts();
+                FloatVector a = near.selectFrom(v0, v1).blend(near.selectFrom(v2, v3), farLeft).reinterpretAsFloats();
+                FloatVector c = nearRight.selectFrom(v0, v1).blend(nearRight.selectFrom(v2, v3), farRight)
+                        .reinterpretAsFloats();
+                a.mul(l).add(c.mul(r)).intoArray(y, j - yBase + k * yPitch);
+            }
         }
-        ScalarKernelProvider.forward(t, x, xBase, y, j, j1, yBase);
+        for (int k = 0; k < rows; k++) {
+            ScalarKernelProvider.forward(t, x, xBase - k * xPitch, y, j, j1, yBase - k * yPitch);
+        }
     }
 
     /**

@@ -147,24 +147,32 @@ class ForwardLanesTest {
         return KernelCase.bits(new StridedTensor(seg, 0, new long[] {n, c, lout}, new long[] {c * lout, lout, 1}, type));
     }
 
-    /** The row form (the 2-D forward's W pass): gathered taps against the scalar loop, on random axes and bases. */
+    /**
+     * The row form (the long rows' forward, {@code GatherForward}): gathered taps of one to four rows, each
+     * vector's table entries shared, against the scalar loop, on random axes (downsampling by up to 8,
+     * upsampling by up to 2000), blocks, bases and pitches, the last row with and without slack after its taps.
+     */
     @Test
     void rowFormMatchesTheScalarLoop() {
         java.util.Random random = new java.util.Random(11);
-        for (int trial = 0; trial < 300; trial++) {
+        for (int trial = 0; trial < 600; trial++) {
             int lin = 1 + random.nextInt(trial % 3 == 0 ? 700 : 40);
             int lout = 1 + random.nextInt(trial % 4 == 0 ? 2000 : 90);
             LinearTable t = LinearTable.of(lin, lout, random.nextBoolean(), 0);
             int j0 = random.nextInt(lout);
             int j1 = j0 + 1 + random.nextInt(lout - j0);
+            int rows = 1 + random.nextInt(4);
             int xBase = t.x0(j0) - random.nextInt(3);
-            float[] x = inputs(random, t.x1(j1 - 1) - xBase + 1);
-            float[] expected = new float[j1 - j0];
-            float[] actual = new float[j1 - j0];
-            SCALAR.linearForward(t, x, xBase, expected, j0, j0, j1);
-            VECTOR.linearForward(t, x, xBase, actual, j0, j0, j1);
-            assertSameFloats(expected, actual,
-                    "trial " + trial + " (" + lin + " -> " + lout + ", [" + j0 + ", " + j1 + "), base " + xBase + ")");
+            int span = t.x1(j1 - 1) - xBase + 1;
+            int xPitch = span + random.nextInt(3);
+            int yPitch = j1 - j0 + random.nextInt(3);
+            float[] x = inputs(random, (rows - 1) * xPitch + span + (random.nextBoolean() ? 0 : 64));
+            float[] expected = new float[rows * yPitch];
+            float[] actual = new float[rows * yPitch];
+            SCALAR.linearForward(t, x, xBase, xPitch, expected, j0, yPitch, rows, j0, j1);
+            VECTOR.linearForward(t, x, xBase, xPitch, actual, j0, yPitch, rows, j0, j1);
+            assertSameFloats(expected, actual, "trial " + trial + " (" + lin + " -> " + lout + ", [" + j0 + ", " + j1
+                    + "), " + rows + " rows, base " + xBase + ", pitches " + xPitch + ", " + yPitch + ")");
         }
     }
 
