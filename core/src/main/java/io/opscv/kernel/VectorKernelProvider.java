@@ -225,7 +225,7 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     /** Lane l takes element {@code index[l]} (below four vectors) of v0 to v3: two pairs of permutes, blended. */
-    static FloatVector quad(IntVector index, IntVector v0, IntVector v1, IntVector v2, IntVector v3) {
+    private static FloatVector quad(IntVector index, IntVector v0, IntVector v1, IntVector v2, IntVector v3) {
         IntVector near = index.and(2 * LANES - 1);
         return near.selectFrom(v0, v1).blend(near.selectFrom(v2, v3), index.compare(VectorOperators.GE, 2 * LANES))
                 .reinterpretAsFloats();

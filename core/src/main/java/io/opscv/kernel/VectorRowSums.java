@@ -12,7 +12,8 @@ import jdk.incubator.vector.VectorSpecies;
  * {@link KernelProvider#sumRow} on the Vector API, for {@link VectorKernelProvider}: a vector of elements at a
  * time, each slot's terms picked as {@link VectorKernelProvider#interpolateRow} picks its taps (the window's
  * vectors loaded once for all slots) and added to the sums from +0 only in the lanes that have them, slot by
- * slot, so each lane's adds are the scalar loop's.
+ * slot, so each lane's adds are the scalar loop's. No vector crosses a call (see VectorCodec): the window
+ * indices and the four-vector pick are written out in their loops.
  */
 final class VectorRowSums {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
@@ -78,7 +79,9 @@ final class VectorRowSums {
                 IntVector a0 = FloatVector.fromArray(FLOATS, g, from).reinterpretAsInts();
                 IntVector a1 = FloatVector.fromArray(FLOATS, g, from + LANES).reinterpretAsInts();
                 for (int q = p; q < end; q += n) {
-                    FloatVector a = index(at, near, q).selectFrom(a0, a1).reinterpretAsFloats();
+                    IntVector index = NEAR == null ? IntVector.fromArray(INTS, at, q)
+                            : (IntVector) ByteVector.fromArray(NEAR, near, q).convertShape(VectorOperators.B2I, INTS, 0);
+                    FloatVector a = index.selectFrom(a0, a1).reinterpretAsFloats();
                     s = s.add(a.mul(FloatVector.fromArray(FLOATS, w, q)), VectorMask.fromArray(FLOATS, has, q));
                 }
             } else if (kind == TapWindows.QUAD) {
@@ -87,7 +90,11 @@ final class VectorRowSums {
                 IntVector a2 = FloatVector.fromArray(FLOATS, g, from + 2 * LANES).reinterpretAsInts();
                 IntVector a3 = FloatVector.fromArray(FLOATS, g, from + 3 * LANES).reinterpretAsInts();
                 for (int q = p; q < end; q += n) {
-                    FloatVector a = VectorKernelProvider.quad(index(at, near, q), a0, a1, a2, a3);
+                    IntVector index = NEAR == null ? IntVector.fromArray(INTS, at, q)
+                            : (IntVector) ByteVector.fromArray(NEAR, near, q).convertShape(VectorOperators.B2I, INTS, 0);
+                    IntVector pair = index.and(2 * LANES - 1);
+                    FloatVector a = pair.selectFrom(a0, a1).blend(pair.selectFrom(a2, a3),
+                            index.compare(VectorOperators.GE, 2 * LANES)).reinterpretAsFloats();
                     s = s.add(a.mul(FloatVector.fromArray(FLOATS, w, q)), VectorMask.fromArray(FLOATS, has, q));
                 }
             } else {
@@ -102,11 +109,5 @@ final class VectorRowSums {
                 s.intoArray(y, e - yBase, VectorMask.fromLong(FLOATS, (1L << count) - 1));
             }
         }
-    }
-
-    /** The window indices of slot positions {@code [q, q + LANES)}. */
-    private static IntVector index(int[] at, byte[] near, int q) {
-        return NEAR == null ? IntVector.fromArray(INTS, at, q)
-                : (IntVector) ByteVector.fromArray(NEAR, near, q).convertShape(VectorOperators.B2I, INTS, 0);
     }
 }
