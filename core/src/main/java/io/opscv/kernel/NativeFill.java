@@ -44,7 +44,8 @@ final class NativeFill {
     /** Zeros bytes {@code [offset, offset + bytes)} of {@code seg}, and nothing else. */
     static void zero(MemorySegment seg, long offset, long bytes) {
         MemorySegment slice = seg.asSlice(offset, bytes);
-        if (MEMSET == null || bytes < MIN_BYTES || !seg.isNative()) {
+        // A read-only segment goes to fill, which refuses it: a downcall would write it regardless.
+        if (MEMSET == null || bytes < MIN_BYTES || !seg.isNative() || seg.isReadOnly()) {
             slice.fill((byte) 0);
             return;
         }

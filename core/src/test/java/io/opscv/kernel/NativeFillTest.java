@@ -1,6 +1,7 @@
 package io.opscv.kernel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.foreign.Arena;
@@ -11,7 +12,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Zero fills write zeros over exactly their range, whether {@code memset} takes them (native segments from
  * {@link NativeFill#MIN_BYTES} on; the test JVM enables native access) or {@code fill} does (heap segments,
- * short fills), and leave every other byte as it was.
+ * short fills), and leave every other byte as it was; a read-only segment is refused as {@code fill} refuses it
+ * (a {@code memset} downcall would write it regardless).
  */
 class NativeFillTest {
     private static final byte MARKER = (byte) 0x5a;
@@ -33,6 +35,19 @@ class NativeFillTest {
                                 + " segment, zeros [" + range[0] + ", +" + range[1] + "), byte " + b);
                     }
                 }
+            }
+        }
+    }
+
+    @Test
+    void readOnlySegmentsAreRefusedAndLeftAsTheyWere() {
+        try (Arena arena = Arena.ofShared()) {
+            MemorySegment seg = arena.allocate(2 * NativeFill.MIN_BYTES, 64);
+            seg.fill(MARKER);
+            assertThrows(IllegalArgumentException.class,
+                    () -> NativeFill.zero(seg.asReadOnly(), 0, seg.byteSize()));
+            for (long b = 0; b < seg.byteSize(); b++) {
+                assertEquals(MARKER, seg.get(ValueLayout.JAVA_BYTE, b), "byte " + b);
             }
         }
     }
