@@ -25,6 +25,8 @@ final class Bilinear2dRows {
     private static final long TASK_ELEMENTS = 1 << 18;
     /** Tasks per thread to aim for. */
     private static final int TASKS_PER_THREAD = 4;
+    /** GradOut rows whose W sums the backward takes at once ({@link KernelProvider#sumRows}). */
+    private static final int BATCH = 4;
 
     private Bilinear2dRows() {}
 
@@ -235,18 +237,23 @@ final class Bilinear2dRows {
                 (plane, i0, i1, s) -> backwardBand(gradOut, out, h, w, pix, sums, plane, i0, i1, provider, s));
     }
 
-    /** One thread's rows for the backward: a gradOut row (four vectors of slack), its W sums, the two open out rows. */
+    /**
+     * One thread's rows for the backward: {@link #BATCH} gradOut rows (each with four vectors of slack), their W
+     * sums, the two open out rows.
+     */
     private static final class BackwardScratch {
         final float[] g;
         final int rowOut;
-        final float[] t;
+        final int gPitch;
+        final float[][] t;
         float[] low;
         float[] high;
 
         BackwardScratch(int rowOut, int rowIn, int lanes) {
             this.rowOut = rowOut;
-            g = new float[rowOut + 4 * lanes];
-            t = new float[rowIn + lanes];
+            gPitch = rowOut + 4 * lanes;
+            g = new float[BATCH * gPitch];
+            t = new float[BATCH][rowIn + lanes];
             low = new float[rowIn];
             high = new float[rowIn];
         }
@@ -262,33 +269,43 @@ final class Bilinear2dRows {
         java.util.Arrays.fill(s.high, 0f);
         int jFrom = h.identity() ? i0 : h.gatherFrom(i0);
         int jTo = h.identity() ? i1 : h.gatherTo(i1);
-        for (int j = jFrom; j < jTo; j++) {
-            int r0 = h.identity() ? j : h.x0(j);
-            int r1 = h.identity() ? j : h.x1(j);
-            while (open < Math.min(r0, i1)) {
-                // No later gradOut row reaches out row open.
-                close(out, pix, plane, open++, provider, s);
+        for (int j0 = jFrom, batch; j0 < jTo; j0 += batch) {
+            // The batch's W sums first (sharing the tables' loads), then each row into the out rows in order.
+            batch = sums == null ? 1 : Math.min(BATCH, jTo - j0);
+            for (int k = 0; k < batch; k++) {
+                provider.decodeRun(gradOut.segment(), gradOut.dataType(), rowStart(gradOut, pix, plane, j0 + k),
+                        s.rowOut, s.g, k * s.gPitch);
             }
-            provider.decodeRun(gradOut.segment(), gradOut.dataType(), rowStart(gradOut, pix, plane, j), s.rowOut,
-                    s.g, 0);
-            float[] t = s.g;
             if (sums != null) {
-                provider.sumRow(sums, 0, rowIn, s.g, 0, s.t, 0);
-                t = s.t;
-            } else if (!w.identity()) {
-                java.util.Arrays.fill(s.t, 0f);
-                provider.sumLanes(w, 0, w.lin(), 0, w.lout(), s.g, 0, s.t, 0);
-                t = s.t;
+                provider.sumRows(sums, 0, rowIn, s.g, 0, s.gPitch, s.t, 0, batch);
             }
-            if (h.identity()) {
-                addScaled(s.low, 1f, t, rowIn, true);
-                continue;
-            }
-            if (r0 >= i0 && r0 < i1) {
-                addScaled(r0 == open ? s.low : s.high, h.w0(j), t, rowIn, false);
-            }
-            if (r1 >= i0 && r1 < i1) {
-                addScaled(r1 == open ? s.low : s.high, h.w1(j), t, rowIn, false);
+            for (int k = 0; k < batch; k++) {
+                int j = j0 + k;
+                int r0 = h.identity() ? j : h.x0(j);
+                int r1 = h.identity() ? j : h.x1(j);
+                while (open < Math.min(r0, i1)) {
+                    // No later gradOut row reaches out row open.
+                    close(out, pix, plane, open++, provider, s);
+                }
+                // Without sums the batch is one row (k = 0), at the start of g.
+                float[] t = s.g;
+                if (sums != null) {
+                    t = s.t[k];
+                } else if (!w.identity()) {
+                    java.util.Arrays.fill(s.t[0], 0f);
+                    provider.sumLanes(w, 0, w.lin(), 0, w.lout(), s.g, 0, s.t[0], 0);
+                    t = s.t[0];
+                }
+                if (h.identity()) {
+                    addScaled(s.low, 1f, t, rowIn, true);
+                    continue;
+                }
+                if (r0 >= i0 && r0 < i1) {
+                    addScaled(r0 == open ? s.low : s.high, h.w0(j), t, rowIn, false);
+                }
+                if (r1 >= i0 && r1 < i1) {
+                    addScaled(r1 == open ? s.low : s.high, h.w1(j), t, rowIn, false);
+                }
             }
         }
         while (open < i1) {

@@ -311,4 +311,15 @@ public interface KernelProvider {
     default void sumRow(RowSums sums, int e0, int e1, float[] g, int gBase, float[] y, int yBase) {
         ScalarKernelProvider.sumRowScalar(sums, e0, e1, g, gBase, y, yBase);
     }
+
+    /**
+     * {@link #sumRow} on {@code rows} rows sharing the sums: row k's gradOut values for elements {@code gBase ..}
+     * from {@code g[k·gPitch]}, its sums into {@code y[k]}.
+     */
+    default void sumRows(RowSums sums, int e0, int e1, float[] g, int gBase, int gPitch, float[][] y, int yBase,
+                         int rows) {
+        for (int k = 0; k < rows; k++) {
+            sumRow(sums, e0, e1, g, gBase - k * gPitch, y[k], yBase);
+        }
+    }
 }

@@ -236,6 +236,12 @@ final class VectorKernelProvider implements KernelProvider {
         VectorRowSums.sum(sums, e0, e1, g, gBase, y, yBase);
     }
 
+    @Override
+    public void sumRows(RowSums sums, int e0, int e1, float[] g, int gBase, int gPitch, float[][] y, int yBase,
+                        int rows) {
+        VectorRowSums.sumRows(sums, e0, e1, g, gBase, gPitch, y, yBase, rows);
+    }
+
     /**
      * Where the lanes fall into at most {@link #GATHER_RUNS} runs of consecutive elements (the channels of
      * one batch of a channels-last tensor), a load per run and position, blended in; otherwise one hardware

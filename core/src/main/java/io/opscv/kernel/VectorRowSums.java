@@ -12,7 +12,9 @@ import jdk.incubator.vector.VectorSpecies;
  * {@link KernelProvider#sumRow} on the Vector API, for {@link VectorKernelProvider}: a vector of elements at a
  * time, each slot's terms picked as {@link VectorKernelProvider#interpolateRow} picks its taps (the window's
  * vectors loaded once for all slots) and added to the sums from +0 only in the lanes that have them, slot by
- * slot, so each lane's adds are the scalar loop's. No vector crosses a call (see VectorCodec): the window
+ * slot, so each lane's adds are the scalar loop's. Four rows that share the sums (gradOut rows of a 2-D band,
+ * periods of the flat rows) go together, each slot's index, weight and flags loaded once for the four rather
+ * than once a row: those loads were half a slot's cost. No vector crosses a call (see VectorCodec): the window
  * indices and the four-vector pick are written out in their loops.
  */
 final class VectorRowSums {
@@ -28,7 +30,40 @@ final class VectorRowSums {
 
     private VectorRowSums() {}
 
+    /**
+     * {@link KernelProvider#sumRow}. Where the sums repeat with a period ({@link RowSums#period}: the flat rows
+     * and maps), whole periods go four at a time as rows a shift apart, sharing the tables' loads.
+     */
     static void sum(RowSums sums, int e0, int e1, float[] g, int gBase, float[] y, int yBase) {
+        int period = sums.period;
+        if (period < sums.length()) {
+            int first = Math.min(e1, (e0 + period - 1) / period * period);
+            if (e1 - first >= 4 * period) {
+                sumOne(sums, e0, first, g, gBase, y, yBase);
+                for (; e1 - first >= 4 * period; first += 4 * period) {
+                    sumFour(sums, first, first + period, g, gBase, sums.shift, y, yBase, y, yBase - period, y,
+                            yBase - 2 * period, y, yBase - 3 * period);
+                }
+                e0 = first;
+            }
+        }
+        sumOne(sums, e0, e1, g, gBase, y, yBase);
+    }
+
+    /** {@link KernelProvider#sumRows}: four rows at a time, the rest one by one. */
+    static void sumRows(RowSums sums, int e0, int e1, float[] g, int gBase, int gPitch, float[][] y, int yBase,
+                        int rows) {
+        int k = 0;
+        for (; k + 4 <= rows; k += 4) {
+            sumFour(sums, e0, e1, g, gBase - k * gPitch, gPitch, y[k], yBase, y[k + 1], yBase, y[k + 2], yBase,
+                    y[k + 3], yBase);
+        }
+        for (; k < rows; k++) {
+            sum(sums, e0, e1, g, gBase - k * gPitch, y[k], yBase);
+        }
+    }
+
+    private static void sumOne(RowSums sums, int e0, int e1, float[] g, int gBase, float[] y, int yBase) {
         final float[] w = sums.w;
         final boolean[] has = sums.has;
         final int n = sums.stride;
@@ -109,5 +144,153 @@ final class VectorRowSums {
                 s.intoArray(y, e - yBase, VectorMask.fromLong(FLOATS, (1L << count) - 1));
             }
         }
+    }
+
+    /**
+     * Four rows of the sums, row k's gradOut {@code k·gPitch} after row 0's and its sums element e at
+     * {@code yk[e - yBasek]}: each slot's index, weight and flags are loaded once for the four. Four-vector windows go
+     * two rows at a time (sixteen window vectors at once would not stay in registers).
+     */
+    private static void sumFour(RowSums sums, int e0, int e1, float[] g, int gBase, int gPitch, float[] y0, int yBase0,
+                                float[] y1, int yBase1, float[] y2, int yBase2, float[] y3, int yBase3) {
+        final float[] w = sums.w;
+        final boolean[] has = sums.has;
+        final int n = sums.stride;
+        TapWindows windows = sums.windows(LANES);
+        final int[] bases = windows.base();
+        final byte[] kinds = windows.kind();
+        final int[] reach = windows.reach();
+        final int[] slots = windows.slots();
+        final int[] at = windows.rel();
+        final byte[] near = windows.near();
+        final int period = sums.period;
+        int e = Math.min(e1, (e0 + LANES - 1) / LANES * LANES);
+        scalar(sums, e0, e, g, gBase, gPitch, y0, yBase0, y1, yBase1, y2, yBase2, y3, yBase3);
+        int p = e % period;
+        int moved = e / period * sums.shift - gBase;
+        for (; e < e1; e += LANES, p += LANES) {
+            if (p == period) {
+                p = 0;
+                moved += sums.shift;
+            }
+            int v = p / LANES;
+            int from = bases[v] + moved;
+            int count = Math.min(LANES, e1 - e);
+            byte kind = kinds[v];
+            if (from < 0 || from + 3 * gPitch + reach[v] > g.length
+                    || count < LANES && (e - yBase0 + LANES > y0.length || e - yBase1 + LANES > y1.length
+                    || e - yBase2 + LANES > y2.length || e - yBase3 + LANES > y3.length)) {
+                scalar(sums, e, e + count, g, gBase, gPitch, y0, yBase0, y1, yBase1, y2, yBase2, y3, yBase3);
+                continue;
+            }
+            int end = p + slots[v] * n;
+            if (kind == TapWindows.QUAD) {
+                quadTwo(w, has, near, at, p, end, n, g, from, gPitch, y0, e - yBase0, y1, e - yBase1, count);
+                quadTwo(w, has, near, at, p, end, n, g, from + 2 * gPitch, gPitch, y2, e - yBase2, y3, e - yBase3,
+                        count);
+                continue;
+            }
+            FloatVector s0 = FloatVector.zero(FLOATS);
+            FloatVector s1 = s0;
+            FloatVector s2 = s0;
+            FloatVector s3 = s0;
+            int f1 = from + gPitch;
+            int f2 = from + 2 * gPitch;
+            int f3 = from + 3 * gPitch;
+            if (kind == TapWindows.SPAN) {
+                VectorMask<Float> all = FLOATS.maskAll(true);
+                for (int q = p; q < end; q += n) {
+                    FloatVector weight = FloatVector.broadcast(FLOATS, w[q]);
+                    int a = at[q];
+                    s0 = s0.add(FloatVector.fromArray(FLOATS, g, from + a).mul(weight), all);
+                    s1 = s1.add(FloatVector.fromArray(FLOATS, g, f1 + a).mul(weight), all);
+                    s2 = s2.add(FloatVector.fromArray(FLOATS, g, f2 + a).mul(weight), all);
+                    s3 = s3.add(FloatVector.fromArray(FLOATS, g, f3 + a).mul(weight), all);
+                }
+            } else if (kind == TapWindows.RUNS) {
+                for (int q = p; q < end; q += n) {
+                    FloatVector weight = FloatVector.fromArray(FLOATS, w, q);
+                    VectorMask<Float> term = VectorMask.fromArray(FLOATS, has, q);
+                    int a = at[q];
+                    s0 = s0.add(FloatVector.fromArray(FLOATS, g, from + a).mul(weight), term);
+                    s1 = s1.add(FloatVector.fromArray(FLOATS, g, f1 + a).mul(weight), term);
+                    s2 = s2.add(FloatVector.fromArray(FLOATS, g, f2 + a).mul(weight), term);
+                    s3 = s3.add(FloatVector.fromArray(FLOATS, g, f3 + a).mul(weight), term);
+                }
+            } else if (kind == TapWindows.GATHER) {
+                for (int q = p; q < end; q += n) {
+                    FloatVector weight = FloatVector.fromArray(FLOATS, w, q);
+                    VectorMask<Float> term = VectorMask.fromArray(FLOATS, has, q);
+                    s0 = s0.add(FloatVector.fromArray(FLOATS, g, from, at, q).mul(weight), term);
+                    s1 = s1.add(FloatVector.fromArray(FLOATS, g, f1, at, q).mul(weight), term);
+                    s2 = s2.add(FloatVector.fromArray(FLOATS, g, f2, at, q).mul(weight), term);
+                    s3 = s3.add(FloatVector.fromArray(FLOATS, g, f3, at, q).mul(weight), term);
+                }
+            } else {
+                IntVector a0 = FloatVector.fromArray(FLOATS, g, from).reinterpretAsInts();
+                IntVector a1 = FloatVector.fromArray(FLOATS, g, from + LANES).reinterpretAsInts();
+                IntVector b0 = FloatVector.fromArray(FLOATS, g, f1).reinterpretAsInts();
+                IntVector b1 = FloatVector.fromArray(FLOATS, g, f1 + LANES).reinterpretAsInts();
+                IntVector c0 = FloatVector.fromArray(FLOATS, g, f2).reinterpretAsInts();
+                IntVector c1 = FloatVector.fromArray(FLOATS, g, f2 + LANES).reinterpretAsInts();
+                IntVector d0 = FloatVector.fromArray(FLOATS, g, f3).reinterpretAsInts();
+                IntVector d1 = FloatVector.fromArray(FLOATS, g, f3 + LANES).reinterpretAsInts();
+                for (int q = p; q < end; q += n) {
+                    IntVector index = NEAR == null ? IntVector.fromArray(INTS, at, q)
+                            : (IntVector) ByteVector.fromArray(NEAR, near, q).convertShape(VectorOperators.B2I, INTS, 0);
+                    FloatVector weight = FloatVector.fromArray(FLOATS, w, q);
+                    VectorMask<Float> term = VectorMask.fromArray(FLOATS, has, q);
+                    s0 = s0.add(index.selectFrom(a0, a1).reinterpretAsFloats().mul(weight), term);
+                    s1 = s1.add(index.selectFrom(b0, b1).reinterpretAsFloats().mul(weight), term);
+                    s2 = s2.add(index.selectFrom(c0, c1).reinterpretAsFloats().mul(weight), term);
+                    s3 = s3.add(index.selectFrom(d0, d1).reinterpretAsFloats().mul(weight), term);
+                }
+            }
+            VectorMask<Float> store = FLOATS.indexInRange(0, count);
+            s0.intoArray(y0, e - yBase0, store);
+            s1.intoArray(y1, e - yBase1, store);
+            s2.intoArray(y2, e - yBase2, store);
+            s3.intoArray(y3, e - yBase3, store);
+        }
+    }
+
+    /** Two rows of a four-vector window's slots ({@link #sumFour}), their first {@code count} lanes stored. */
+    private static void quadTwo(float[] w, boolean[] has, byte[] near, int[] at, int p, int end, int n, float[] g,
+                                int from, int gPitch, float[] y0, int to0, float[] y1, int to1, int count) {
+        IntVector a0 = FloatVector.fromArray(FLOATS, g, from).reinterpretAsInts();
+        IntVector a1 = FloatVector.fromArray(FLOATS, g, from + LANES).reinterpretAsInts();
+        IntVector a2 = FloatVector.fromArray(FLOATS, g, from + 2 * LANES).reinterpretAsInts();
+        IntVector a3 = FloatVector.fromArray(FLOATS, g, from + 3 * LANES).reinterpretAsInts();
+        int f = from + gPitch;
+        IntVector b0 = FloatVector.fromArray(FLOATS, g, f).reinterpretAsInts();
+        IntVector b1 = FloatVector.fromArray(FLOATS, g, f + LANES).reinterpretAsInts();
+        IntVector b2 = FloatVector.fromArray(FLOATS, g, f + 2 * LANES).reinterpretAsInts();
+        IntVector b3 = FloatVector.fromArray(FLOATS, g, f + 3 * LANES).reinterpretAsInts();
+        FloatVector s0 = FloatVector.zero(FLOATS);
+        FloatVector s1 = s0;
+        for (int q = p; q < end; q += n) {
+            IntVector index = NEAR == null ? IntVector.fromArray(INTS, at, q)
+                    : (IntVector) ByteVector.fromArray(NEAR, near, q).convertShape(VectorOperators.B2I, INTS, 0);
+            IntVector pair = index.and(2 * LANES - 1);
+            VectorMask<Integer> far = index.compare(VectorOperators.GE, 2 * LANES);
+            FloatVector weight = FloatVector.fromArray(FLOATS, w, q);
+            VectorMask<Float> term = VectorMask.fromArray(FLOATS, has, q);
+            FloatVector a = pair.selectFrom(a0, a1).blend(pair.selectFrom(a2, a3), far).reinterpretAsFloats();
+            FloatVector b = pair.selectFrom(b0, b1).blend(pair.selectFrom(b2, b3), far).reinterpretAsFloats();
+            s0 = s0.add(a.mul(weight), term);
+            s1 = s1.add(b.mul(weight), term);
+        }
+        VectorMask<Float> store = FLOATS.indexInRange(0, count);
+        s0.intoArray(y0, to0, store);
+        s1.intoArray(y1, to1, store);
+    }
+
+    /** The scalar loop on four rows. */
+    private static void scalar(RowSums sums, int e0, int e1, float[] g, int gBase, int gPitch, float[] y0, int yBase0,
+                               float[] y1, int yBase1, float[] y2, int yBase2, float[] y3, int yBase3) {
+        ScalarKernelProvider.sumRowScalar(sums, e0, e1, g, gBase, y0, yBase0);
+        ScalarKernelProvider.sumRowScalar(sums, e0, e1, g, gBase - gPitch, y1, yBase1);
+        ScalarKernelProvider.sumRowScalar(sums, e0, e1, g, gBase - 2 * gPitch, y2, yBase2);
+        ScalarKernelProvider.sumRowScalar(sums, e0, e1, g, gBase - 3 * gPitch, y3, yBase3);
     }
 }

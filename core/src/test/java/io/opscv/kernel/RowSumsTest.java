@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
  * row by row, with both providers: random tables from downsampling by 8 to upsampling by 8 (inputs no position
  * reaches, a last input that is both taps, up to 16 terms an input), pixels of 1, 3, 16 and 32 elements, chunks
  * of rows whose sums repeat with a period (the arrays hold one period),
- * random ranges of elements (partial first and last vectors), gradOut with NaN, infinities and -0, and buffers
- * with and without slack.
+ * random ranges of elements (partial first and last vectors), several rows at pitches ({@link
+ * KernelProvider#sumRows}), gradOut with NaN, infinities and -0, and buffers with and without slack.
  */
 class RowSumsTest {
     private static final KernelProvider SCALAR = KernelProviders.scalar();
@@ -69,6 +69,38 @@ class RowSumsTest {
             }
             check(RowSums.flat(t, rows, channels), g, expected, random, "trial " + trial + " (" + rows + " rows of "
                     + lin + " <- " + lout + ", " + channels + " channels)");
+        }
+    }
+
+    @Test
+    void rowsAtPitchesAreEachRowsSums() {
+        Random random = new Random(7);
+        for (int trial = 0; trial < 600; trial++) {
+            LinearTable t = table(random, 1 + random.nextInt(trial % 3 == 0 ? 200 : 40));
+            int pix = new int[] {1, 3, 16, 32}[trial % 4];
+            RowSums sums = RowSums.of(t, pix);
+            int n = t.lin() * pix;
+            int rows = 1 + random.nextInt(9);
+            int gPitch = t.lout() * pix + random.nextInt(80);
+            float[] g = gradOut(random, (rows - 1) * gPitch + t.lout() * pix + (random.nextBoolean() ? 0 : 64));
+            int e0 = random.nextBoolean() ? 0 : random.nextInt(n);
+            int e1 = random.nextBoolean() ? n : e0 + 1 + random.nextInt(n - e0);
+            String label = "trial " + trial + " (" + rows + " rows of " + t.lin() + " <- " + t.lout() + ", pixels of "
+                    + pix + ", pitch " + gPitch + ", [" + e0 + ", " + e1 + "))";
+            for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
+                float[][] y = new float[rows][];
+                for (int k = 0; k < rows; k++) {
+                    y[k] = new float[e1 - e0 + (random.nextBoolean() ? 0 : 16)];
+                }
+                provider.sumRows(sums, e0, e1, g, 0, gPitch, y, e0, rows);
+                for (int k = 0; k < rows; k++) {
+                    float[] expected = new float[n];
+                    SCALAR.sumRow(sums, 0, n, g, -k * gPitch, expected, 0);
+                    float[] row = y[k];
+                    KernelCase.assertSameFloats(java.util.Arrays.copyOfRange(expected, e0, e1), 0, row, e1 - e0,
+                            label + " row " + k + " " + provider.name());
+                }
+            }
         }
     }
 
