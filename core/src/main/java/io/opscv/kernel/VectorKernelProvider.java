@@ -160,75 +160,9 @@ final class VectorKernelProvider implements KernelProvider {
         }
     }
 
-    /**
-     * A vector of output elements at a time, as {@link RowTaps#windows} places its taps: where they are two
-     * runs of consecutive elements (channels of one pixel, 16 or more to a pixel) two plain loads; where they
-     * lie within two vectors of inputs (a few channels to a pixel, short rows end to end, upsampling or
-     * downsampling by less than about 2) two two-source permutes of those, within four (downsampling by up to
-     * about 4) two pairs of them blended; otherwise two hardware gathers; where a window would leave {@code x},
-     * the scalar loop. The left product first.
-     */
     @Override
     public void interpolateRow(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
-        final float[] w0 = taps.w0;
-        final float[] w1 = taps.w1;
-        TapWindows windows = taps.windows(LANES);
-        final int[] bases = windows.base();
-        final byte[] kinds = windows.kind();
-        final int[] reach = windows.reach();
-        final int[] at = windows.rel();
-        final int period = taps.period;
-        int e = Math.min(e1, (e0 + LANES - 1) / LANES * LANES);
-        ScalarKernelProvider.interpolateRowScalar(taps, e0, e, x, xBase, y, yBase);
-        // Element e's place in its period, and the inputs its period's taps move by.
-        int p = e % period;
-        int moved = e / period * taps.shift - xBase;
-        for (; e + LANES <= e1; e += LANES, p += LANES) {
-            if (p == period) {
-                p = 0;
-                moved += taps.shift;
-            }
-            int v = p / LANES;
-            int from = p + LANES > period ? -1 : bases[v] + moved;
-            if (from < 0 || from + reach[v] > x.length) {
-                ScalarKernelProvider.interpolateRowScalar(taps, e, e + LANES, x, xBase, y, yBase);
-                continue;
-            }
-            byte kind = kinds[v];
-            FloatVector a;
-            FloatVector b;
-            if (kind == TapWindows.GATHER) {
-                a = FloatVector.fromArray(FLOATS, x, from, at, p);
-                b = FloatVector.fromArray(FLOATS, x, from, at, p + period);
-            } else if (kind == TapWindows.RUNS) {
-                a = FloatVector.fromArray(FLOATS, x, from + at[p]);
-                b = FloatVector.fromArray(FLOATS, x, from + at[p + period]);
-            } else {
-                IntVector left = IntVector.fromArray(INTS, at, p);
-                IntVector right = IntVector.fromArray(INTS, at, p + period);
-                IntVector v0 = FloatVector.fromArray(FLOATS, x, from).reinterpretAsInts();
-                IntVector v1 = FloatVector.fromArray(FLOATS, x, from + LANES).reinterpretAsInts();
-                if (kind == TapWindows.PAIR) {
-                    a = left.selectFrom(v0, v1).reinterpretAsFloats();
-                    b = right.selectFrom(v0, v1).reinterpretAsFloats();
-                } else {
-                    IntVector v2 = FloatVector.fromArray(FLOATS, x, from + 2 * LANES).reinterpretAsInts();
-                    IntVector v3 = FloatVector.fromArray(FLOATS, x, from + 3 * LANES).reinterpretAsInts();
-                    a = quad(left, v0, v1, v2, v3);
-                    b = quad(right, v0, v1, v2, v3);
-                }
-            }
-            a.mul(FloatVector.fromArray(FLOATS, w0, p)).add(b.mul(FloatVector.fromArray(FLOATS, w1, p)))
-                    .intoArray(y, e - yBase);
-        }
-        ScalarKernelProvider.interpolateRowScalar(taps, e, e1, x, xBase, y, yBase);
-    }
-
-    /** Lane l takes element {@code index[l]} (below four vectors) of v0 to v3: two pairs of permutes, blended. */
-    private static FloatVector quad(IntVector index, IntVector v0, IntVector v1, IntVector v2, IntVector v3) {
-        IntVector near = index.and(2 * LANES - 1);
-        return near.selectFrom(v0, v1).blend(near.selectFrom(v2, v3), index.compare(VectorOperators.GE, 2 * LANES))
-                .reinterpretAsFloats();
+        VectorRowTaps.interpolate(taps, e0, e1, x, xBase, y, yBase);
     }
 
     @Override

@@ -210,6 +210,33 @@ class ForwardLanesTest {
     }
 
     /**
+     * interpolateRow on the flat rows' periodic taps ({@link RowTaps#flat}: rows end to end or channels-last
+     * batches, whose tables hold one period): random tables, chunks of many periods and random ranges (whole
+     * periods taken together, partial ones at either end), against the scalar loop.
+     */
+    @Test
+    void periodicTapsMatchTheScalarLoop() {
+        java.util.Random random = new java.util.Random(14);
+        for (int trial = 0; trial < 1500; trial++) {
+            int lin = 1 + random.nextInt(32);
+            int lout = Math.max(1, (int) (lin * Math.exp((random.nextDouble() - 0.5) * 4.2)));
+            int channels = new int[] {1, 2, 3, 8}[trial % 4];
+            int rows = channels * (1 + random.nextInt(trial % 2 == 0 ? 12 : 90));
+            RowTaps taps = RowTaps.flat(LinearTable.of(lin, lout, random.nextBoolean(), 0), rows, channels);
+            int n = taps.length();
+            int e0 = random.nextBoolean() ? 0 : random.nextInt(n);
+            int e1 = random.nextBoolean() ? n : e0 + 1 + random.nextInt(n - e0);
+            float[] x = inputs(random, rows * lin + (random.nextBoolean() ? 0 : 64));
+            float[] expected = new float[e1 - e0];
+            float[] actual = new float[e1 - e0];
+            SCALAR.interpolateRow(taps, e0, e1, x, 0, expected, e0);
+            VECTOR.interpolateRow(taps, e0, e1, x, 0, actual, e0);
+            assertSameFloats(expected, actual, "trial " + trial + " (" + rows + " rows of " + lin + " -> " + lout
+                    + ", " + channels + " channels, [" + e0 + ", " + e1 + "))");
+        }
+    }
+
+    /**
      * interpolateRow on arbitrary taps (neither monotone nor consecutive, as the flat forms' rows of taps
      * jump back at row ends): each vector's window kind must hold for every lane, not only its end lanes.
      */

@@ -1,0 +1,183 @@
+package io.opscv.kernel;
+
+import jdk.incubator.vector.FloatVector;
+import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorMask;
+import jdk.incubator.vector.VectorOperators;
+import jdk.incubator.vector.VectorSpecies;
+
+/**
+ * {@link KernelProvider#interpolateRow} on the Vector API, for {@link VectorKernelProvider}: a vector of output
+ * elements at a time, as {@link RowTaps#windows} places its taps: where they are two runs of consecutive
+ * elements (channels of one pixel, 16 or more to a pixel) two plain loads; where they lie within two vectors of
+ * inputs (a few channels to a pixel, short rows end to end, upsampling or downsampling by less than about 2) two
+ * two-source permutes of those, within four (downsampling by up to about 4) two pairs of them blended; otherwise
+ * two hardware gathers; where a window would leave {@code x}, the scalar loop. The left product first. Where the
+ * taps repeat with a period (the flat rows and maps), each vector of the period is worked out once (its indices
+ * and weights loaded) and applied to every whole period of the call in turn.
+ */
+final class VectorRowTaps {
+    private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
+    private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, FLOATS.vectorShape());
+    private static final int LANES = FLOATS.length();
+
+    private VectorRowTaps() {}
+
+    static void interpolate(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
+        int period = taps.period;
+        if (period >= taps.length) {
+            row(taps, e0, e1, x, xBase, y, yBase);
+            return;
+        }
+        int e = Math.min(e1, (e0 + LANES - 1) / LANES * LANES);
+        ScalarKernelProvider.interpolateRowScalar(taps, e0, e, x, xBase, y, yBase);
+        // Stretches of one period, or whole periods from a period's start, all through one method: a method that
+        // took only the partial periods at a call's ends met most kinds of vector seldom, and C2 compiled it with
+        // their vector calls cold, not inlined, boxing every vector (see KERNELS.md, "JIT state").
+        while (e < e1) {
+            int start = e / period * period;
+            int p0 = e - start;
+            int periods = p0 == 0 && e1 - e >= 2 * period ? (e1 - e) / period : 1;
+            int p1 = periods > 1 ? period : Math.min(period, e1 - start);
+            int whole = p0 + (p1 - p0) / LANES * LANES;
+            periods(taps, start, p0, whole, periods, x, xBase, y, yBase);
+            int end = start + (periods - 1) * period;
+            ScalarKernelProvider.interpolateRowScalar(taps, end + whole, end + p1, x, xBase, y, yBase);
+            e = end + p1;
+        }
+    }
+
+    /** A row whose taps do not repeat: a vector at a time. */
+    private static void row(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
+        final float[] w0 = taps.w0;
+        final float[] w1 = taps.w1;
+        TapWindows windows = taps.windows(LANES);
+        final int[] bases = windows.base();
+        final byte[] kinds = windows.kind();
+        final int[] reach = windows.reach();
+        final int[] at = windows.rel();
+        final int period = taps.period;
+        int e = Math.min(e1, (e0 + LANES - 1) / LANES * LANES);
+        ScalarKernelProvider.interpolateRowScalar(taps, e0, e, x, xBase, y, yBase);
+        for (; e + LANES <= e1; e += LANES) {
+            // Element e's taps: the left ones at rel[e], the right ones a period on.
+            int p = e;
+            int v = p / LANES;
+            int from = bases[v] - xBase;
+            if (from < 0 || from + reach[v] > x.length) {
+                ScalarKernelProvider.interpolateRowScalar(taps, e, e + LANES, x, xBase, y, yBase);
+                continue;
+            }
+            byte kind = kinds[v];
+            FloatVector a;
+            FloatVector b;
+            if (kind == TapWindows.GATHER) {
+                a = FloatVector.fromArray(FLOATS, x, from, at, p);
+                b = FloatVector.fromArray(FLOATS, x, from, at, p + period);
+            } else if (kind == TapWindows.RUNS) {
+                a = FloatVector.fromArray(FLOATS, x, from + at[p]);
+                b = FloatVector.fromArray(FLOATS, x, from + at[p + period]);
+            } else {
+                IntVector left = IntVector.fromArray(INTS, at, p);
+                IntVector right = IntVector.fromArray(INTS, at, p + period);
+                IntVector v0 = FloatVector.fromArray(FLOATS, x, from).reinterpretAsInts();
+                IntVector v1 = FloatVector.fromArray(FLOATS, x, from + LANES).reinterpretAsInts();
+                if (kind == TapWindows.PAIR) {
+                    a = left.selectFrom(v0, v1).reinterpretAsFloats();
+                    b = right.selectFrom(v0, v1).reinterpretAsFloats();
+                } else {
+                    IntVector v2 = FloatVector.fromArray(FLOATS, x, from + 2 * LANES).reinterpretAsInts();
+                    IntVector v3 = FloatVector.fromArray(FLOATS, x, from + 3 * LANES).reinterpretAsInts();
+                    a = quad(left, v0, v1, v2, v3);
+                    b = quad(right, v0, v1, v2, v3);
+                }
+            }
+            a.mul(FloatVector.fromArray(FLOATS, w0, p)).add(b.mul(FloatVector.fromArray(FLOATS, w1, p)))
+                    .intoArray(y, e - yBase);
+        }
+        ScalarKernelProvider.interpolateRowScalar(taps, e, e1, x, xBase, y, yBase);
+    }
+
+    /**
+     * The whole vectors of elements {@code [p0, p1)} of {@code periods} periods from element {@code e} (a period's
+     * start): each vector takes its indices and weights once, then every period's inputs in turn.
+     */
+    private static void periods(RowTaps taps, int e, int p0, int p1, int periods, float[] x, int xBase, float[] y,
+                                int yBase) {
+        final float[] w0 = taps.w0;
+        final float[] w1 = taps.w1;
+        TapWindows windows = taps.windows(LANES);
+        final int[] bases = windows.base();
+        final byte[] kinds = windows.kind();
+        final int[] reach = windows.reach();
+        final int[] at = windows.rel();
+        final int period = taps.period;
+        final int shift = taps.shift;
+        int moved = e / period * shift - xBase;
+        for (int p = p0; p < p1; p += LANES) {
+            int v = p / LANES;
+            int from = bases[v] + moved;
+            int to = e + p - yBase;
+            if (from < 0 || from + (periods - 1) * shift + reach[v] > x.length) {
+                for (int m = 0; m < periods; m++) {
+                    int q = e + m * period + p;
+                    ScalarKernelProvider.interpolateRowScalar(taps, q, q + LANES, x, xBase, y, yBase);
+                }
+                continue;
+            }
+            byte kind = kinds[v];
+            FloatVector l = FloatVector.fromArray(FLOATS, w0, p);
+            FloatVector r = FloatVector.fromArray(FLOATS, w1, p);
+            if (kind == TapWindows.GATHER) {
+                for (int m = 0; m < periods; m++, from += shift, to += period) {
+                    FloatVector a = FloatVector.fromArray(FLOATS, x, from, at, p);
+                    FloatVector b = FloatVector.fromArray(FLOATS, x, from, at, p + period);
+                    a.mul(l).add(b.mul(r)).intoArray(y, to);
+                }
+            } else if (kind == TapWindows.RUNS) {
+                int left = at[p];
+                int right = at[p + period];
+                for (int m = 0; m < periods; m++, from += shift, to += period) {
+                    FloatVector a = FloatVector.fromArray(FLOATS, x, from + left);
+                    FloatVector b = FloatVector.fromArray(FLOATS, x, from + right);
+                    a.mul(l).add(b.mul(r)).intoArray(y, to);
+                }
+            } else if (kind == TapWindows.PAIR) {
+                IntVector left = IntVector.fromArray(INTS, at, p);
+                IntVector right = IntVector.fromArray(INTS, at, p + period);
+                for (int m = 0; m < periods; m++, from += shift, to += period) {
+                    IntVector v0 = FloatVector.fromArray(FLOATS, x, from).reinterpretAsInts();
+                    IntVector v1 = FloatVector.fromArray(FLOATS, x, from + LANES).reinterpretAsInts();
+                    FloatVector a = left.selectFrom(v0, v1).reinterpretAsFloats();
+                    FloatVector b = right.selectFrom(v0, v1).reinterpretAsFloats();
+                    a.mul(l).add(b.mul(r)).intoArray(y, to);
+                }
+            } else {
+                IntVector left = IntVector.fromArray(INTS, at, p);
+                IntVector right = IntVector.fromArray(INTS, at, p + period);
+                IntVector nearLeft = left.and(2 * LANES - 1);
+                IntVector nearRight = right.and(2 * LANES - 1);
+                VectorMask<Integer> farLeft = left.compare(VectorOperators.GE, 2 * LANES);
+                VectorMask<Integer> farRight = right.compare(VectorOperators.GE, 2 * LANES);
+                for (int m = 0; m < periods; m++, from += shift, to += period) {
+                    IntVector v0 = FloatVector.fromArray(FLOATS, x, from).reinterpretAsInts();
+                    IntVector v1 = FloatVector.fromArray(FLOATS, x, from + LANES).reinterpretAsInts();
+                    IntVector v2 = FloatVector.fromArray(FLOATS, x, from + 2 * LANES).reinterpretAsInts();
+                    IntVector v3 = FloatVector.fromArray(FLOATS, x, from + 3 * LANES).reinterpretAsInts();
+                    FloatVector a = nearLeft.selectFrom(v0, v1).blend(nearLeft.selectFrom(v2, v3), farLeft)
+                            .reinterpretAsFloats();
+                    FloatVector b = nearRight.selectFrom(v0, v1).blend(nearRight.selectFrom(v2, v3), farRight)
+                            .reinterpretAsFloats();
+                    a.mul(l).add(b.mul(r)).intoArray(y, to);
+                }
+            }
+        }
+    }
+
+    /** Lane l takes element {@code index[l]} (below four vectors) of v0 to v3: two pairs of permutes, blended. */
+    private static FloatVector quad(IntVector index, IntVector v0, IntVector v1, IntVector v2, IntVector v3) {
+        IntVector near = index.and(2 * LANES - 1);
+        return near.selectFrom(v0, v1).blend(near.selectFrom(v2, v3), index.compare(VectorOperators.GE, 2 * LANES))
+                .reinterpretAsFloats();
+    }
+}
