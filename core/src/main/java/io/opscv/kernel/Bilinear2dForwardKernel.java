@@ -9,9 +9,9 @@ import java.util.Arrays;
  * → out (N, C, Hout, Wout), both given as NCHW-ordered views with any strides (an NHWC tensor comes
  * in as its permuted view), float arithmetic, one rounding to the output dtype.
  *
- * <p>Separable, W first as PyTorch's CPU kernel. Four forms, chosen here in this order: tiny dense maps as
- * single rows of taps ({@link FlatMaps}); small maps in lanes ({@link Bilinear2dMapLanes}) but for NHWC
- * pixels of whole vectors of channels; rows of
+ * <p>Separable, W first as PyTorch's CPU kernel. Four forms, chosen here in this order: dense maps of up to
+ * 32 × 32 out pixels as single rows of taps ({@link FlatMaps}); small maps in lanes
+ * ({@link Bilinear2dMapLanes}) but for NHWC pixels of whole vectors of channels; rows of
  * consecutive elements (NCHW, or NHWC pixels) along the rows ({@link Bilinear2dRows}); otherwise (other
  * strides, or self and out of different layouts) two 1-D forwards on rows in lanes
  * ({@link Bilinear2dTiles}): the W pass interpolates the self rows an out band reads,

@@ -13,11 +13,11 @@ package io.opscv.kernel;
  */
 final class FlatMaps {
     /**
-     * The most out pixels of a map: maps in lanes were as fast on 8 × 8 maps (64; 1.1-1.3 × faster on 4 × 4
-     * -> 8 × 8) and on larger ones; on 2 × 2 -> 4 × 4, 6 × 6 -> 3 × 3 and 8 × 8 -> 5 × 5 maps this was
-     * 1.25-1.5 × faster.
+     * The most out pixels of a map (32 × 32): with each vector's taps loaded once for every period of a chunk,
+     * flat maps are faster than maps in lanes up to there, and no faster past it, where a chunk holds a map or
+     * less and no period repeats.
      */
-    static final int MAX_PIXELS = 32;
+    static final int MAX_PIXELS = 1024;
     /** The most terms an input of the backward's takes on either axis. */
     static final int MAX_SLOTS = 16;
     /**
