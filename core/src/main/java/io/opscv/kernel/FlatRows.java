@@ -124,7 +124,10 @@ final class FlatRows {
     private static int rowsPerChunk(int length, int channels, StridedTensor out) {
         long rows = out.shape()[0] * out.shape()[1];
         long batches = Math.max(1, Math.min(CHUNK_OUTPUTS / ((long) channels * length), (rows + channels - 1) / channels));
-        return (int) (channels * batches);
+        // Whole periods of the tables, where a chunk holds one: the kernels take whole periods four at a time.
+        int chunk = (int) (channels * batches);
+        int period = RowTaps.periodUnits(length, channels, chunk);
+        return chunk / period * period;
     }
 
     static void forward(StridedTensor self, StridedTensor out, LinearTable t, RowTaps taps, KernelProvider provider,

@@ -36,123 +36,57 @@ final class VectorRowSums {
      */
     static void sum(RowSums sums, int e0, int e1, float[] g, int gBase, float[] y, int yBase) {
         int period = sums.period;
-        if (period < sums.length()) {
-            int first = Math.min(e1, (e0 + period - 1) / period * period);
-            if (e1 - first >= 4 * period) {
-                sumOne(sums, e0, first, g, gBase, y, yBase);
-                for (; e1 - first >= 4 * period; first += 4 * period) {
-                    sumFour(sums, first, first + period, g, gBase, sums.shift, y, yBase, y, yBase - period, y,
-                            yBase - 2 * period, y, yBase - 3 * period);
-                }
-                e0 = first;
-            }
+        int first = Math.min(e1, (e0 + period - 1) / period * period);
+        int periods = period < sums.length() ? (e1 - first) / period : 0;
+        if (periods == 0) {
+            one(sums, e0, e1, g, gBase, y, yBase);
+            return;
         }
-        sumOne(sums, e0, e1, g, gBase, y, yBase);
+        one(sums, e0, first, g, gBase, y, yBase);
+        for (int m = 0; m < periods; m += 4) {
+            // A last group of fewer than four takes periods before it again (the same bits, stored again).
+            int from = first + Math.max(0, Math.min(m, periods - 4)) * period;
+            int k1 = Math.min(1, periods - 1);
+            int k2 = Math.min(2, periods - 1);
+            int k3 = Math.min(3, periods - 1);
+            sumFour(sums, from, from + period, g, gBase, k1 * sums.shift, k2 * sums.shift, k3 * sums.shift,
+                    y, yBase, y, yBase - k1 * period, y, yBase - k2 * period, y, yBase - k3 * period);
+        }
+        one(sums, first + periods * period, e1, g, gBase, y, yBase);
     }
 
-    /** {@link KernelProvider#sumRows}: four rows at a time, the rest one by one. */
+    /** {@link KernelProvider#sumRows}: four rows at a time, a last group of fewer taking rows before it again. */
     static void sumRows(RowSums sums, int e0, int e1, float[] g, int gBase, int gPitch, float[][] y, int yBase,
                         int rows) {
-        int k = 0;
-        for (; k + 4 <= rows; k += 4) {
-            sumFour(sums, e0, e1, g, gBase - k * gPitch, gPitch, y[k], yBase, y[k + 1], yBase, y[k + 2], yBase,
-                    y[k + 3], yBase);
-        }
-        for (; k < rows; k++) {
-            sum(sums, e0, e1, g, gBase - k * gPitch, y[k], yBase);
-        }
-    }
-
-    private static void sumOne(RowSums sums, int e0, int e1, float[] g, int gBase, float[] y, int yBase) {
-        final float[] w = sums.w;
-        final boolean[] has = sums.has;
-        final int n = sums.stride;
-        TapWindows windows = sums.windows(LANES);
-        final int[] bases = windows.base();
-        final byte[] kinds = windows.kind();
-        final int[] reach = windows.reach();
-        final int[] slots = windows.slots();
-        final int[] at = windows.rel();
-        final byte[] near = windows.near();
-        final int period = sums.period;
-        int e = Math.min(e1, (e0 + LANES - 1) / LANES * LANES);
-        ScalarKernelProvider.sumRowScalar(sums, e0, e, g, gBase, y, yBase);
-        // Element e's place in its period, and the positions its period's terms move by. The last vector may
-        // be partial: its lanes past e1 are summed too (padding or later elements, whose slots point inside
-        // the windows) and not stored.
-        int p = e % period;
-        int moved = e / period * sums.shift - gBase;
-        for (; e < e1; e += LANES, p += LANES) {
-            if (p == period) {
-                p = 0;
-                moved += sums.shift;
-            }
-            int v = p / LANES;
-            int from = bases[v] + moved;
-            int count = Math.min(LANES, e1 - e);
-            if (from < 0 || from + reach[v] > g.length || count < LANES && e - yBase + LANES > y.length) {
-                ScalarKernelProvider.sumRowScalar(sums, e, e + count, g, gBase, y, yBase);
-                continue;
-            }
-            byte kind = kinds[v];
-            int end = p + slots[v] * n;
-            FloatVector s = FloatVector.zero(FLOATS);
-            if (kind == TapWindows.SPAN) {
-                // Every lane has the slot's term, with one weight. The add is masked (all lanes) as the others are: the
-                // unmasked add of this loop-carried sum compiled without its intrinsic in some processes, boxing it.
-                VectorMask<Float> all = FLOATS.maskAll(true);
-                for (int q = p; q < end; q += n) {
-                    FloatVector weight = FloatVector.broadcast(FLOATS, w[q]);
-                    s = s.add(FloatVector.fromArray(FLOATS, g, from + at[q]).mul(weight), all);
-                }
-            } else if (kind == TapWindows.RUNS) {
-                for (int q = p; q < end; q += n) {
-                    s = s.add(FloatVector.fromArray(FLOATS, g, from + at[q]).mul(FloatVector.fromArray(FLOATS, w, q)),
-                            VectorMask.fromArray(FLOATS, has, q));
-                }
-            } else if (kind == TapWindows.PAIR) {
-                IntVector a0 = FloatVector.fromArray(FLOATS, g, from).reinterpretAsInts();
-                IntVector a1 = FloatVector.fromArray(FLOATS, g, from + LANES).reinterpretAsInts();
-                for (int q = p; q < end; q += n) {
-                    IntVector index = NEAR == null ? IntVector.fromArray(INTS, at, q)
-                            : (IntVector) ByteVector.fromArray(NEAR, near, q).convertShape(VectorOperators.B2I, INTS, 0);
-                    FloatVector a = index.selectFrom(a0, a1).reinterpretAsFloats();
-                    s = s.add(a.mul(FloatVector.fromArray(FLOATS, w, q)), VectorMask.fromArray(FLOATS, has, q));
-                }
-            } else if (kind == TapWindows.QUAD) {
-                IntVector a0 = FloatVector.fromArray(FLOATS, g, from).reinterpretAsInts();
-                IntVector a1 = FloatVector.fromArray(FLOATS, g, from + LANES).reinterpretAsInts();
-                IntVector a2 = FloatVector.fromArray(FLOATS, g, from + 2 * LANES).reinterpretAsInts();
-                IntVector a3 = FloatVector.fromArray(FLOATS, g, from + 3 * LANES).reinterpretAsInts();
-                for (int q = p; q < end; q += n) {
-                    IntVector index = NEAR == null ? IntVector.fromArray(INTS, at, q)
-                            : (IntVector) ByteVector.fromArray(NEAR, near, q).convertShape(VectorOperators.B2I, INTS, 0);
-                    IntVector pair = index.and(2 * LANES - 1);
-                    FloatVector a = pair.selectFrom(a0, a1).blend(pair.selectFrom(a2, a3),
-                            index.compare(VectorOperators.GE, 2 * LANES)).reinterpretAsFloats();
-                    s = s.add(a.mul(FloatVector.fromArray(FLOATS, w, q)), VectorMask.fromArray(FLOATS, has, q));
-                }
-            } else {
-                for (int q = p; q < end; q += n) {
-                    s = s.add(FloatVector.fromArray(FLOATS, g, from, at, q).mul(FloatVector.fromArray(FLOATS, w, q)),
-                            VectorMask.fromArray(FLOATS, has, q));
-                }
-            }
-            if (count == LANES) {
-                s.intoArray(y, e - yBase);
-            } else {
-                s.intoArray(y, e - yBase, VectorMask.fromLong(FLOATS, (1L << count) - 1));
-            }
+        for (int m = 0; m < rows; m += 4) {
+            int k0 = Math.max(0, Math.min(m, rows - 4));
+            int k1 = Math.min(k0 + 1, rows - 1);
+            int k2 = Math.min(k0 + 2, rows - 1);
+            int k3 = Math.min(k0 + 3, rows - 1);
+            sumFour(sums, e0, e1, g, gBase - k0 * gPitch, (k1 - k0) * gPitch, (k2 - k0) * gPitch, (k3 - k0) * gPitch,
+                    y[k0], yBase, y[k1], yBase, y[k2], yBase, y[k3], yBase);
         }
     }
 
     /**
-     * Four rows of the sums, row k's gradOut {@code k·gPitch} after row 0's and its sums element e at
-     * {@code yk[e - yBasek]}: each slot's index, weight and flags are loaded once for the four. Four-vector windows go
-     * two rows at a time (sixteen window vectors at once would not stay in registers).
+     * One row, as four rows that are all this one: a single method sums every row, so that C2 compiles each kind's
+     * path on the profile of all of them (a method of its own for single rows met most kinds seldom and was
+     * compiled with their vector calls cold, boxing every vector: see KERNELS.md, "JIT state").
      */
-    private static void sumFour(RowSums sums, int e0, int e1, float[] g, int gBase, int gPitch, float[] y0, int yBase0,
-                                float[] y1, int yBase1, float[] y2, int yBase2, float[] y3, int yBase3) {
+    private static void one(RowSums sums, int e0, int e1, float[] g, int gBase, float[] y, int yBase) {
+        if (e0 < e1) {
+            sumFour(sums, e0, e1, g, gBase, 0, 0, 0, y, yBase, y, yBase, y, yBase, y, yBase);
+        }
+    }
+
+    /**
+     * Four rows of the sums, row k's gradOut {@code offk} after row 0's ({@code 0 <= off1 <= off2 <= off3}) and
+     * its sums element e at {@code yk[e - yBasek]}: each slot's index, weight and flags are loaded once for the four.
+     * Four-vector windows go two rows at a time (sixteen window vectors at once would not stay in registers).
+     */
+    private static void sumFour(RowSums sums, int e0, int e1, float[] g, int gBase, int off1, int off2, int off3,
+                                float[] y0, int yBase0, float[] y1, int yBase1, float[] y2, int yBase2, float[] y3,
+                                int yBase3) {
         final float[] w = sums.w;
         final boolean[] has = sums.has;
         final int n = sums.stride;
@@ -165,7 +99,7 @@ final class VectorRowSums {
         final byte[] near = windows.near();
         final int period = sums.period;
         int e = Math.min(e1, (e0 + LANES - 1) / LANES * LANES);
-        scalar(sums, e0, e, g, gBase, gPitch, y0, yBase0, y1, yBase1, y2, yBase2, y3, yBase3);
+        scalar(sums, e0, e, g, gBase, off1, off2, off3, y0, yBase0, y1, yBase1, y2, yBase2, y3, yBase3);
         int p = e % period;
         int moved = e / period * sums.shift - gBase;
         for (; e < e1; e += LANES, p += LANES) {
@@ -177,16 +111,16 @@ final class VectorRowSums {
             int from = bases[v] + moved;
             int count = Math.min(LANES, e1 - e);
             byte kind = kinds[v];
-            if (from < 0 || from + 3 * gPitch + reach[v] > g.length
+            if (from < 0 || from + off3 + reach[v] > g.length
                     || count < LANES && (e - yBase0 + LANES > y0.length || e - yBase1 + LANES > y1.length
                     || e - yBase2 + LANES > y2.length || e - yBase3 + LANES > y3.length)) {
-                scalar(sums, e, e + count, g, gBase, gPitch, y0, yBase0, y1, yBase1, y2, yBase2, y3, yBase3);
+                scalar(sums, e, e + count, g, gBase, off1, off2, off3, y0, yBase0, y1, yBase1, y2, yBase2, y3, yBase3);
                 continue;
             }
             int end = p + slots[v] * n;
             if (kind == TapWindows.QUAD) {
-                quadTwo(w, has, near, at, p, end, n, g, from, gPitch, y0, e - yBase0, y1, e - yBase1, count);
-                quadTwo(w, has, near, at, p, end, n, g, from + 2 * gPitch, gPitch, y2, e - yBase2, y3, e - yBase3,
+                quadTwo(w, has, near, at, p, end, n, g, from, off1, y0, e - yBase0, y1, e - yBase1, count);
+                quadTwo(w, has, near, at, p, end, n, g, from + off2, off3 - off2, y2, e - yBase2, y3, e - yBase3,
                         count);
                 continue;
             }
@@ -194,9 +128,9 @@ final class VectorRowSums {
             FloatVector s1 = s0;
             FloatVector s2 = s0;
             FloatVector s3 = s0;
-            int f1 = from + gPitch;
-            int f2 = from + 2 * gPitch;
-            int f3 = from + 3 * gPitch;
+            int f1 = from + off1;
+            int f2 = from + off2;
+            int f3 = from + off3;
             if (kind == TapWindows.SPAN) {
                 VectorMask<Float> all = FLOATS.maskAll(true);
                 for (int q = p; q < end; q += n) {
@@ -254,7 +188,10 @@ final class VectorRowSums {
         }
     }
 
-    /** Two rows of a four-vector window's slots ({@link #sumFour}), their first {@code count} lanes stored. */
+    /**
+     * Two rows of a four-vector window's slots ({@link #sumFour}), the second {@code gPitch} after the first, their
+     * first {@code count} lanes stored.
+     */
     private static void quadTwo(float[] w, boolean[] has, byte[] near, int[] at, int p, int end, int n, float[] g,
                                 int from, int gPitch, float[] y0, int to0, float[] y1, int to1, int count) {
         IntVector a0 = FloatVector.fromArray(FLOATS, g, from).reinterpretAsInts();
@@ -285,12 +222,13 @@ final class VectorRowSums {
         s1.intoArray(y1, to1, store);
     }
 
-    /** The scalar loop on four rows. */
-    private static void scalar(RowSums sums, int e0, int e1, float[] g, int gBase, int gPitch, float[] y0, int yBase0,
-                               float[] y1, int yBase1, float[] y2, int yBase2, float[] y3, int yBase3) {
+    /** The scalar loop on the four rows. */
+    private static void scalar(RowSums sums, int e0, int e1, float[] g, int gBase, int off1, int off2, int off3,
+                               float[] y0, int yBase0, float[] y1, int yBase1, float[] y2, int yBase2, float[] y3,
+                               int yBase3) {
         ScalarKernelProvider.sumRowScalar(sums, e0, e1, g, gBase, y0, yBase0);
-        ScalarKernelProvider.sumRowScalar(sums, e0, e1, g, gBase - gPitch, y1, yBase1);
-        ScalarKernelProvider.sumRowScalar(sums, e0, e1, g, gBase - 2 * gPitch, y2, yBase2);
-        ScalarKernelProvider.sumRowScalar(sums, e0, e1, g, gBase - 3 * gPitch, y3, yBase3);
+        ScalarKernelProvider.sumRowScalar(sums, e0, e1, g, gBase - off1, y1, yBase1);
+        ScalarKernelProvider.sumRowScalar(sums, e0, e1, g, gBase - off2, y2, yBase2);
+        ScalarKernelProvider.sumRowScalar(sums, e0, e1, g, gBase - off3, y3, yBase3);
     }
 }
