@@ -69,9 +69,10 @@ final class VectorRowSums {
     }
 
     /**
-     * One row, as four rows that are all this one: a single method sums every row, so that C2 compiles each kind's
-     * path on the profile of all of them (a method of its own for single rows met most kinds seldom and was
-     * compiled with their vector calls cold, boxing every vector: see KERNELS.md, "JIT state").
+     * One row, as four rows that are all this one (four times the work, on partial periods and calls of less than a
+     * period): a single method sums every row, so that C2 compiles each kind's path on the profile of all of them
+     * (a method of its own for single rows met most kinds seldom and was compiled with their vector calls cold,
+     * boxing every vector: see KERNELS.md, "JIT state").
      */
     private static void one(RowSums sums, int e0, int e1, float[] g, int gBase, float[] y, int yBase) {
         if (e0 < e1) {
@@ -100,6 +101,9 @@ final class VectorRowSums {
         final int period = sums.period;
         int e = Math.min(e1, (e0 + LANES - 1) / LANES * LANES);
         scalar(sums, e0, e, g, gBase, off1, off2, off3, y0, yBase0, y1, yBase1, y2, yBase2, y3, yBase3);
+        // Element e's place in its period, and the positions its period's terms move by. The last vector may
+        // be partial: its lanes past e1 are summed too (padding or later elements, whose slots point inside
+        // the windows) and not stored.
         int p = e % period;
         int moved = e / period * sums.shift - gBase;
         for (; e < e1; e += LANES, p += LANES) {
@@ -114,7 +118,8 @@ final class VectorRowSums {
             if (from < 0 || from + off3 + reach[v] > g.length
                     || count < LANES && (e - yBase0 + LANES > y0.length || e - yBase1 + LANES > y1.length
                     || e - yBase2 + LANES > y2.length || e - yBase3 + LANES > y3.length)) {
-                scalar(sums, e, e + count, g, gBase, off1, off2, off3, y0, yBase0, y1, yBase1, y2, yBase2, y3, yBase3);
+                scalar(sums, e, e + count, g, gBase, off1, off2, off3, y0, yBase0, y1, yBase1, y2, yBase2, y3,
+                        yBase3);
                 continue;
             }
             int end = p + slots[v] * n;
@@ -132,6 +137,9 @@ final class VectorRowSums {
             int f2 = from + off2;
             int f3 = from + off3;
             if (kind == TapWindows.SPAN) {
+                // Every lane has the slot's term, with one weight. The adds are masked (all lanes) as the others
+                // are: an unmasked add of a loop-carried sum compiled without its intrinsic in some processes,
+                // boxing it.
                 VectorMask<Float> all = FLOATS.maskAll(true);
                 for (int q = p; q < end; q += n) {
                     FloatVector weight = FloatVector.broadcast(FLOATS, w[q]);
