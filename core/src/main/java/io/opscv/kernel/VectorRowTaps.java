@@ -25,15 +25,12 @@ final class VectorRowTaps {
 
     static void interpolate(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
         int period = taps.period;
-        if (period >= taps.length) {
-            row(taps, e0, e1, x, xBase, y, yBase);
-            return;
-        }
         int e = Math.min(e1, (e0 + LANES - 1) / LANES * LANES);
         ScalarKernelProvider.interpolateRowScalar(taps, e0, e, x, xBase, y, yBase);
-        // Stretches of one period, or whole periods from a period's start, all through one method: a method that
-        // took only the partial periods at a call's ends met most kinds of vector seldom, and C2 compiled it with
-        // their vector calls cold, not inlined, boxing every vector (see KERNELS.md, "JIT state").
+        // Stretches of one period (a whole row where the taps do not repeat), or whole periods from a period's
+        // start, all through one method: a method that took only the partial periods at a call's ends met most
+        // kinds of vector seldom, and C2 compiled it with their vector calls cold, not inlined, boxing every
+        // vector (see KERNELS.md, "JIT state").
         while (e < e1) {
             int start = e / period * period;
             int p0 = e - start;
@@ -45,57 +42,6 @@ final class VectorRowTaps {
             ScalarKernelProvider.interpolateRowScalar(taps, end + whole, end + p1, x, xBase, y, yBase);
             e = end + p1;
         }
-    }
-
-    /** A row whose taps do not repeat: a vector at a time. */
-    private static void row(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
-        final float[] w0 = taps.w0;
-        final float[] w1 = taps.w1;
-        TapWindows windows = taps.windows(LANES);
-        final int[] bases = windows.base();
-        final byte[] kinds = windows.kind();
-        final int[] reach = windows.reach();
-        final int[] at = windows.rel();
-        final int period = taps.period;
-        int e = Math.min(e1, (e0 + LANES - 1) / LANES * LANES);
-        ScalarKernelProvider.interpolateRowScalar(taps, e0, e, x, xBase, y, yBase);
-        for (; e + LANES <= e1; e += LANES) {
-            // Element e's taps: the left ones at rel[e], the right ones a period on.
-            int p = e;
-            int v = p / LANES;
-            int from = bases[v] - xBase;
-            if (from < 0 || from + reach[v] > x.length) {
-                ScalarKernelProvider.interpolateRowScalar(taps, e, e + LANES, x, xBase, y, yBase);
-                continue;
-            }
-            byte kind = kinds[v];
-            FloatVector a;
-            FloatVector b;
-            if (kind == TapWindows.GATHER) {
-                a = FloatVector.fromArray(FLOATS, x, from, at, p);
-                b = FloatVector.fromArray(FLOATS, x, from, at, p + period);
-            } else if (kind == TapWindows.RUNS) {
-                a = FloatVector.fromArray(FLOATS, x, from + at[p]);
-                b = FloatVector.fromArray(FLOATS, x, from + at[p + period]);
-            } else {
-                IntVector left = IntVector.fromArray(INTS, at, p);
-                IntVector right = IntVector.fromArray(INTS, at, p + period);
-                IntVector v0 = FloatVector.fromArray(FLOATS, x, from).reinterpretAsInts();
-                IntVector v1 = FloatVector.fromArray(FLOATS, x, from + LANES).reinterpretAsInts();
-                if (kind == TapWindows.PAIR) {
-                    a = left.selectFrom(v0, v1).reinterpretAsFloats();
-                    b = right.selectFrom(v0, v1).reinterpretAsFloats();
-                } else {
-                    IntVector v2 = FloatVector.fromArray(FLOATS, x, from + 2 * LANES).reinterpretAsInts();
-                    IntVector v3 = FloatVector.fromArray(FLOATS, x, from + 3 * LANES).reinterpretAsInts();
-                    a = quad(left, v0, v1, v2, v3);
-                    b = quad(right, v0, v1, v2, v3);
-                }
-            }
-            a.mul(FloatVector.fromArray(FLOATS, w0, p)).add(b.mul(FloatVector.fromArray(FLOATS, w1, p)))
-                    .intoArray(y, e - yBase);
-        }
-        ScalarKernelProvider.interpolateRowScalar(taps, e, e1, x, xBase, y, yBase);
     }
 
     /**
@@ -172,12 +118,5 @@ final class VectorRowTaps {
                 }
             }
         }
-    }
-
-    /** Lane l takes element {@code index[l]} (below four vectors) of v0 to v3: two pairs of permutes, blended. */
-    private static FloatVector quad(IntVector index, IntVector v0, IntVector v1, IntVector v2, IntVector v3) {
-        IntVector near = index.and(2 * LANES - 1);
-        return near.selectFrom(v0, v1).blend(near.selectFrom(v2, v3), index.compare(VectorOperators.GE, 2 * LANES))
-                .reinterpretAsFloats();
     }
 }
