@@ -83,7 +83,7 @@ final class Bilinear2dRows {
         if ((long) w.lin() * pix < MIN_BACKWARD_ROW || !w.identity() && RowSums.slots(w) > most) {
             return false;
         }
-        RowSums sums = w.identity() ? null : RowSums.of(w, pix);
+        RowSums sums = w.identity() ? null : RowSums.of(w, pix, provider.lanes());
         if (sums != null && !sums.windows(provider.lanes()).fit()) {
             return false;
         }
@@ -108,7 +108,7 @@ final class Bilinear2dRows {
         int hout = h.lout();
         int rowOut = Math.multiplyExact(w.lout(), pix);
         int rowIn = Math.multiplyExact(w.lin(), pix);
-        RowTaps taps = w.identity() ? null : RowTaps.of(w, pix);
+        RowTaps taps = w.identity() ? null : RowTaps.of(w, pix, provider.lanes());
         forEachBand(planes, hout, rowOut, pool, () -> new Scratch(rowIn, rowOut, provider.lanes()),
                 (plane, r0, r1, s) -> band(self, out, h, taps, pix, plane, r0, r1, provider, s));
     }

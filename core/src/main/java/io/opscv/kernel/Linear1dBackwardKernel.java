@@ -21,10 +21,11 @@ package io.opscv.kernel;
  *
  * <p>A downsampling by {@link SparseBackward#MIN_RATIO} or more whose positions reach distinct inputs is
  * written as a fill and its taps instead ({@link SparseBackward}); a channels-last gradOut of a few channels
- * takes its batches in lanes ({@link BatchLanes}); long rows downsampled by
+ * takes its batches in lanes ({@link BatchLanes}); short out rows of consecutive elements go end to end as one
+ * row of sums ({@link FlatRows}, {@link RowSums}); long rows of a periodic table go along the row, a segment
+ * at a time, on sums that hold one period ({@link PeriodicRows}); other long rows downsampled by
  * {@link ScatterBackward#MIN_RATIO} or more go four at a time through the reference's scatter loop
- * ({@link ScatterBackward}); short out rows of consecutive elements go end to end as one row of sums
- * ({@link FlatRows}, {@link RowSums}).
+ * ({@link ScatterBackward}).
  *
  * <p>Every output element belongs to exactly one task and is summed by one thread in an order that does
  * not depend on the cut (the gather form needs no atomics), so results are bit-identical for any thread
@@ -80,6 +81,11 @@ public final class Linear1dBackwardKernel {
         RowSums flat = FlatRows.backwardSums(full, gradOut, out, provider);
         if (flat != null) {
             FlatRows.backward(gradOut, out, full, flat, provider, pool);
+            return;
+        }
+        PeriodicRows.Sums periodic = PeriodicRows.backwardSums(full, gradOut, out, provider);
+        if (periodic != null) {
+            PeriodicRows.backward(gradOut, out, full, periodic, provider, pool);
             return;
         }
         if (ScatterBackward.applies(full, gradOut)) {

@@ -25,6 +25,13 @@ final class RowSums {
     final int[] at;
     final float[] w;
     final boolean[] has;
+    /**
+     * Elements {@code [runFrom, runFrom + run.length)} summed as {@code run}'s elements from 0: a periodic
+     * stretch of the row whose sums repeat every vector, which the vector provider sums with their slots held
+     * in registers ({@link VectorRowSums}); null where there is none. The arrays describe these elements too.
+     */
+    final RowSums run;
+    final int runFrom;
     /** {@link #windows}' last answer, for one vector width; shared as {@link RowTaps}' is. */
     private TapWindows windows;
 
@@ -37,42 +44,51 @@ final class RowSums {
         at = new int[Math.multiplyExact(slots, stride)];
         w = new float[at.length];
         has = new boolean[at.length];
+        run = null;
+        runFrom = 0;
     }
 
-    /** Each input's terms in canonical order: position {@code pos[i][k]} times {@code weight[i][k]}. */
-    private record Terms(int[][] pos, float[][] weight, int slots) {}
+    /** {@code s} with a periodic run. */
+    private RowSums(RowSums s, RowSums run, int runFrom) {
+        slots = s.slots;
+        period = s.period;
+        length = s.length;
+        shift = s.shift;
+        stride = s.stride;
+        at = s.at;
+        w = s.w;
+        has = s.has;
+        this.run = run;
+        this.runFrom = runFrom;
+    }
 
-    private static Terms terms(LinearTable t) {
-        LinearTable full = t.full();
-        int lin = full.lin();
-        int last = lin - 1;
+    /** One input's terms in canonical order: position {@code pos[k]} times {@code weight[k]}. */
+    private record Terms(int[] pos, float[] weight) {}
+
+    /** Input i's terms, worked out for the inputs a call's sums list only (a long row's table is not). */
+    private static Terms terms(LinearTable full, int i) {
+        int last = full.lin() - 1;
         int[] bounds = full.bounds;
-        int[][] pos = new int[lin][];
-        float[][] weight = new float[lin][];
-        int slots = 1;
-        for (int i = 0; i < lin; i++) {
-            // Positions whose left tap is i - 1 reach i through their right tap first, then those whose left tap is i.
-            int rights = bounds[i + 1] - bounds[i];
-            int lefts = bounds[i + 2] - bounds[i + 1];
-            int n = rights + lefts * (i == last ? 2 : 1);
-            pos[i] = new int[n];
-            weight[i] = new float[n];
-            int k = 0;
-            for (int j = bounds[i]; j < bounds[i + 1]; j++, k++) {
-                pos[i][k] = j;
-                weight[i][k] = full.w1[j];
-            }
-            for (int j = bounds[i + 1]; j < bounds[i + 2]; j++) {
-                pos[i][k] = j;
-                weight[i][k++] = full.w0[j];
-                if (i == last) {
-                    pos[i][k] = j;
-                    weight[i][k++] = full.w1[j];
-                }
-            }
-            slots = Math.max(slots, n);
+        // Positions whose left tap is i - 1 reach i through their right tap first, then those whose left tap is i.
+        int rights = bounds[i + 1] - bounds[i];
+        int lefts = bounds[i + 2] - bounds[i + 1];
+        int n = rights + lefts * (i == last ? 2 : 1);
+        int[] pos = new int[n];
+        float[] weight = new float[n];
+        int k = 0;
+        for (int j = bounds[i]; j < bounds[i + 1]; j++, k++) {
+            pos[k] = j;
+            weight[k] = full.w1[j];
         }
-        return new Terms(pos, weight, slots);
+        for (int j = bounds[i + 1]; j < bounds[i + 2]; j++) {
+            pos[k] = j;
+            weight[k++] = full.w0[j];
+            if (i == last) {
+                pos[k] = j;
+                weight[k++] = full.w1[j];
+            }
+        }
+        return new Terms(pos, weight);
     }
 
     /** The most terms an input of {@code t} takes: the slots of its sums (worked out without building them). */
@@ -99,6 +115,33 @@ final class RowSums {
             offset[e] = e % pix;
         }
         return of(t, input, offset, pix);
+    }
+
+    /**
+     * As {@link #of(LinearTable, int)}, with the {@link #run} of its periodic stretch where the table repeats
+     * ({@link LinearTable#periodicInputs}) with a period of pixels that divides {@code lanes} elements: the 2-D
+     * backward's W sums of an integer upsampling or a downsampling by 2 or 4 (NCHW, or NHWC pixels of 2, 4 or 8
+     * channels).
+     */
+    static RowSums of(LinearTable t, int pix, int lanes) {
+        RowSums sums = of(t, pix);
+        LinearTable.Period period = lanes > 1 ? t.periodicInputs() : null;
+        long elements = period == null ? 0 : (long) period.inputs() * pix;
+        // Whole vectors from a vector's start, so that the elements before and after the run are whole vectors too.
+        int from = elements == 0 ? 0 : (period.from() * pix + lanes - 1) / lanes * lanes;
+        int length = elements == 0 ? 0 : (period.to() * pix - from) / lanes * lanes;
+        if (elements == 0 || lanes % elements != 0 || length < RowTaps.MIN_RUN * lanes) {
+            return sums;
+        }
+        int[] input = new int[lanes];
+        int[] offset = new int[lanes];
+        for (int e = 0; e < lanes; e++) {
+            input[e] = (from + e) / pix;
+            offset[e] = (from + e) % pix;
+        }
+        int shift = (int) (lanes / elements * period.outputs() * pix);
+        RowSums run = of(t, input, offset, pix, length, shift);
+        return new RowSums(sums, run, from);
     }
 
     /**
@@ -129,14 +172,21 @@ final class RowSums {
 
     /**
      * As {@link #of(LinearTable, int[], int[], int)} for the first {@code input.length} elements of a row of
-     * {@code length}, repeating with that period (a multiple of {@link #PAD} where shorter than the row), the
+     * {@code length}, repeating with that period (where shorter than the row, a multiple of the lanes of the provider
+     * that sums it: every vector then starts a period or lies within one), the
      * positions moved by {@code shift} a period.
      */
     static RowSums of(LinearTable t, int[] input, int[] offset, int step, int length, int shift) {
-        Terms terms = terms(t);
-        RowSums s = new RowSums(terms.slots(), input.length, length, shift);
+        LinearTable full = t.full();
+        Terms[] terms = new Terms[input.length];
+        int slots = 1;
         for (int e = 0; e < input.length; e++) {
-            s.set(e, terms, input[e], near(t, input[e]), step, offset[e]);
+            terms[e] = e > 0 && input[e] == input[e - 1] ? terms[e - 1] : terms(full, input[e]);
+            slots = Math.max(slots, terms[e].pos().length);
+        }
+        RowSums s = new RowSums(slots, input.length, length, shift);
+        for (int e = 0; e < input.length; e++) {
+            s.set(e, terms[e], near(t, input[e]), step, offset[e]);
         }
         return s.padded();
     }
@@ -154,14 +204,14 @@ final class RowSums {
         return Math.min(t.full().bounds[i + 1], t.lout() - 1);
     }
 
-    /** Element e's slots: input i's terms, position j at {@code offset + j·step}. */
-    private void set(int e, Terms terms, int i, int near, int step, int offset) {
-        int[] pos = terms.pos()[i];
+    /** Element e's slots: its input's terms, position j at {@code offset + j·step}. */
+    private void set(int e, Terms terms, int near, int step, int offset) {
+        int[] pos = terms.pos();
         int previous = offset + near * step;
         for (int k = 0, q = e; k < slots; k++, q += stride) {
             boolean term = k < pos.length;
             at[q] = term ? offset + pos[k] * step : previous;
-            w[q] = term ? terms.weight()[i][k] : 0f;
+            w[q] = term ? terms.weight()[k] : 0f;
             has[q] = term;
             previous = at[q];
         }

@@ -28,13 +28,37 @@ final class VectorRowSums {
     private static final VectorSpecies<Byte> NEAR = LANES >= 8
             ? VectorSpecies.of(byte.class, VectorShape.forBitSize(LANES * Byte.SIZE)) : null;
 
+    /** The most slots {@link #held} keeps in registers. */
+    private static final int HELD_SLOTS = 4;
+
     private VectorRowSums() {}
 
     /**
-     * {@link KernelProvider#sumRow}. Where the sums repeat with a period ({@link RowSums#period}: the flat rows
-     * and maps), whole periods go four at a time as rows a shift apart, sharing the tables' loads.
+     * {@link KernelProvider#sumRow}. Sums that repeat every vector ({@link RowSums#period} one vector: a long row's
+     * periodic run, {@link PeriodicRows}) keep their slots in registers ({@link #held}); other periods (the flat
+     * rows and maps) go four at a time as rows a shift apart, sharing the tables' loads.
      */
     static void sum(RowSums sums, int e0, int e1, float[] g, int gBase, float[] y, int yBase) {
+        if (e1 - e0 >= 2 * LANES && holds(sums)) {
+            TapWindows windows = sums.windows(LANES);
+            boolean quad = windows.kind()[0] == TapWindows.QUAD;
+            // The vectors whose whole window lies in g: vector m reads from base + m·shift - gBase on.
+            int reach = quad ? 4 * LANES : 2 * LANES;
+            int base = windows.base()[0] - gBase;
+            int m0 = Math.max((e0 + LANES - 1) / LANES, Math.ceilDiv(-base, sums.shift));
+            int m1 = Math.min(e1 / LANES, Math.floorDiv(g.length - reach - base, sums.shift) + 1);
+            if (m1 > m0) {
+                periods(sums, e0, m0 * LANES, g, gBase, y, yBase);
+                held(sums, windows, quad, m0 * LANES, m1 * LANES, g, base + m0 * sums.shift, y, m0 * LANES - yBase);
+                periods(sums, m1 * LANES, e1, g, gBase, y, yBase);
+                return;
+            }
+        }
+        periods(sums, e0, e1, g, gBase, y, yBase);
+    }
+
+    /** {@link #sum} by whole periods, four at a time where the sums repeat. */
+    private static void periods(RowSums sums, int e0, int e1, float[] g, int gBase, float[] y, int yBase) {
         int period = sums.period;
         int first = Math.min(e1, (e0 + period - 1) / period * period);
         int periods = period < sums.length() ? (e1 - first) / period : 0;
@@ -55,9 +79,102 @@ final class VectorRowSums {
         one(sums, first + periods * period, e1, g, gBase, y, yBase);
     }
 
-    /** {@link KernelProvider#sumRows}: four rows at a time, a last group of fewer taking rows before it again. */
+    /**
+     * Sums of a period of one vector ({@code e0}, {@code e1} whole vectors), its window two or four vectors from
+     * {@code from} in g, moved by the period's shift each vector: every slot's index, weight and flags are loaded
+     * once into registers for the whole run, where the general loop loads them from the tables each vector, which
+     * took longer than the sums themselves (integer upsampling and downsampling by 2, 4, 8 or 16 repeat every
+     * vector).
+     */
+    private static void held(RowSums sums, TapWindows windows, boolean quad, int e0, int e1, float[] g, int from,
+                             float[] y, int to) {
+        int[] rel = windows.rel();
+        float[] w = sums.w;
+        boolean[] has = sums.has;
+        int n = sums.stride;
+        int slots = windows.slots()[0];
+        int shift = sums.shift;
+        // Slots past the used ones read the last used one's entries, no lane adding them: no vector is made in a
+        // branch (C2 leaves one made where its profile saw it seldom boxed).
+        int q1 = Math.min(1, slots - 1) * n;
+        int q2 = Math.min(2, slots - 1) * n;
+        int q3 = Math.min(3, slots - 1) * n;
+        IntVector i0 = IntVector.fromArray(INTS, rel, 0);
+        IntVector i1 = IntVector.fromArray(INTS, rel, q1);
+        IntVector i2 = IntVector.fromArray(INTS, rel, q2);
+        IntVector i3 = IntVector.fromArray(INTS, rel, q3);
+        FloatVector w0 = FloatVector.fromArray(FLOATS, w, 0);
+        FloatVector w1 = FloatVector.fromArray(FLOATS, w, q1);
+        FloatVector w2 = FloatVector.fromArray(FLOATS, w, q2);
+        FloatVector w3 = FloatVector.fromArray(FLOATS, w, q3);
+        VectorMask<Float> h0 = VectorMask.fromArray(FLOATS, has, 0);
+        VectorMask<Float> h1 = VectorMask.fromArray(FLOATS, has, q1).and(FLOATS.maskAll(slots > 1));
+        VectorMask<Float> h2 = VectorMask.fromArray(FLOATS, has, q2).and(FLOATS.maskAll(slots > 2));
+        VectorMask<Float> h3 = VectorMask.fromArray(FLOATS, has, q3).and(FLOATS.maskAll(slots > 3));
+        VectorMask<Integer> f0 = i0.compare(VectorOperators.GE, 2 * LANES);
+        VectorMask<Integer> f1 = i1.compare(VectorOperators.GE, 2 * LANES);
+        VectorMask<Integer> f2 = i2.compare(VectorOperators.GE, 2 * LANES);
+        VectorMask<Integer> f3 = i3.compare(VectorOperators.GE, 2 * LANES);
+        i0 = i0.and(2 * LANES - 1);
+        i1 = i1.and(2 * LANES - 1);
+        i2 = i2.and(2 * LANES - 1);
+        i3 = i3.and(2 * LANES - 1);
+        // A pair window reads its two vectors again as the far pair, which no lane picks: one loop for both kinds,
+        // so that C2 compiles it on the profile of both (a loop per kind left the other's vectors boxed in
+        // processes that met it later, see KERNELS.md, "JIT state").
+        int far = quad ? 2 * LANES : 0;
+        for (int e = e0, f = from; e < e1; e += LANES, f += shift) {
+            IntVector a0 = FloatVector.fromArray(FLOATS, g, f).reinterpretAsInts();
+            IntVector a1 = FloatVector.fromArray(FLOATS, g, f + LANES).reinterpretAsInts();
+            IntVector a2 = FloatVector.fromArray(FLOATS, g, f + far).reinterpretAsInts();
+            IntVector a3 = FloatVector.fromArray(FLOATS, g, f + far + LANES).reinterpretAsInts();
+            FloatVector s = FloatVector.zero(FLOATS);
+            s = s.add(i0.selectFrom(a0, a1).blend(i0.selectFrom(a2, a3), f0).reinterpretAsFloats().mul(w0), h0);
+            s = s.add(i1.selectFrom(a0, a1).blend(i1.selectFrom(a2, a3), f1).reinterpretAsFloats().mul(w1), h1);
+            s = s.add(i2.selectFrom(a0, a1).blend(i2.selectFrom(a2, a3), f2).reinterpretAsFloats().mul(w2), h2);
+            s = s.add(i3.selectFrom(a0, a1).blend(i3.selectFrom(a2, a3), f3).reinterpretAsFloats().mul(w3), h3);
+            s.intoArray(y, e - e0 + to);
+        }
+    }
+
+    /**
+     * {@link KernelProvider#sumRows}: four rows at a time, a last group of fewer taking rows before it again; a
+     * periodic {@link RowSums#run} of three or four terms an input row by row, its slots in registers ({@link #held}).
+     */
     static void sumRows(RowSums sums, int e0, int e1, float[] g, int gBase, int gPitch, float[][] y, int yBase,
                         int rows) {
+        RowSums run = sums.run;
+        int a = run == null ? e1 : Math.max(e0, sums.runFrom);
+        int b = run == null ? e1 : Math.min(e1, sums.runFrom + run.length());
+        // Sums of one or two terms an input (downsampling) share each table load among the four rows as cheaply as
+        // the held loop's unused slots cost: (24, 3, 512 × 512 ← 256 × 256) FP32 ran 1.19 × slower held.
+        if (a >= b || run.slots < HELD_SLOTS - 1 || !holds(run)) {
+            fours(sums, e0, e1, g, gBase, gPitch, y, yBase, rows);
+            return;
+        }
+        fours(sums, e0, a, g, gBase, gPitch, y, yBase, rows);
+        for (int k = 0; k < rows; k++) {
+            sum(run, a - sums.runFrom, b - sums.runFrom, g, gBase - k * gPitch, y[k], yBase - sums.runFrom);
+        }
+        fours(sums, b, e1, g, gBase, gPitch, y, yBase, rows);
+    }
+
+    /** Whether {@link #sum} keeps these sums' slots in registers: one vector a period, two or four window vectors. */
+    private static boolean holds(RowSums sums) {
+        if (sums.period != LANES || sums.period >= sums.length() || sums.shift <= 0) {
+            return false;
+        }
+        TapWindows windows = sums.windows(LANES);
+        byte kind = windows.kind()[0];
+        return windows.slots()[0] <= HELD_SLOTS && (kind == TapWindows.PAIR || kind == TapWindows.QUAD);
+    }
+
+    /** Rows of {@link #sumRows} four at a time. */
+    private static void fours(RowSums sums, int e0, int e1, float[] g, int gBase, int gPitch, float[][] y, int yBase,
+                              int rows) {
+        if (e0 >= e1) {
+            return;
+        }
         for (int m = 0; m < rows; m += 4) {
             int k0 = Math.max(0, Math.min(m, rows - 4));
             int k1 = Math.min(k0 + 1, rows - 1);

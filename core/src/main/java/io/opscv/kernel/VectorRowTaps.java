@@ -24,6 +24,25 @@ final class VectorRowTaps {
     private VectorRowTaps() {}
 
     static void interpolate(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
+        // A stretch whose taps repeat every vector goes as whole periods of one vector: each vector's indices and
+        // weights loaded once for all of it.
+        RowTaps run = taps.run;
+        int a = run == null ? e1 : Math.max(e0, taps.runFrom);
+        int b = run == null ? e1 : Math.min(e1, taps.runFrom + run.length());
+        if (a < b && run.period == LANES) {
+            stretches(taps, e0, a, x, xBase, y, yBase);
+            stretches(run, a - taps.runFrom, b - taps.runFrom, x, xBase, y, yBase - taps.runFrom);
+            stretches(taps, b, e1, x, xBase, y, yBase);
+            return;
+        }
+        stretches(taps, e0, e1, x, xBase, y, yBase);
+    }
+
+    /** {@link #interpolate} by stretches of one period, or whole periods from a period's start. */
+    private static void stretches(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
+        if (e0 >= e1) {
+            return;
+        }
         int period = taps.period;
         int e = Math.min(e1, (e0 + LANES - 1) / LANES * LANES);
         ScalarKernelProvider.interpolateRowScalar(taps, e0, e, x, xBase, y, yBase);

@@ -210,6 +210,36 @@ class ForwardLanesTest {
     }
 
     /**
+     * interpolateRow on pixel rows whose taps repeat every vector ({@link RowTaps#run}: integer upsampling and
+     * downsampling by 2 or 4 without alignCorners, pixels of 1, 2, 4 and 8 elements; 3 has none), random ranges,
+     * against the scalar loop on the same row's taps.
+     */
+    @Test
+    void periodicPixelRowsMatchTheScalarLoop() {
+        java.util.Random random = new java.util.Random(15);
+        int runs = 0;
+        for (int trial = 0; trial < 400; trial++) {
+            int lin = 4 * (4 + random.nextInt(120));
+            int k = 1 + random.nextInt(3);
+            int lout = trial % 2 == 0 ? lin * (k + 1) : lin >> (k - 1);
+            int pix = new int[] {1, 2, 4, 8, 3}[trial % 5];
+            RowTaps taps = RowTaps.of(LinearTable.of(lin, lout, false, 0), pix, VECTOR.lanes());
+            runs += taps.run == null ? 0 : 1;
+            int n = taps.length();
+            int e0 = random.nextBoolean() ? 0 : random.nextInt(n);
+            int e1 = random.nextBoolean() ? n : e0 + 1 + random.nextInt(n - e0);
+            float[] x = inputs(random, lin * pix + 4 * 16);
+            float[] expected = new float[e1 - e0];
+            float[] actual = new float[e1 - e0];
+            SCALAR.interpolateRow(taps, e0, e1, x, 0, expected, e0);
+            VECTOR.interpolateRow(taps, e0, e1, x, 0, actual, e0);
+            assertSameFloats(expected, actual, "trial " + trial + " (" + lin + " -> " + lout + " pixels of " + pix
+                    + ", [" + e0 + ", " + e1 + "))");
+        }
+        org.junit.jupiter.api.Assertions.assertTrue(runs > 100, runs + " of the rows had periodic runs");
+    }
+
+    /**
      * interpolateRow on the flat rows' periodic taps ({@link RowTaps#flat}: rows end to end or channels-last
      * batches, whose tables hold one period): random tables, chunks of many periods and random ranges (whole
      * periods taken together, partial ones at either end), against the scalar loop.

@@ -1,0 +1,157 @@
+package io.opscv.kernel;
+
+import io.opscv.runtime.DataType;
+
+/**
+ * The 1-D backward along long rows whose table repeats ({@link LinearTable#periodicInputs}): each row is cut
+ * into segments of whole periods, each segment's gradOut positions are decoded in one run, its inputs summed
+ * as one row of per-element sums ({@link KernelProvider#sumRow}) whose tables hold a single period (a few
+ * KiB, in L1), and its sums written in one run. One row streams each way per thread, where rows in lanes
+ * stream a group's 16 rows side by side and transpose every position in and out. The inputs before and
+ * after the periodic run (the clamped ends of the row) are summed by the scalar loop, a few a row.
+ */
+final class PeriodicRows {
+    /** The shortest out rows taken: shorter rows are few inputs per call of the sums. */
+    static final int MIN_INPUTS = 512;
+    /** Inputs per segment, about (whole periods): a segment's gradOut and sums stay in L1 and L2. */
+    private static final int SEGMENT_INPUTS = 2048;
+    /**
+     * The longest period taken (inputs, whole vectors): its tables, up to 40 KiB, stay in L1 and L2. Periods of
+     * 80 to 592 inputs ran as fast as rows in lanes or faster.
+     */
+    static final int MAX_PERIOD = 1024;
+    /** The most terms an input takes: a period of one vector keeps its slots in registers. */
+    static final int MAX_SLOTS = 4;
+    /** The most inputs outside the periodic run (each summed by the scalar loop, every row). */
+    private static final int MAX_EDGES = 64;
+
+    /** The sums of a call: {@code sums} for the periodic run {@code [from, to)}, {@code edges} for the rest. */
+    record Sums(RowSums sums, RowSums edges, int from, int to, int segment) {}
+
+    private PeriodicRows() {}
+
+    /**
+     * The sums for this call, or null where the form does not apply: rows of {@link #MIN_INPUTS} inputs or
+     * more, both tensors of L stride 1, a periodic run covering all but {@link #MAX_EDGES} inputs whose period is
+     * at most {@link #MAX_PERIOD} inputs (whole vectors), each input taking at most {@link #MAX_SLOTS} terms, every
+     * vector's terms within the permute windows.
+     */
+    static Sums backwardSums(LinearTable t, StridedTensor gradOut, StridedTensor out, KernelProvider provider) {
+        int lin = t.lin();
+        if (lin < MIN_INPUTS || gradOut.strides()[2] != 1 || out.strides()[2] != 1) {
+            return null;
+        }
+        LinearTable.Period period = t.periodicInputs();
+        if (period == null || lin - (period.to() - period.from()) > MAX_EDGES) {
+            return null;
+        }
+        // A period of whole vectors; where it is one vector (q divides the lanes) the provider keeps its slots in
+        // registers.
+        int q = period.inputs();
+        int lanes = provider.lanes();
+        long whole = (long) q / gcd(q, lanes) * lanes;
+        if (whole > MAX_PERIOD) {
+            return null;
+        }
+        int unit = (int) whole;
+        int from = period.from();
+        int to = period.to();
+        if (to - from < 2 * unit) {
+            return null;
+        }
+        int shift = unit / q * period.outputs();
+        int[] input = new int[unit];
+        for (int e = 0; e < unit; e++) {
+            input[e] = from + e;
+        }
+        RowSums sums = RowSums.of(t, input, new int[unit], 1, to - from, shift);
+        if (sums.slots > MAX_SLOTS || !sums.windows(provider.lanes()).fit()) {
+            return null;
+        }
+        // The inputs before and after the run, listed without a pass over the row (rows may be millions long).
+        int[] rest = new int[lin - (to - from)];
+        for (int k = 0; k < rest.length; k++) {
+            rest[k] = k < from ? k : to + k - from;
+        }
+        RowSums edges = RowSums.of(t, rest, new int[rest.length], 1);
+        int segment = SEGMENT_INPUTS / unit * unit;
+        return new Sums(sums, edges, from, to, segment);
+    }
+
+    private static int gcd(int a, int b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
+
+    static void backward(StridedTensor gradOut, StridedTensor out, LinearTable t, Sums sums, KernelProvider provider,
+                         WorkerPool pool) {
+        long rows = out.shape()[0] * out.shape()[1];
+        int lin = t.lin();
+        // Segment k: inputs [0, from + segment) for k = 0, then whole segments; the last runs to the row's end.
+        int segments = Math.max(1, (sums.to() - sums.from()) / sums.segment());
+        int inputs = 0;
+        int positions = 0;
+        for (int k = 0; k < segments; k++) {
+            int i0 = start(sums, k);
+            int i1 = k == segments - 1 ? lin : start(sums, k + 1);
+            inputs = Math.max(inputs, i1 - i0);
+            positions = Math.max(positions, t.gatherTo(i1) - t.gatherFrom(i0));
+        }
+        int most = inputs;
+        int reach = positions;
+        int lanes = provider.lanes();
+        pool.forEachChunk(rows * segments, ((long) lin + t.lout()) / segments,
+                () -> new Scratch(reach, most, lanes), (c, s) -> {
+                    int k = (int) (c % segments);
+                    segment(gradOut, out, t, sums, provider, c / segments, start(sums, k),
+                            k == segments - 1 ? lin : start(sums, k + 1), s);
+                });
+    }
+
+    /** The first input of segment k. */
+    private static int start(Sums sums, int k) {
+        return k == 0 ? 0 : sums.from() + k * sums.segment();
+    }
+
+    /** One thread's buffers: a segment's gradOut positions (with four vectors of slack) and its sums. */
+    private static final class Scratch {
+        final float[] g;
+        final float[] y;
+
+        Scratch(int positions, int inputs, int lanes) {
+            g = new float[positions + 4 * lanes];
+            y = new float[inputs + lanes];
+        }
+    }
+
+    /** Inputs [i0, i1) of one row. */
+    private static void segment(StridedTensor gradOut, StridedTensor out, LinearTable t, Sums sums,
+                                KernelProvider provider, long row, int i0, int i1, Scratch s) {
+        long channels = out.shape()[1];
+        long n = row / channels;
+        long c = row % channels;
+        long[] gs = gradOut.strides();
+        long[] os = out.strides();
+        int lo = t.gatherFrom(i0);
+        int hi = t.gatherTo(i1);
+        provider.decodeRun(gradOut.segment(), gradOut.dataType(), gradOut.offset() + n * gs[0] + c * gs[1] + lo,
+                hi - lo, s.g, 0);
+        int from = sums.from();
+        int to = sums.to();
+        int p0 = Math.max(i0, from);
+        int p1 = Math.min(i1, to);
+        if (p0 < p1) {
+            provider.sumRow(sums.sums(), p0 - from, p1 - from, s.g, lo, s.y, i0 - from);
+        }
+        // The edges' elements: inputs [0, from) first, then [to, lin).
+        if (i0 < from) {
+            ScalarKernelProvider.sumRowScalar(sums.edges(), i0, Math.min(i1, from), s.g, lo, s.y, i0);
+        }
+        if (i1 > to) {
+            int e0 = from + Math.max(i0, to) - to;
+            ScalarKernelProvider.sumRowScalar(sums.edges(), e0, e0 + i1 - Math.max(i0, to), s.g, lo, s.y,
+                    from - to + i0);
+        }
+        DataType type = out.dataType();
+        provider.encodeRun(s.y, 0, i1 - i0, out.segment(), type, out.offset() + n * os[0] + c * os[1] + i0);
+    }
+}
