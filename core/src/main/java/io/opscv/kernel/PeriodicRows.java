@@ -20,8 +20,14 @@ final class PeriodicRows {
      * 80 to 592 inputs ran as fast as rows in lanes or faster.
      */
     static final int MAX_PERIOD = 1024;
-    /** The most terms an input takes: a period of one vector keeps its slots in registers. */
+    /** The most terms an input takes where the period is several vectors (their slots read from the tables). */
     static final int MAX_SLOTS = 4;
+    /**
+     * The most terms where the period is one vector, whose slots the vector provider keeps in registers, four
+     * at a time: up 2.5 and 3 (five and six terms) ran 1.15-1.4 × faster than in lanes; five terms on a period
+     * of several vectors (37 inputs to 77 positions) 1.13 × slower.
+     */
+    static final int MAX_HELD_SLOTS = 8;
     /** The most inputs outside the periodic run (each summed by the scalar loop, every row). */
     private static final int MAX_EDGES = 64;
 
@@ -33,8 +39,8 @@ final class PeriodicRows {
     /**
      * The sums for this call, or null where the form does not apply: rows of {@link #MIN_INPUTS} inputs or
      * more, both tensors of L stride 1, a periodic run covering all but {@link #MAX_EDGES} inputs whose period is
-     * at most {@link #MAX_PERIOD} inputs (whole vectors), each input taking at most {@link #MAX_SLOTS} terms, every
-     * vector's terms within the permute windows.
+     * at most {@link #MAX_PERIOD} inputs (whole vectors), each input taking at most {@link #MAX_SLOTS} terms
+     * ({@link #MAX_HELD_SLOTS} where the period is one vector), every vector's terms within the permute windows.
      */
     static Sums backwardSums(LinearTable t, StridedTensor gradOut, StridedTensor out, KernelProvider provider) {
         int lin = t.lin();
@@ -65,7 +71,7 @@ final class PeriodicRows {
             input[e] = from + e;
         }
         RowSums sums = RowSums.of(t, input, new int[unit], 1, to - from, shift);
-        if (sums.slots > MAX_SLOTS || !sums.windows(provider.lanes()).fit()) {
+        if (sums.slots > (unit == lanes ? MAX_HELD_SLOTS : MAX_SLOTS) || !sums.windows(lanes).fit()) {
             return null;
         }
         // The inputs before and after the run, listed without a pass over the row (rows may be millions long).

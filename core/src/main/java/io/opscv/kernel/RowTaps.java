@@ -6,9 +6,10 @@ package io.opscv.kernel;
  * channel e % pix) is {@code w0[e]·x[left[e]] + w1[e]·x[right[e]]}, the taps being the same channel of
  * the table's two source pixels. Built once per call and shared by every row.
  *
- * <p>Taps may repeat with a period: the arrays then hold the first {@link #period} elements (a multiple of
- * the widest vector's lanes) and element {@code e} reads what element {@code e % period} does, moved by
- * {@code (e / period)·shift} inputs, so that a chunk of many short rows or maps keeps one period's tables in L1.
+ * <p>Taps may repeat with a period: the arrays then hold the first {@link #period} elements (whole vectors)
+ * and element {@code e} reads what element {@code e % period} does, moved by {@code (e / period)·shift}
+ * inputs, so that a chunk of many short rows or maps keeps one period's tables in L1, and a long row's
+ * periodic stretch ({@link #run}) a vector's.
  */
 final class RowTaps {
     final int pix;
@@ -35,7 +36,7 @@ final class RowTaps {
     final int runFrom;
     /**
      * The fewest vectors a {@link #run} (and a {@link RowSums#run}) holds: on rows of 112 elements (a run of
-     * five vectors) the three calls a row took 1.4 × as long as the row's tables; rows of 256 ran 1.6 × faster.
+     * five vectors) the three calls a row took 1.4 × as long as the row's tables; rows of 256 ran 1.2 × faster.
      */
     static final int MIN_RUN = 8;
 
@@ -68,7 +69,8 @@ final class RowTaps {
 
     /**
      * Taps given for the first {@code left.length} elements of a row of {@code length}, repeating with that
-     * period (a multiple of {@link RowSums#PAD} where shorter than the row), moved by {@code shift} inputs a period.
+     * period (where shorter than the row, a multiple of the lanes of the provider that takes it), moved by
+     * {@code shift} inputs a period.
      */
     static RowTaps periodic(int[] left, int[] right, float[] w0, float[] w1, int length, int shift) {
         return new RowTaps(1, left, right, w0, w1, length, left.length < length ? shift : 0);

@@ -28,8 +28,10 @@ final class VectorRowSums {
     private static final VectorSpecies<Byte> NEAR = LANES >= 8
             ? VectorSpecies.of(byte.class, VectorShape.forBitSize(LANES * Byte.SIZE)) : null;
 
-    /** The most slots {@link #held} keeps in registers. */
+    /** The slots {@link #held} keeps in registers at a time, and the most it takes (in passes of that many). */
     private static final int HELD_SLOTS = 4;
+    private static final int HELD_MOST = 2 * HELD_SLOTS;
+    private static final float[] ZEROS = new float[LANES];
 
     private VectorRowSums() {}
 
@@ -49,7 +51,10 @@ final class VectorRowSums {
             int m1 = Math.min(e1 / LANES, Math.floorDiv(g.length - reach - base, sums.shift) + 1);
             if (m1 > m0) {
                 periods(sums, e0, m0 * LANES, g, gBase, y, yBase);
-                held(sums, windows, quad, m0 * LANES, m1 * LANES, g, base + m0 * sums.shift, y, m0 * LANES - yBase);
+                for (int k = 0; k < windows.slots()[0]; k += HELD_SLOTS) {
+                    held(sums, windows, quad, k, m0 * LANES, m1 * LANES, g, base + m0 * sums.shift, y,
+                            m0 * LANES - yBase);
+                }
                 periods(sums, m1 * LANES, e1, g, gBase, y, yBase);
                 return;
             }
@@ -80,14 +85,15 @@ final class VectorRowSums {
     }
 
     /**
-     * Sums of a period of one vector ({@code e0}, {@code e1} whole vectors), its window two or four vectors from
-     * {@code from} in g, moved by the period's shift each vector: every slot's index, weight and flags are loaded
-     * once into registers for the whole run, where the general loop loads them from the tables each vector, which
-     * took longer than the sums themselves (integer upsampling and downsampling by 2, 4, 8 or 16 repeat every
-     * vector).
+     * Slots {@code slot .. slot + 3} of sums of a period of one vector ({@code e0}, {@code e1} whole vectors), its
+     * window two or four vectors from {@code from} in g, moved by the period's shift each vector: those slots'
+     * indices, weights and flags are loaded once into registers for the whole run, where the general loop loads
+     * them from the tables each vector, which took longer than the sums themselves (integer upsampling and
+     * downsampling by 2, 4, 8 or 16 repeat every vector). Sums of more than four slots take a pass per four,
+     * each continuing what the one before stored.
      */
-    private static void held(RowSums sums, TapWindows windows, boolean quad, int e0, int e1, float[] g, int from,
-                             float[] y, int to) {
+    private static void held(RowSums sums, TapWindows windows, boolean quad, int slot, int e0, int e1, float[] g,
+                             int from, float[] y, int to) {
         int[] rel = windows.rel();
         float[] w = sums.w;
         boolean[] has = sums.has;
@@ -96,21 +102,27 @@ final class VectorRowSums {
         int shift = sums.shift;
         // Slots past the used ones read the last used one's entries, no lane adding them: no vector is made in a
         // branch (C2 leaves one made where its profile saw it seldom boxed).
-        int q1 = Math.min(1, slots - 1) * n;
-        int q2 = Math.min(2, slots - 1) * n;
-        int q3 = Math.min(3, slots - 1) * n;
-        IntVector i0 = IntVector.fromArray(INTS, rel, 0);
+        int q0 = slot * n;
+        int q1 = Math.min(slot + 1, slots - 1) * n;
+        int q2 = Math.min(slot + 2, slots - 1) * n;
+        int q3 = Math.min(slot + 3, slots - 1) * n;
+        IntVector i0 = IntVector.fromArray(INTS, rel, q0);
         IntVector i1 = IntVector.fromArray(INTS, rel, q1);
         IntVector i2 = IntVector.fromArray(INTS, rel, q2);
         IntVector i3 = IntVector.fromArray(INTS, rel, q3);
-        FloatVector w0 = FloatVector.fromArray(FLOATS, w, 0);
+        FloatVector w0 = FloatVector.fromArray(FLOATS, w, q0);
         FloatVector w1 = FloatVector.fromArray(FLOATS, w, q1);
         FloatVector w2 = FloatVector.fromArray(FLOATS, w, q2);
         FloatVector w3 = FloatVector.fromArray(FLOATS, w, q3);
-        VectorMask<Float> h0 = VectorMask.fromArray(FLOATS, has, 0);
-        VectorMask<Float> h1 = VectorMask.fromArray(FLOATS, has, q1).and(FLOATS.maskAll(slots > 1));
-        VectorMask<Float> h2 = VectorMask.fromArray(FLOATS, has, q2).and(FLOATS.maskAll(slots > 2));
-        VectorMask<Float> h3 = VectorMask.fromArray(FLOATS, has, q3).and(FLOATS.maskAll(slots > 3));
+        VectorMask<Float> h0 = VectorMask.fromArray(FLOATS, has, q0);
+        VectorMask<Float> h1 = VectorMask.fromArray(FLOATS, has, q1).and(FLOATS.maskAll(slot + 1 < slots));
+        VectorMask<Float> h2 = VectorMask.fromArray(FLOATS, has, q2).and(FLOATS.maskAll(slot + 2 < slots));
+        VectorMask<Float> h3 = VectorMask.fromArray(FLOATS, has, q3).and(FLOATS.maskAll(slot + 3 < slots));
+        // A later pass continues the sums the earlier one stored (exact floats, the same order); the first starts
+        // from +0, a vector of them read in place of y's.
+        float[] start = slot == 0 ? ZEROS : y;
+        int step = slot == 0 ? 0 : LANES;
+        int at = slot == 0 ? 0 : to;
         VectorMask<Integer> f0 = i0.compare(VectorOperators.GE, 2 * LANES);
         VectorMask<Integer> f1 = i1.compare(VectorOperators.GE, 2 * LANES);
         VectorMask<Integer> f2 = i2.compare(VectorOperators.GE, 2 * LANES);
@@ -123,12 +135,12 @@ final class VectorRowSums {
         // so that C2 compiles it on the profile of both (a loop per kind left the other's vectors boxed in
         // processes that met it later, see KERNELS.md, "JIT state").
         int far = quad ? 2 * LANES : 0;
-        for (int e = e0, f = from; e < e1; e += LANES, f += shift) {
+        for (int e = e0, f = from; e < e1; e += LANES, f += shift, at += step) {
             IntVector a0 = FloatVector.fromArray(FLOATS, g, f).reinterpretAsInts();
             IntVector a1 = FloatVector.fromArray(FLOATS, g, f + LANES).reinterpretAsInts();
             IntVector a2 = FloatVector.fromArray(FLOATS, g, f + far).reinterpretAsInts();
             IntVector a3 = FloatVector.fromArray(FLOATS, g, f + far + LANES).reinterpretAsInts();
-            FloatVector s = FloatVector.zero(FLOATS);
+            FloatVector s = FloatVector.fromArray(FLOATS, start, at);
             s = s.add(i0.selectFrom(a0, a1).blend(i0.selectFrom(a2, a3), f0).reinterpretAsFloats().mul(w0), h0);
             s = s.add(i1.selectFrom(a0, a1).blend(i1.selectFrom(a2, a3), f1).reinterpretAsFloats().mul(w1), h1);
             s = s.add(i2.selectFrom(a0, a1).blend(i2.selectFrom(a2, a3), f2).reinterpretAsFloats().mul(w2), h2);
@@ -166,7 +178,7 @@ final class VectorRowSums {
         }
         TapWindows windows = sums.windows(LANES);
         byte kind = windows.kind()[0];
-        return windows.slots()[0] <= HELD_SLOTS && (kind == TapWindows.PAIR || kind == TapWindows.QUAD);
+        return windows.slots()[0] <= HELD_MOST && (kind == TapWindows.PAIR || kind == TapWindows.QUAD);
     }
 
     /** Rows of {@link #sumRows} four at a time. */

@@ -48,9 +48,19 @@ class PeriodicRowsTest {
                 new KernelCase("one_segment", 1, 3, 2049, 4098, false, 0, F, CONTIGUOUS, false));
     }
 
+    /**
+     * Calls the vector provider takes where the period is one vector of its: five to eight terms an input, summed
+     * four slots at a time (the scalar provider leaves them to rows in lanes).
+     */
+    static List<KernelCase> held() {
+        return List.of(
+                new KernelCase("up2.5x", 1, 3, 2000, 5000, false, 0, F, CONTIGUOUS, false),
+                new KernelCase("up3x", 2, 2, 3000, 9000, false, 0, F, CONTIGUOUS, false));
+    }
+
     static Stream<KernelCase> cases() {
         List<KernelCase> all = new ArrayList<>();
-        for (KernelCase base : taken()) {
+        for (KernelCase base : java.util.stream.Stream.concat(taken().stream(), held().stream()).toList()) {
             for (DataType type : new DataType[] {DataType.FLOAT, DataType.FLOAT16, DataType.BF16}) {
                 all.add(base.with(type));
                 all.add(base.with(type).withNonFinite());
@@ -80,13 +90,12 @@ class PeriodicRowsTest {
     @Test
     void leavesOtherCallsToTheOtherForms() {
         List<KernelCase> others = List.of(
-                // Rows shorter than the form's, a period of 67 inputs (1072 at 16 lanes), five or more terms an
-                // input (up 2.08, 2.5 and 4), a table that does not repeat (alignCorners), and gradOut or out not of
-                // L stride 1.
+                // Rows shorter than the form's, a period of 67 inputs (1072 at 16 lanes), five terms an input on a
+                // period of several vectors (up 2.08), taps beyond the permute windows (up 4), a table that does not
+                // repeat (alignCorners), and gradOut or out not of L stride 1.
                 new KernelCase("short_rows", 2, 3, 500, 1000, false, 0, F, CONTIGUOUS, false),
                 new KernelCase("period67", 1, 2, 6700, 6800, false, 0, F, CONTIGUOUS, false),
                 new KernelCase("period37", 1, 2, 3700, 7700, false, 0, F, CONTIGUOUS, false),
-                new KernelCase("up2.5x", 1, 2, 2000, 5000, false, 0, F, CONTIGUOUS, false),
                 new KernelCase("up4x", 1, 2, 2000, 8000, false, 0, F, CONTIGUOUS, false),
                 new KernelCase("corners", 1, 2, 5000, 10000, true, 0, F, CONTIGUOUS, false),
                 new KernelCase("transposed", 1, 2, 5000, 10000, false, 0, F, KernelCase.Layout.TRANSPOSED_GRAD_OUT,
@@ -112,7 +121,10 @@ class PeriodicRowsTest {
             for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
                 StridedTensor out = kc.out(arena);
                 PeriodicRows.Sums sums = PeriodicRows.backwardSums(table, gradOut, out, provider);
-                assertNotNull(sums, kc.name());
+                if (provider == SCALAR && held().stream().anyMatch(h -> h.name().equals(kc.name()))) {
+                    continue;
+                }
+                assertNotNull(sums, kc.name() + " on " + provider.name());
                 PeriodicRows.backward(gradOut, out, table, sums, provider, pool);
                 String where = provider.name() + " on " + kc;
                 assertArrayEquals(expected, KernelCase.bits(out), where);
