@@ -83,7 +83,7 @@ final class Bilinear2dRows {
         if ((long) w.lin() * pix < MIN_BACKWARD_ROW || !w.identity() && RowSums.slots(w) > most) {
             return false;
         }
-        RowSums sums = w.identity() ? null : RowSums.of(w, pix, provider.lanes());
+        RowSums sums = w.identity() ? null : RowSums.of(w, pix);
         if (sums != null && !sums.windows(provider.lanes()).fit()) {
             return false;
         }

@@ -25,13 +25,6 @@ final class RowSums {
     final int[] at;
     final float[] w;
     final boolean[] has;
-    /**
-     * Elements {@code [runFrom, runFrom + run.length)} summed as {@code run}'s elements from 0: a periodic
-     * stretch of the row whose sums repeat every vector, which the vector provider sums with their slots held
-     * in registers ({@link VectorRowSums}); null where there is none. The arrays describe these elements too.
-     */
-    final RowSums run;
-    final int runFrom;
     /** {@link #windows}' last answer, for one vector width; shared as {@link RowTaps}' is. */
     private TapWindows windows;
 
@@ -44,22 +37,6 @@ final class RowSums {
         at = new int[Math.multiplyExact(slots, stride)];
         w = new float[at.length];
         has = new boolean[at.length];
-        run = null;
-        runFrom = 0;
-    }
-
-    /** {@code s} with a periodic run. */
-    private RowSums(RowSums s, RowSums run, int runFrom) {
-        slots = s.slots;
-        period = s.period;
-        length = s.length;
-        shift = s.shift;
-        stride = s.stride;
-        at = s.at;
-        w = s.w;
-        has = s.has;
-        this.run = run;
-        this.runFrom = runFrom;
     }
 
     /** One input's terms in canonical order: position {@code pos[k]} times {@code weight[k]}. */
@@ -115,33 +92,6 @@ final class RowSums {
             offset[e] = e % pix;
         }
         return of(t, input, offset, pix);
-    }
-
-    /**
-     * As {@link #of(LinearTable, int)}, with the {@link #run} of its periodic stretch where the table repeats
-     * ({@link LinearTable#periodicInputs}) with a period of pixels that divides {@code lanes} elements: the 2-D
-     * backward's W sums of an integer upsampling or a downsampling by 2 or 4 (NCHW, or NHWC pixels of 2, 4 or 8
-     * channels).
-     */
-    static RowSums of(LinearTable t, int pix, int lanes) {
-        RowSums sums = of(t, pix);
-        LinearTable.Period period = lanes > 1 ? t.periodicInputs() : null;
-        long elements = period == null ? 0 : (long) period.inputs() * pix;
-        // Whole vectors from a vector's start, so that the elements before and after the run are whole vectors too.
-        int from = elements == 0 ? 0 : (period.from() * pix + lanes - 1) / lanes * lanes;
-        int length = elements == 0 ? 0 : (period.to() * pix - from) / lanes * lanes;
-        if (elements == 0 || lanes % elements != 0 || length < RowTaps.MIN_RUN * lanes) {
-            return sums;
-        }
-        int[] input = new int[lanes];
-        int[] offset = new int[lanes];
-        for (int e = 0; e < lanes; e++) {
-            input[e] = (from + e) / pix;
-            offset[e] = (from + e) % pix;
-        }
-        int shift = (int) (lanes / elements * period.outputs() * pix);
-        RowSums run = of(t, input, offset, pix, length, shift);
-        return new RowSums(sums, run, from);
     }
 
     /**

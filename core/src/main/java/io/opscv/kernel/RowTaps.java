@@ -35,7 +35,7 @@ final class RowTaps {
     final RowTaps run;
     final int runFrom;
     /**
-     * The fewest vectors a {@link #run} (and a {@link RowSums#run}) holds: on rows of 112 elements (a run of
+     * The fewest vectors a {@link #run} holds: on rows of 112 elements (a run of
      * five vectors) the three calls a row took 1.4 × as long as the row's tables; rows of 256 ran 1.2 × faster.
      */
     static final int MIN_RUN = 8;

@@ -149,26 +149,17 @@ final class VectorRowSums {
         }
     }
 
-    /**
-     * {@link KernelProvider#sumRows}: four rows at a time, a last group of fewer taking rows before it again; a
-     * periodic {@link RowSums#run} of three or four terms an input row by row, its slots in registers ({@link #held}).
-     */
+    /** {@link KernelProvider#sumRows}: four rows at a time, a last group of fewer taking rows before it again. */
     static void sumRows(RowSums sums, int e0, int e1, float[] g, int gBase, int gPitch, float[][] y, int yBase,
                         int rows) {
-        RowSums run = sums.run;
-        int a = run == null ? e1 : Math.max(e0, sums.runFrom);
-        int b = run == null ? e1 : Math.min(e1, sums.runFrom + run.length());
-        // Sums of one or two terms an input (downsampling) share each table load among the four rows as cheaply as
-        // the held loop's unused slots cost: (24, 3, 512 × 512 ← 256 × 256) FP32 ran 1.19 × slower held.
-        if (a >= b || run.slots < HELD_SLOTS - 1 || !holds(run)) {
-            fours(sums, e0, e1, g, gBase, gPitch, y, yBase, rows);
-            return;
+        for (int m = 0; m < rows; m += 4) {
+            int k0 = Math.max(0, Math.min(m, rows - 4));
+            int k1 = Math.min(k0 + 1, rows - 1);
+            int k2 = Math.min(k0 + 2, rows - 1);
+            int k3 = Math.min(k0 + 3, rows - 1);
+            sumFour(sums, e0, e1, g, gBase - k0 * gPitch, (k1 - k0) * gPitch, (k2 - k0) * gPitch, (k3 - k0) * gPitch,
+                    y[k0], yBase, y[k1], yBase, y[k2], yBase, y[k3], yBase);
         }
-        fours(sums, e0, a, g, gBase, gPitch, y, yBase, rows);
-        for (int k = 0; k < rows; k++) {
-            sum(run, a - sums.runFrom, b - sums.runFrom, g, gBase - k * gPitch, y[k], yBase - sums.runFrom);
-        }
-        fours(sums, b, e1, g, gBase, gPitch, y, yBase, rows);
     }
 
     /** Whether {@link #sum} keeps these sums' slots in registers: one vector a period, two or four window vectors. */
@@ -179,22 +170,6 @@ final class VectorRowSums {
         TapWindows windows = sums.windows(LANES);
         byte kind = windows.kind()[0];
         return windows.slots()[0] <= HELD_MOST && (kind == TapWindows.PAIR || kind == TapWindows.QUAD);
-    }
-
-    /** Rows of {@link #sumRows} four at a time. */
-    private static void fours(RowSums sums, int e0, int e1, float[] g, int gBase, int gPitch, float[][] y, int yBase,
-                              int rows) {
-        if (e0 >= e1) {
-            return;
-        }
-        for (int m = 0; m < rows; m += 4) {
-            int k0 = Math.max(0, Math.min(m, rows - 4));
-            int k1 = Math.min(k0 + 1, rows - 1);
-            int k2 = Math.min(k0 + 2, rows - 1);
-            int k3 = Math.min(k0 + 3, rows - 1);
-            sumFour(sums, e0, e1, g, gBase - k0 * gPitch, (k1 - k0) * gPitch, (k2 - k0) * gPitch, (k3 - k0) * gPitch,
-                    y[k0], yBase, y[k1], yBase, y[k2], yBase, y[k3], yBase);
-        }
     }
 
     /**

@@ -24,11 +24,22 @@ final class VectorRowTaps {
     private VectorRowTaps() {}
 
     static void interpolate(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
-        // A stretch whose taps repeat every vector goes as whole periods of one vector: each vector's indices and
-        // weights loaded once for all of it.
+        if (taps.run == null) {
+            stretches(taps, e0, e1, x, xBase, y, yBase);
+        } else {
+            runStretches(taps, e0, e1, x, xBase, y, yBase);
+        }
+    }
+
+    /**
+     * {@link #interpolate} of taps with a periodic run, in a method of its own so that the rows without one keep
+     * the small caller C2 inlined before (as {@link VectorRowSums}' rows with a run are): the
+     * run goes as whole periods of one vector, each vector's indices and weights loaded once for all of it.
+     */
+    private static void runStretches(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
         RowTaps run = taps.run;
-        int a = run == null ? e1 : Math.max(e0, taps.runFrom);
-        int b = run == null ? e1 : Math.min(e1, taps.runFrom + run.length());
+        int a = Math.max(e0, taps.runFrom);
+        int b = Math.min(e1, taps.runFrom + run.length());
         if (a < b && run.period == LANES) {
             stretches(taps, e0, a, x, xBase, y, yBase);
             stretches(run, a - taps.runFrom, b - taps.runFrom, x, xBase, y, yBase - taps.runFrom);

@@ -60,7 +60,7 @@ class PeriodicRowsTest {
 
     static Stream<KernelCase> cases() {
         List<KernelCase> all = new ArrayList<>();
-        for (KernelCase base : java.util.stream.Stream.concat(taken().stream(), held().stream()).toList()) {
+        for (KernelCase base : Stream.concat(taken().stream(), held().stream()).toList()) {
             for (DataType type : new DataType[] {DataType.FLOAT, DataType.FLOAT16, DataType.BF16}) {
                 all.add(base.with(type));
                 all.add(base.with(type).withNonFinite());
@@ -72,7 +72,7 @@ class PeriodicRowsTest {
     }
 
     @Test
-    void takesLongRowsOfPeriodsThatDivideAVector() {
+    void takesLongRowsOfPeriodicTables() {
         try (Arena arena = Arena.ofConfined()) {
             for (KernelCase kc : taken()) {
                 for (KernelCase.Layout layout : new KernelCase.Layout[] {CONTIGUOUS, KernelCase.Layout.PADDED_OUT,

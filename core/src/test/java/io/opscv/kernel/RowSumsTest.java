@@ -1,7 +1,6 @@
 package io.opscv.kernel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -103,39 +102,6 @@ class RowSumsTest {
                 }
             }
         }
-    }
-
-    @Test
-    void periodicRunsGiveTheRowsSums() {
-        Random random = new Random(8);
-        int runs = 0;
-        for (int trial = 0; trial < 400; trial++) {
-            // Integer upsampling by 1 to 4 and downsampling by 2, 4 and 8, without alignCorners: tables that repeat.
-            int lin = 8 * (2 + random.nextInt(60));
-            int k = 1 + random.nextInt(4);
-            int lout = trial % 2 == 0 ? lin * k : lin / (1 << k - (k == 4 ? 1 : 0));
-            LinearTable t = LinearTable.of(lin, lout, false, 0);
-            int pix = new int[] {1, 2, 4, 8, 3}[trial % 5];
-            RowSums sums = RowSums.of(t, pix, VECTOR.lanes());
-            runs += sums.run == null ? 0 : 1;
-            int n = lin * pix;
-            int rows = 1 + random.nextInt(5);
-            int gPitch = lout * pix + 4 * 16 + random.nextInt(20);
-            float[] g = gradOut(random, rows * gPitch);
-            int e0 = random.nextBoolean() ? 0 : random.nextInt(n);
-            int e1 = random.nextBoolean() ? n : e0 + 1 + random.nextInt(n - e0);
-            RowSums plain = RowSums.of(t, pix);
-            float[][] y = new float[rows][e1 - e0 + 16];
-            VECTOR.sumRows(sums, e0, e1, g, 0, gPitch, y, e0, rows);
-            for (int r = 0; r < rows; r++) {
-                float[] expected = new float[n];
-                SCALAR.sumRow(plain, 0, n, g, -r * gPitch, expected, 0);
-                KernelCase.assertSameFloats(java.util.Arrays.copyOfRange(expected, e0, e1), 0, y[r], e1 - e0,
-                        "trial " + trial + " (" + lin + " <- " + lout + ", pixels of " + pix + ", [" + e0 + ", " + e1
-                                + ")) row " + r);
-            }
-        }
-        assertTrue(runs > 100, runs + " of the tables had periodic runs");
     }
 
     /** A table of {@code lin} inputs, its positions from an eighth to eight times as many, sometimes given scales. */
