@@ -55,7 +55,7 @@ final class PeriodicRows {
         // registers.
         int q = period.inputs();
         int lanes = provider.lanes();
-        long whole = (long) q / gcd(q, lanes) * lanes;
+        long whole = (long) q / RowTaps.gcd(q, lanes) * lanes;
         if (whole > MAX_PERIOD) {
             return null;
         }
@@ -82,10 +82,6 @@ final class PeriodicRows {
         RowSums edges = RowSums.of(t, rest, new int[rest.length], 1);
         int segment = SEGMENT_INPUTS / unit * unit;
         return new Sums(sums, edges, from, to, segment);
-    }
-
-    private static int gcd(int a, int b) {
-        return b == 0 ? a : gcd(b, a % b);
     }
 
     static void backward(StridedTensor gradOut, StridedTensor out, LinearTable t, Sums sums, KernelProvider provider,

@@ -86,7 +86,7 @@ final class RowTaps {
         return (int) Math.min(units, period);
     }
 
-    private static int gcd(int a, int b) {
+    static int gcd(int a, int b) {
         return b == 0 ? a : gcd(b, a % b);
     }
 

@@ -33,8 +33,8 @@ final class VectorRowTaps {
 
     /**
      * {@link #interpolate} of taps with a periodic run, in a method of its own so that the rows without one keep
-     * the small caller C2 inlined before (as {@link VectorRowSums}' rows with a run are): the
-     * run goes as whole periods of one vector, each vector's indices and weights loaded once for all of it.
+     * the small caller C2 inlined before: the run goes as whole periods of one vector, each vector's indices and
+     * weights loaded once for all of it.
      */
     private static void runStretches(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
         RowTaps run = taps.run;
