@@ -313,6 +313,19 @@ public interface KernelProvider {
     }
 
     /**
+     * {@link #sumRow} from one tensor's run into another's: element e's slot at position j reads element
+     * {@code gAt + j} of {@code g}, and its sum is stored, rounded once, at element {@code yAt + e} of {@code y}
+     * (both tensors of {@code type}). Positions {@code jLo <= j < jHi} hold every term of the elements;
+     * {@code gScratch} and {@code yScratch} have room for {@code jHi - jLo} and {@code e1 - e0} floats.
+     */
+    default void sumRowRun(RowSums sums, int e0, int e1, int jLo, int jHi, MemorySegment g, long gAt, MemorySegment y,
+                           long yAt, DataType type, float[] gScratch, float[] yScratch) {
+        decodeRun(g, type, gAt + jLo, jHi - jLo, gScratch, 0);
+        sumRow(sums, e0, e1, gScratch, jLo, yScratch, e0);
+        encodeRun(yScratch, 0, e1 - e0, y, type, yAt + e0);
+    }
+
+    /**
      * {@link #sumRow} on {@code rows} rows sharing the sums: row k's gradOut values for elements {@code gBase ..}
      * from {@code g[k·gPitch]}, its sums into {@code y[k]}.
      */

@@ -1,14 +1,14 @@
 package io.opscv.kernel;
 
-import io.opscv.runtime.DataType;
-
 /**
  * The 1-D backward along long rows whose table repeats ({@link LinearTable#periodicInputs}): each row is cut
- * into segments of whole periods, each segment's gradOut positions are decoded in one run, its inputs summed
- * as one row of per-element sums ({@link KernelProvider#sumRow}) whose tables hold a single period (a few
- * KiB, in L1), and its sums written in one run. One row streams each way per thread, where rows in lanes
- * stream a group's 16 rows side by side and transpose every position in and out. The inputs before and
- * after the periodic run (the clamped ends of the row) are summed by the scalar loop, a few a row.
+ * into segments of whole periods, and each segment's inputs are summed as one row of per-element sums whose
+ * tables hold a single period (a few KiB, in L1), from gradOut's run into out's
+ * ({@link KernelProvider#sumRowRun}: decoded, summed and written in one run each way, or, where the vector
+ * provider holds a period of one vector in registers, on the tensors in place). One row streams each way per
+ * thread, where rows in lanes stream a group's 16 rows side by side and transpose every position in and out.
+ * The inputs before and after the periodic run (the clamped ends of the row) are summed by the scalar loop, a
+ * few a row.
  */
 final class PeriodicRows {
     /** The shortest out rows taken: shorter rows are few inputs per call of the sums. */
@@ -44,7 +44,8 @@ final class PeriodicRows {
      */
     static Sums backwardSums(LinearTable t, StridedTensor gradOut, StridedTensor out, KernelProvider provider) {
         int lin = t.lin();
-        if (lin < MIN_INPUTS || gradOut.strides()[2] != 1 || out.strides()[2] != 1) {
+        if (lin < MIN_INPUTS || gradOut.strides()[2] != 1 || out.strides()[2] != 1
+                || gradOut.dataType() != out.dataType()) {
             return null;
         }
         LinearTable.Period period = t.periodicInputs();
@@ -125,7 +126,10 @@ final class PeriodicRows {
         }
     }
 
-    /** Inputs [i0, i1) of one row. */
+    /**
+     * Inputs [i0, i1) of one row: the periodic run's through {@link KernelProvider#sumRowRun} (on the tensors in
+     * place where the provider holds the sums), the edges' by the scalar loop.
+     */
     private static void segment(StridedTensor gradOut, StridedTensor out, LinearTable t, Sums sums,
                                 KernelProvider provider, long row, int i0, int i1, Scratch s) {
         long channels = out.shape()[1];
@@ -133,27 +137,33 @@ final class PeriodicRows {
         long c = row % channels;
         long[] gs = gradOut.strides();
         long[] os = out.strides();
-        int lo = t.gatherFrom(i0);
-        int hi = t.gatherTo(i1);
-        provider.decodeRun(gradOut.segment(), gradOut.dataType(), gradOut.offset() + n * gs[0] + c * gs[1] + lo,
-                hi - lo, s.g, 0);
+        long gRow = gradOut.offset() + n * gs[0] + c * gs[1];
+        long outRow = out.offset() + n * os[0] + c * os[1];
         int from = sums.from();
         int to = sums.to();
+        // The edges' elements: inputs [0, from) first, then [to, lin).
+        if (i0 < from) {
+            edge(gradOut, out, t, sums, gRow, outRow, i0, Math.min(i1, from), i0, s);
+        }
         int p0 = Math.max(i0, from);
         int p1 = Math.min(i1, to);
         if (p0 < p1) {
-            provider.sumRow(sums.sums(), p0 - from, p1 - from, s.g, lo, s.y, i0 - from);
-        }
-        // The edges' elements: inputs [0, from) first, then [to, lin).
-        if (i0 < from) {
-            ScalarKernelProvider.sumRowScalar(sums.edges(), i0, Math.min(i1, from), s.g, lo, s.y, i0);
+            provider.sumRowRun(sums.sums(), p0 - from, p1 - from, t.gatherFrom(p0), t.gatherTo(p1), gradOut.segment(),
+                    gRow, out.segment(), outRow + from, out.dataType(), s.g, s.y);
         }
         if (i1 > to) {
-            int e0 = from + Math.max(i0, to) - to;
-            ScalarKernelProvider.sumRowScalar(sums.edges(), e0, e0 + i1 - Math.max(i0, to), s.g, lo, s.y,
-                    from - to + i0);
+            int i = Math.max(i0, to);
+            edge(gradOut, out, t, sums, gRow, outRow, i, i1, from + i - to, s);
         }
-        DataType type = out.dataType();
-        provider.encodeRun(s.y, 0, i1 - i0, out.segment(), type, out.offset() + n * os[0] + c * os[1] + i0);
+    }
+
+    /** Inputs [i0, i1) outside the periodic run, element {@code e} of the edges' sums on. */
+    private static void edge(StridedTensor gradOut, StridedTensor out, LinearTable t, Sums sums, long gRow, long outRow,
+                             int i0, int i1, int e, Scratch s) {
+        int lo = t.gatherFrom(i0);
+        int hi = t.gatherTo(i1);
+        ElementCodec.decode(gradOut.segment(), gradOut.dataType(), gRow + lo, 1, hi - lo, s.g, 0);
+        ScalarKernelProvider.sumRowScalar(sums.edges(), e, e + i1 - i0, s.g, lo, s.y, e);
+        ElementCodec.encode(s.y, 0, i1 - i0, out.segment(), out.dataType(), outRow + i0, 1);
     }
 }

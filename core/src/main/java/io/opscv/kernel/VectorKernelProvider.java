@@ -171,6 +171,14 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     @Override
+    public void sumRowRun(RowSums sums, int e0, int e1, int jLo, int jHi, MemorySegment g, long gAt, MemorySegment y,
+                          long yAt, DataType type, float[] gScratch, float[] yScratch) {
+        if (!VectorRowSums.sumRun(this, sums, e0, e1, jLo, jHi, g, gAt, y, yAt, type, gScratch, yScratch)) {
+            KernelProvider.super.sumRowRun(sums, e0, e1, jLo, jHi, g, gAt, y, yAt, type, gScratch, yScratch);
+        }
+    }
+
+    @Override
     public void sumRows(RowSums sums, int e0, int e1, float[] g, int gBase, int gPitch, float[][] y, int yBase,
                         int rows) {
         VectorRowSums.sumRows(sums, e0, e1, g, gBase, gPitch, y, yBase, rows);

@@ -1,5 +1,7 @@
 package io.opscv.kernel;
 
+import io.opscv.runtime.DataType;
+import java.lang.foreign.MemorySegment;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
@@ -28,16 +30,14 @@ final class VectorRowSums {
     private static final VectorSpecies<Byte> NEAR = LANES >= 8
             ? VectorSpecies.of(byte.class, VectorShape.forBitSize(LANES * Byte.SIZE)) : null;
 
-    /** The slots {@link #held} keeps in registers at a time, and the most it takes (in passes of that many). */
-    private static final int HELD_SLOTS = 4;
-    private static final int HELD_MOST = 2 * HELD_SLOTS;
-    private static final float[] ZEROS = new float[LANES];
+    /** The most slots held sums take, in passes of {@link HeldRowSums#SLOTS}. */
+    private static final int HELD_MOST = 2 * HeldRowSums.SLOTS;
 
     private VectorRowSums() {}
 
     /**
      * {@link KernelProvider#sumRow}. Sums that repeat every vector ({@link RowSums#period} one vector: a long row's
-     * periodic run, {@link PeriodicRows}) keep their slots in registers ({@link #held}); other periods (the flat
+     * periodic run, {@link PeriodicRows}) keep their slots in registers ({@link HeldRowSums}); other periods (the flat
      * rows and maps) go four at a time as rows a shift apart, sharing the tables' loads.
      */
     static void sum(RowSums sums, int e0, int e1, float[] g, int gBase, float[] y, int yBase) {
@@ -51,15 +51,68 @@ final class VectorRowSums {
             int m1 = Math.min(e1 / LANES, Math.floorDiv(g.length - reach - base, sums.shift) + 1);
             if (m1 > m0) {
                 periods(sums, e0, m0 * LANES, g, gBase, y, yBase);
-                for (int k = 0; k < windows.slots()[0]; k += HELD_SLOTS) {
-                    held(sums, windows, quad, k, m0 * LANES, m1 * LANES, g, base + m0 * sums.shift, y,
-                            m0 * LANES - yBase);
+                for (int k = 0; k < windows.slots()[0]; k += HeldRowSums.SLOTS) {
+                    HeldRowSums.sumArray(sums, windows, quad, k, m1 - m0, g, base + m0 * sums.shift, y,
+                            m0 * LANES - yBase, y, m0 * LANES - yBase);
                 }
                 periods(sums, m1 * LANES, e1, g, gBase, y, yBase);
                 return;
             }
         }
         periods(sums, e0, e1, g, gBase, y, yBase);
+    }
+
+    /**
+     * {@link KernelProvider#sumRowRun} where the sums are held ({@link #holds}): the whole vectors whose windows lie
+     * inside g are summed on the tensors in place ({@link HeldRowSums}, no staging), the partial vectors at the
+     * ends decoded, summed and written through the codec; false (nothing done) where the sums are not held.
+     */
+    static boolean sumRun(KernelProvider codec, RowSums sums, int e0, int e1, int jLo, int jHi, MemorySegment g,
+                          long gAt, MemorySegment y, long yAt, DataType type, float[] gScratch, float[] yScratch) {
+        if (e1 - e0 < 2 * LANES || !holds(sums)
+                || type != DataType.FLOAT && type != DataType.BF16) {
+            return false;
+        }
+        TapWindows windows = sums.windows(LANES);
+        boolean quad = windows.kind()[0] == TapWindows.QUAD;
+        int reach = quad ? 4 * LANES : 2 * LANES;
+        // Vector m's window: positions base + m·shift to + reach, at elements gAt + those of g.
+        long base = windows.base()[0];
+        long shift = sums.shift;
+        long first = gAt + base;
+        long room = g.byteSize() / type.byteSize() - reach - first;
+        int m0 = (int) Math.max((e0 + LANES - 1) / LANES, Math.ceilDiv(-first, shift));
+        int m1 = (int) Math.min(e1 / LANES, room < 0 ? -1 : room / shift + 1);
+        if (m1 <= m0) {
+            return false;
+        }
+        int a = m0 * LANES;
+        int b = m1 * LANES;
+        if (e0 < a) {
+            staged(codec, sums, e0, a, jLo, (int) Math.min(jHi, base + (m0 - 1) * shift + reach), g, gAt, y, yAt, type,
+                    gScratch, yScratch);
+        }
+        long from = first + m0 * shift;
+        for (int slot = 0; slot < windows.slots()[0]; slot += HeldRowSums.SLOTS) {
+            switch (type) {
+                case FLOAT -> HeldRowSums.sumFloat(sums, windows, quad, slot, m1 - m0, g, from, yScratch, 0, y, yAt + a);
+                case BF16 -> HeldRowSums.sumBf16(sums, windows, quad, slot, m1 - m0, g, from, yScratch, 0, y, yAt + a);
+                default -> throw new IllegalArgumentException("no float codec for " + type);
+            }
+        }
+        if (b < e1) {
+            staged(codec, sums, b, e1, (int) Math.max(jLo, base + m1 * shift), jHi, g, gAt, y, yAt, type, gScratch,
+                    yScratch);
+        }
+        return true;
+    }
+
+    /** Elements [e0, e1) decoded from positions [jLo, jHi), summed by {@link #sum} and written through the codec. */
+    private static void staged(KernelProvider codec, RowSums sums, int e0, int e1, int jLo, int jHi, MemorySegment g,
+                               long gAt, MemorySegment y, long yAt, DataType type, float[] gScratch, float[] yScratch) {
+        codec.decodeRun(g, type, gAt + jLo, jHi - jLo, gScratch, 0);
+        sum(sums, e0, e1, gScratch, jLo, yScratch, e0);
+        codec.encodeRun(yScratch, 0, e1 - e0, y, type, yAt + e0);
     }
 
     /** {@link #sum} by whole periods, four at a time where the sums repeat. */
@@ -82,71 +135,6 @@ final class VectorRowSums {
                     y, yBase, y, yBase - k1 * period, y, yBase - k2 * period, y, yBase - k3 * period);
         }
         one(sums, first + periods * period, e1, g, gBase, y, yBase);
-    }
-
-    /**
-     * Slots {@code slot .. slot + 3} of sums of a period of one vector ({@code e0}, {@code e1} whole vectors), its
-     * window two or four vectors from {@code from} in g, moved by the period's shift each vector: those slots'
-     * indices, weights and flags are loaded once into registers for the whole run, where the general loop loads
-     * them from the tables each vector, which took longer than the sums themselves (integer upsampling and
-     * downsampling by 2, 4, 8 or 16 repeat every vector). Sums of more than four slots take a pass per four,
-     * each continuing what the one before stored.
-     */
-    private static void held(RowSums sums, TapWindows windows, boolean quad, int slot, int e0, int e1, float[] g,
-                             int from, float[] y, int to) {
-        int[] rel = windows.rel();
-        float[] w = sums.w;
-        boolean[] has = sums.has;
-        int n = sums.stride;
-        int slots = windows.slots()[0];
-        int shift = sums.shift;
-        // Slots past the used ones read the last used one's entries, no lane adding them: no vector is made in a
-        // branch (C2 leaves one made where its profile saw it seldom boxed).
-        int q0 = slot * n;
-        int q1 = Math.min(slot + 1, slots - 1) * n;
-        int q2 = Math.min(slot + 2, slots - 1) * n;
-        int q3 = Math.min(slot + 3, slots - 1) * n;
-        IntVector i0 = IntVector.fromArray(INTS, rel, q0);
-        IntVector i1 = IntVector.fromArray(INTS, rel, q1);
-        IntVector i2 = IntVector.fromArray(INTS, rel, q2);
-        IntVector i3 = IntVector.fromArray(INTS, rel, q3);
-        FloatVector w0 = FloatVector.fromArray(FLOATS, w, q0);
-        FloatVector w1 = FloatVector.fromArray(FLOATS, w, q1);
-        FloatVector w2 = FloatVector.fromArray(FLOATS, w, q2);
-        FloatVector w3 = FloatVector.fromArray(FLOATS, w, q3);
-        VectorMask<Float> h0 = VectorMask.fromArray(FLOATS, has, q0);
-        VectorMask<Float> h1 = VectorMask.fromArray(FLOATS, has, q1).and(FLOATS.maskAll(slot + 1 < slots));
-        VectorMask<Float> h2 = VectorMask.fromArray(FLOATS, has, q2).and(FLOATS.maskAll(slot + 2 < slots));
-        VectorMask<Float> h3 = VectorMask.fromArray(FLOATS, has, q3).and(FLOATS.maskAll(slot + 3 < slots));
-        // A later pass continues the sums the earlier one stored (exact floats, the same order); the first starts
-        // from +0, a vector of them read in place of y's.
-        float[] start = slot == 0 ? ZEROS : y;
-        int step = slot == 0 ? 0 : LANES;
-        int at = slot == 0 ? 0 : to;
-        VectorMask<Integer> f0 = i0.compare(VectorOperators.GE, 2 * LANES);
-        VectorMask<Integer> f1 = i1.compare(VectorOperators.GE, 2 * LANES);
-        VectorMask<Integer> f2 = i2.compare(VectorOperators.GE, 2 * LANES);
-        VectorMask<Integer> f3 = i3.compare(VectorOperators.GE, 2 * LANES);
-        i0 = i0.and(2 * LANES - 1);
-        i1 = i1.and(2 * LANES - 1);
-        i2 = i2.and(2 * LANES - 1);
-        i3 = i3.and(2 * LANES - 1);
-        // A pair window reads its two vectors again as the far pair, which no lane picks: one loop for both kinds,
-        // so that C2 compiles it on the profile of both (a loop per kind left the other's vectors boxed in
-        // processes that met it later, see KERNELS.md, "JIT state").
-        int far = quad ? 2 * LANES : 0;
-        for (int e = e0, f = from; e < e1; e += LANES, f += shift, at += step) {
-            IntVector a0 = FloatVector.fromArray(FLOATS, g, f).reinterpretAsInts();
-            IntVector a1 = FloatVector.fromArray(FLOATS, g, f + LANES).reinterpretAsInts();
-            IntVector a2 = FloatVector.fromArray(FLOATS, g, f + far).reinterpretAsInts();
-            IntVector a3 = FloatVector.fromArray(FLOATS, g, f + far + LANES).reinterpretAsInts();
-            FloatVector s = FloatVector.fromArray(FLOATS, start, at);
-            s = s.add(i0.selectFrom(a0, a1).blend(i0.selectFrom(a2, a3), f0).reinterpretAsFloats().mul(w0), h0);
-            s = s.add(i1.selectFrom(a0, a1).blend(i1.selectFrom(a2, a3), f1).reinterpretAsFloats().mul(w1), h1);
-            s = s.add(i2.selectFrom(a0, a1).blend(i2.selectFrom(a2, a3), f2).reinterpretAsFloats().mul(w2), h2);
-            s = s.add(i3.selectFrom(a0, a1).blend(i3.selectFrom(a2, a3), f3).reinterpretAsFloats().mul(w3), h3);
-            s.intoArray(y, e - e0 + to);
-        }
     }
 
     /** {@link KernelProvider#sumRows}: four rows at a time, a last group of fewer taking rows before it again. */

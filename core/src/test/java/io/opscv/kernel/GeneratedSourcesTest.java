@@ -22,4 +22,11 @@ class GeneratedSourcesTest {
                 Files.readString(VectorInterleaveGenerator.TARGET, StandardCharsets.UTF_8),
                 "VectorInterleave.java is not VectorInterleaveGenerator's output: rerun the generator");
     }
+
+    @Test
+    void heldRowSumsIsItsGeneratorsOutput() throws IOException {
+        assertEquals(HeldRowSumsGenerator.source(),
+                Files.readString(HeldRowSumsGenerator.TARGET, StandardCharsets.UTF_8),
+                "HeldRowSums.java is not HeldRowSumsGenerator's output: rerun the generator");
+    }
 }

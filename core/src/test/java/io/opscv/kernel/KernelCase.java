@@ -7,8 +7,8 @@ import java.util.Random;
 
 /**
  * One kernel input for the provider and threading tests: a shape, the coordinate arguments, a
- * dtype, a memory layout for gradOut and out, and gradOut values (random, with NaN, ±Inf and -0
- * sprinkled in when {@code nonFinite}).
+ * dtype, a memory layout for gradOut and out, and gradOut values (random, with NaN, ±Inf, -0 and
+ * magnitudes at the ends of the 16-bit ranges sprinkled in when {@code nonFinite}).
  */
 record KernelCase(String name, int n, int c, int lin, int lout, boolean alignCorners, double scales, DataType dtype,
                   Layout layout, boolean nonFinite) {
@@ -112,6 +112,17 @@ record KernelCase(String name, int n, int c, int lin, int lout, boolean alignCor
                 }
                 case 3 -> {
                     return -0f;
+                }
+                // Magnitudes at the ends of the 16-bit ranges: FP16 subnormals (and sums that round to them),
+                // sums that overflow FP16 to infinity, and FLOAT subnormals.
+                case 4 -> {
+                    return (float) (random.nextGaussian() * 1e-6);
+                }
+                case 5 -> {
+                    return (float) (random.nextGaussian() * 4e4);
+                }
+                case 6 -> {
+                    return (float) (random.nextGaussian() * 1e-40);
                 }
                 default -> {
                     // fall through to a finite value
