@@ -179,12 +179,13 @@ final class Bilinear2dRows {
                 intermediate(self, taps, pix, plane, r1, provider, s, s.t1);
                 have1 = r1;
             }
-            float[] y = s.t0;
-            if (!h.identity()) {
-                combine(h.w0(r), s.t0, h.w1(r), r1 == r0 ? s.t0 : s.t1, s.y, rowOut);
-                y = s.y;
+            long at = rowStart(out, pix, plane, r);
+            if (h.identity()) {
+                provider.encodeRun(s.t0, 0, rowOut, out.segment(), out.dataType(), at);
+            } else {
+                provider.combineRun(h.w0(r), s.t0, h.w1(r), r1 == r0 ? s.t0 : s.t1, s.y, rowOut, out.segment(),
+                        out.dataType(), at);
             }
-            provider.encodeRun(y, 0, rowOut, out.segment(), out.dataType(), rowStart(out, pix, plane, r));
         }
     }
 
@@ -200,13 +201,6 @@ final class Bilinear2dRows {
         }
         provider.decodeRun(seg, type, start, s.x.length - 4 * provider.lanes(), s.x, 0);
         provider.interpolateRow(taps, 0, taps.length(), s.x, 0, t, 0);
-    }
-
-    /** {@code y = a·u + b·v}, the left product first. */
-    private static void combine(float a, float[] u, float b, float[] v, float[] y, int count) {
-        for (int k = 0; k < count; k++) {
-            y[k] = a * u[k] + b * v[k];
-        }
     }
 
     /** Element index of element 0 of row {@code row} of the plane (a map (n, c) for NCHW rows, a batch n for NHWC). */

@@ -313,6 +313,19 @@ public interface KernelProvider {
     }
 
     /**
+     * The 2-D forward's H combination of two intermediate rows into out: element k is {@code a·u[k] + b·v[k]} (the
+     * left product first), rounded once to {@code type} at element {@code first + k} of {@code seg}; {@code y} has
+     * room for {@code count} floats.
+     */
+    default void combineRun(float a, float[] u, float b, float[] v, float[] y, int count, MemorySegment seg,
+                            DataType type, long first) {
+        for (int k = 0; k < count; k++) {
+            y[k] = a * u[k] + b * v[k];
+        }
+        encodeRun(y, 0, count, seg, type, first);
+    }
+
+    /**
      * {@link #sumRow} from one tensor's run into another's: element e's slot at position j reads element
      * {@code gAt + j} of {@code g}, and its sum is stored, rounded once, at element {@code yAt + e} of {@code y}
      * (both tensors of {@code type}). Positions {@code jLo <= j < jHi} hold every term of the elements;

@@ -29,4 +29,11 @@ class GeneratedSourcesTest {
                 Files.readString(HeldRowSumsGenerator.TARGET, StandardCharsets.UTF_8),
                 "HeldRowSums.java is not HeldRowSumsGenerator's output: rerun the generator");
     }
+
+    @Test
+    void combineRowsIsItsGeneratorsOutput() throws IOException {
+        assertEquals(CombineRowsGenerator.source(),
+                Files.readString(CombineRowsGenerator.TARGET, StandardCharsets.UTF_8),
+                "CombineRows.java is not CombineRowsGenerator's output: rerun the generator");
+    }
 }

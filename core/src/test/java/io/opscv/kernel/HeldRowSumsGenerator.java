@@ -8,13 +8,14 @@ import java.util.List;
 
 /**
  * Writes {@code HeldRowSums.java}: the held sums' loop ({@link VectorRowSums}, a period of one vector, its slots
- * in registers) reading gradOut's window vectors straight from the tensor and storing the sums straight into
- * out, once per dtype from the one template here. The dtype is only the window's load-and-widen and the sums'
- * round-and-store, written out in the loop: a helper taking or returning a vector is boxed where C2 does not
- * inline it (see KERNELS.md, "JIT state"). FLOAT16 is not generated: its conversions in registers cost more
- * than the staging they save (downsampling by 2 and 4 ran 1.3-1.9 × slower, upsampling even), where the
- * staged path rounds through the JDK's conversion loop ({@code vcvtps2ph}). Run {@code main} from the core module's directory to rewrite the
- * file; {@code GeneratedSourcesTest} checks that the committed file is this output.
+ * in registers) once per kind of tensor from the one template here: float arrays (the staged paths), and FLOAT
+ * and BF16 tensors whose window vectors are read straight from gradOut and whose sums are stored straight into
+ * out. The kind is only the window's load-and-widen and the sums' round-and-store ({@link VectorStores}),
+ * written out in the loop: a helper taking or returning a vector is boxed where C2 does not inline it (see
+ * KERNELS.md, "JIT state"). FLOAT16 in place is not generated: its conversions in registers cost more than the
+ * staging they save (downsampling by 2 and 4 ran 1.3-1.9 × slower, upsampling even), where the staged path
+ * rounds through the JDK's conversion loop ({@code vcvtps2ph}). Run {@code main} from the core module's
+ * directory to rewrite the file; {@code GeneratedSourcesTest} checks that the committed file is this output.
  */
 final class HeldRowSumsGenerator {
     /** The generated file, from the core module's directory. */
@@ -35,24 +36,13 @@ final class HeldRowSumsGenerator {
                     "s.intoArray(out, (int) %1$s);\n"),
             new Dtype("Float", "FLOAT gradOut and out", 4, "MemorySegment",
                     "IntVector %1$s = FloatVector.fromMemorySegment(FLOATS, g, %2$s, ORDER).reinterpretAsInts();\n",
-                    "s.intoMemorySegment(out, %1$s, ORDER);\n"),
+                    VectorStores.floats("out")),
             new Dtype("Bf16", "BF16 gradOut and out", 2, "MemorySegment",
                     """
                     IntVector %1$s = ((IntVector) ShortVector.fromMemorySegment(HALFS, g, %2$s, ORDER)
                             .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
                     """,
-                    """
-                    {
-                        // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
-                        // keeps its top half, quieted.
-                        IntVector bits = s.reinterpretAsInts();
-                        IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
-                        IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
-                                .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                        ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0)).intoMemorySegment(out, %1$s,
-                                ORDER);
-                    }
-                    """));
+                    VectorStores.bf16("out")));
 
     private HeldRowSumsGenerator() {}
 
