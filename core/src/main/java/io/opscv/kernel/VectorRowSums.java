@@ -94,10 +94,10 @@ final class VectorRowSums {
         }
         long from = first + m0 * shift;
         for (int slot = 0; slot < windows.slots()[0]; slot += HeldRowSums.SLOTS) {
-            switch (type) {
-                case FLOAT -> HeldRowSums.sumFloat(sums, windows, quad, slot, m1 - m0, g, from, yScratch, 0, y, yAt + a);
-                case BF16 -> HeldRowSums.sumBf16(sums, windows, quad, slot, m1 - m0, g, from, yScratch, 0, y, yAt + a);
-                default -> throw new IllegalArgumentException("no float codec for " + type);
+            if (type == DataType.FLOAT) {
+                HeldRowSums.sumFloat(sums, windows, quad, slot, m1 - m0, g, from, yScratch, 0, y, yAt + a);
+            } else {
+                HeldRowSums.sumBf16(sums, windows, quad, slot, m1 - m0, g, from, yScratch, 0, y, yAt + a);
             }
         }
         if (b < e1) {
