@@ -242,6 +242,12 @@ final class Bilinear2dRows {
         final float[][] t;
         float[] low;
         float[] high;
+        /** What the open rows hold ({@link #FRESH}, {@link #SUMMING}, {@link #WRITTEN}). */
+        int lowState;
+        int highState;
+        /** +0 throughout (the sum before a row's only term), and the providers' scratch row. */
+        final float[] zeros;
+        final float[] y;
 
         BackwardScratch(int rowOut, int rowIn, int lanes) {
             this.rowOut = rowOut;
@@ -250,8 +256,17 @@ final class Bilinear2dRows {
             t = new float[BATCH][rowIn + lanes];
             low = new float[rowIn];
             high = new float[rowIn];
+            zeros = new float[rowIn];
+            y = new float[rowIn];
         }
     }
+
+    /** An open out row with no term yet: its array holds anything, its sum is +0. */
+    private static final int FRESH = 0;
+    /** An open out row summing in its array. */
+    private static final int SUMMING = 1;
+    /** An out row already written to out with its only term. */
+    private static final int WRITTEN = 2;
 
     private static void backwardBand(StridedTensor gradOut, StridedTensor out, LinearTable h, LinearTable w, int pix,
                                      RowSums sums, long plane, int i0, int i1, KernelProvider provider,
@@ -259,8 +274,8 @@ final class Bilinear2dRows {
         int rowIn = s.low.length;
         // Out rows [open, open + 2) are held in low and high; rows below open are written.
         int open = i0;
-        java.util.Arrays.fill(s.low, 0f);
-        java.util.Arrays.fill(s.high, 0f);
+        s.lowState = FRESH;
+        s.highState = FRESH;
         int jFrom = h.identity() ? i0 : h.gatherFrom(i0);
         int jTo = h.identity() ? i1 : h.gatherTo(i1);
         for (int j0 = jFrom, batch; j0 < jTo; j0 += batch) {
@@ -291,14 +306,18 @@ final class Bilinear2dRows {
                     t = s.t[0];
                 }
                 if (h.identity()) {
-                    addScaled(s.low, 1f, t, rowIn, true);
+                    System.arraycopy(t, 0, s.low, 0, rowIn);
+                    s.lowState = SUMMING;
                     continue;
                 }
+                // Is this the out row's last term (from the last gradOut row that reaches it, the right tap
+                // where both taps are the row)?
                 if (r0 >= i0 && r0 < i1) {
-                    addScaled(r0 == open ? s.low : s.high, h.w0(j), t, rowIn, false);
+                    term(out, pix, plane, r0, r0 == open, h.w0(j), t, r0 != r1 && j == h.gatherTo(r0 + 1) - 1,
+                            provider, s);
                 }
                 if (r1 >= i0 && r1 < i1) {
-                    addScaled(r1 == open ? s.low : s.high, h.w1(j), t, rowIn, false);
+                    term(out, pix, plane, r1, r1 == open, h.w1(j), t, j == h.gatherTo(r1 + 1) - 1, provider, s);
                 }
             }
         }
@@ -307,20 +326,54 @@ final class Bilinear2dRows {
         }
     }
 
-    /** Writes out row {@code row} (the low open row, rounded once) and opens the next. */
-    private static void close(StridedTensor out, int pix, long plane, int row, KernelProvider provider,
-                              BackwardScratch s) {
-        provider.encodeRun(s.low, 0, s.low.length, out.segment(), out.dataType(), rowStart(out, pix, plane, row));
-        float[] done = s.low;
-        s.low = s.high;
-        s.high = done;
-        java.util.Arrays.fill(s.high, 0f);
+    /**
+     * Adds {@code a·t} to open out row {@code row} (the low open row or the high one), from +0 for its first term.
+     * A row of one term (downsampling along H) goes to out at once, rounded: it is neither filled, summed in
+     * its array nor copied from there. (Rows of several terms stay: there the direct stores of their last
+     * term were no faster.)
+     */
+    private static void term(StridedTensor out, int pix, long plane, int row, boolean low, float a, float[] t,
+                             boolean last, KernelProvider provider, BackwardScratch s) {
+        float[] y = low ? s.low : s.high;
+        int state = low ? s.lowState : s.highState;
+        int count = y.length;
+        if (last && state == FRESH) {
+            // a·t + 1·0 is 0 + a·t bit for bit: the product by 1 is exact and the sum commutes.
+            provider.combineRun(a, t, 1f, s.zeros, s.y, count, out.segment(), out.dataType(),
+                    rowStart(out, pix, plane, row));
+            state = WRITTEN;
+        } else {
+            addScaled(y, a, t, count, state == FRESH);
+            state = SUMMING;
+        }
+        if (low) {
+            s.lowState = state;
+        } else {
+            s.highState = state;
+        }
     }
 
-    /** {@code y += a·x} over a row ({@code y = x} when {@code copy}: an identity H adds the one term to +0). */
-    private static void addScaled(float[] y, float a, float[] x, int count, boolean copy) {
-        if (copy) {
-            System.arraycopy(x, 0, y, 0, count);
+    /** Writes out row {@code row} (the low open row, rounded once) unless written already, and opens the next. */
+    private static void close(StridedTensor out, int pix, long plane, int row, KernelProvider provider,
+                              BackwardScratch s) {
+        if (s.lowState != WRITTEN) {
+            // A row no gradOut row reaches is +0.
+            provider.encodeRun(s.lowState == FRESH ? s.zeros : s.low, 0, s.low.length, out.segment(), out.dataType(),
+                    rowStart(out, pix, plane, row));
+        }
+        float[] done = s.low;
+        s.low = s.high;
+        s.lowState = s.highState;
+        s.high = done;
+        s.highState = FRESH;
+    }
+
+    /** {@code y += a·x} over a row; {@code y = 0 + a·x} for a row's first term. */
+    private static void addScaled(float[] y, float a, float[] x, int count, boolean first) {
+        if (first) {
+            for (int k = 0; k < count; k++) {
+                y[k] = 0f + a * x[k];
+            }
             return;
         }
         for (int k = 0; k < count; k++) {

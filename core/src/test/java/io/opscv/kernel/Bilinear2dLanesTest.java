@@ -100,6 +100,8 @@ class Bilinear2dLanesTest {
                 new Case("rows_sums_down3.7_ac", 1, 2, 40, 70, 148, 259, true, 0, 0, f, l, false),
                 new Case("rows_sums_partial_vector", 2, 1, 70, 67, 140, 134, false, 0, 0, f, l, false),
                 new Case("rows_sums_unreached", 1, 3, 90, 100, 30, 33, false, 0.3, 0.3, f, l, false),
+                // Out rows of several terms, then rows that no gradOut row reaches (given scales), in one band.
+                new Case("rows_sums_summed_then_unreached", 1, 2, 130, 140, 260, 150, false, 3.0, 0, f, l, false),
                 // Small NHWC maps of 512 channels whose gradOut maps are the smaller go along rows too.
                 new Case("rows_wide_c512_small_maps", 2, 512, 8, 6, 4, 3, true, 0, 0, f, l, false),
                 // The forward of tiny dense maps as single rows of taps (FlatMaps): chunks of whole maps with a
@@ -137,6 +139,31 @@ class Bilinear2dLanesTest {
         LinearTable w = LinearTable.of(k.win(), k.wout(), k.alignCorners(), k.scalesW());
         try (Arena arena = Arena.ofShared()) {
             StridedTensor gradOut = tensor(arena, k, k.hout(), k.wout(), true);
+            StridedTensor out = tensor(arena, k, k.hin(), k.win(), false);
+            int[] expected = rounded(backwardReference(read(gradOut), k, h, w), k.dtype(), arena);
+            everyRun(k, out, expected, arena, (provider, pool, mapsInLanes) ->
+                    Bilinear2dBackwardKernel.run(gradOut, out, h, w, provider, pool, mapsInLanes));
+        }
+    }
+
+    /**
+     * Every sum starts from +0, so a gradOut of -0 gives +0 wherever an element takes a term (an identity axis
+     * copies): the first term of an out element is added to +0, not stored as it is.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("cases")
+    void backwardOfNegativeZerosMatchesTheScatterReference(Case k) {
+        if (k.dtype() != DataType.FLOAT || k.layout() == Layout.SCRAMBLED || k.layout() == Layout.NHWC_GAPS) {
+            return;
+        }
+        LinearTable h = LinearTable.of(k.hin(), k.hout(), k.alignCorners(), k.scalesH());
+        LinearTable w = LinearTable.of(k.win(), k.wout(), k.alignCorners(), k.scalesW());
+        try (Arena arena = Arena.ofShared()) {
+            StridedTensor gradOut = tensor(arena, k, k.hout(), k.wout(), true);
+            float[] zero = {-0f};
+            for (long e = 0; e < gradOut.numel(); e++) {
+                ElementCodec.encode(zero, 0, 1, gradOut.segment(), gradOut.dataType(), index(gradOut, e), 1);
+            }
             StridedTensor out = tensor(arena, k, k.hin(), k.win(), false);
             int[] expected = rounded(backwardReference(read(gradOut), k, h, w), k.dtype(), arena);
             everyRun(k, out, expected, arena, (provider, pool, mapsInLanes) ->
