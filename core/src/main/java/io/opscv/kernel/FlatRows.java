@@ -88,7 +88,7 @@ final class FlatRows {
         if (slots > MAX_RUN_SLOTS || slots > most && channels < provider.lanes()) {
             return null;
         }
-        RowSums sums = RowSums.flat(t, rowsPerChunk(t.lin(), channels, out), channels);
+        RowSums sums = RowSums.flat(t, sumsRowsPerChunk(t.lin(), t.lout(), channels, out), channels);
         TapWindows windows = sums.windows(provider.lanes());
         return windows.fit() && (slots <= most || windows.runs()) ? sums : null;
     }
@@ -121,6 +121,19 @@ final class FlatRows {
      * Rows per chunk: whole rows of about {@link #CHUNK_OUTPUTS} outputs (whole batches of interleaved rows),
      * no more than the call has, so that a small call builds small taps.
      */
+    /**
+     * As {@link #rowsPerChunk}, for the backward's sums, which the vector provider takes four periods at a time
+     * (a chunk of fewer goes through its one-row path, at four times the work): where a period of the tables is
+     * more than a quarter of a chunk (whole batches of many interleaved rows), a chunk of four periods, if its
+     * source and sums fit in L2 ({@link #MAX_RUN} elements each).
+     */
+    private static int sumsRowsPerChunk(int length, int sourceLength, int channels, StridedTensor out) {
+        long rows = out.shape()[0] * out.shape()[1];
+        int chunk = rowsPerChunk(length, channels, out);
+        long four = 4L * RowTaps.periodUnits(length, channels, Integer.MAX_VALUE);
+        return chunk < four && four <= rows && four * Math.max(length, sourceLength) <= MAX_RUN ? (int) four : chunk;
+    }
+
     private static int rowsPerChunk(int length, int channels, StridedTensor out) {
         long rows = out.shape()[0] * out.shape()[1];
         long batches = Math.max(1, Math.min(CHUNK_OUTPUTS / ((long) channels * length), (rows + channels - 1) / channels));
