@@ -85,6 +85,9 @@ class ForwardLanesTest {
                 // with a partial last chunk.
                 new KernelCase("flat_c8_down8to6_ac", 400, 8, 6, 8, true, 0, f, KernelCase.Layout.TRANSPOSED_GRAD_OUT, true),
                 new KernelCase("flat_c3_down2x", 700, 3, 9, 18, false, 0, f, KernelCase.Layout.TRANSPOSED_GRAD_OUT, false),
+                // A channels-last self of one input a row is rows end to end (its L stride says nothing): flat.
+                new KernelCase("flat_c64_one_to_sixteen_ac", 40, 64, 16, 1, true, 0, f,
+                        KernelCase.Layout.TRANSPOSED_GRAD_OUT, true),
                 // Downsampled short rows whose vectors of outputs reach past four vectors of inputs: gathered.
                 new KernelCase("flat_c2_down6x_gathered", 300, 2, 3, 18, false, 0, f, KernelCase.Layout.TRANSPOSED_GRAD_OUT, true),
                 new KernelCase("flat_down6x_gathered", 5, 30, 40, 240, true, 0, f, cont, false),
