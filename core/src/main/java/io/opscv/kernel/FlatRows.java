@@ -123,6 +123,15 @@ final class FlatRows {
      * Rows per chunk: whole rows of about {@link #CHUNK_OUTPUTS} outputs (whole batches of interleaved rows),
      * no more than the call has, so that a small call builds small taps.
      */
+    private static int rowsPerChunk(int length, int channels, StridedTensor out) {
+        long rows = out.shape()[0] * out.shape()[1];
+        long batches = Math.max(1, Math.min(CHUNK_OUTPUTS / ((long) channels * length), (rows + channels - 1) / channels));
+        // Whole periods of the tables, where a chunk holds one: the kernels take whole periods four at a time.
+        int chunk = (int) (channels * batches);
+        int period = RowTaps.periodUnits(length, channels, chunk);
+        return chunk / period * period;
+    }
+
     /**
      * As {@link #rowsPerChunk}, for the backward's sums, which the vector provider takes four periods at a time
      * (a chunk of fewer goes through its one-row path, at four times the work): where a period of the tables is
@@ -134,15 +143,6 @@ final class FlatRows {
         int chunk = rowsPerChunk(length, channels, out);
         long four = 4L * RowTaps.periodUnits(length, channels, Integer.MAX_VALUE);
         return chunk < four && four <= rows && four * Math.max(length, sourceLength) <= MAX_RUN ? (int) four : chunk;
-    }
-
-    private static int rowsPerChunk(int length, int channels, StridedTensor out) {
-        long rows = out.shape()[0] * out.shape()[1];
-        long batches = Math.max(1, Math.min(CHUNK_OUTPUTS / ((long) channels * length), (rows + channels - 1) / channels));
-        // Whole periods of the tables, where a chunk holds one: the kernels take whole periods four at a time.
-        int chunk = (int) (channels * batches);
-        int period = RowTaps.periodUnits(length, channels, chunk);
-        return chunk / period * period;
     }
 
     static void forward(StridedTensor self, StridedTensor out, LinearTable t, RowTaps taps, KernelProvider provider,

@@ -178,9 +178,12 @@ class KernelProviderEquivalenceTest {
         all.add(new KernelCase("flat_interleaved_c4_bf16", 300, 4, 6, 3, true, 0, DataType.BF16, side, true));
         all.add(new KernelCase("flat_terms_c8_fp16", 200, 8, 8, 6, true, 0, DataType.FLOAT16, side, true));
         all.add(new KernelCase("flat_terms_c3_up2x", 150, 3, 10, 20, false, 0, f, side, true));
-        // Periods of whole batches of many channels: chunks of four periods, and a last chunk of one.
-        all.add(new KernelCase("flat_interleaved_c512_fp16", 5, 512, 9, 1, false, 0, DataType.FLOAT16, side, true));
-        all.add(new KernelCase("flat_interleaved_c128_bf16", 5, 128, 16, 1, true, 0, DataType.BF16, side, true));
+        // A channels-last gradOut of one position a row: rows end to end (its L stride says nothing).
+        all.add(new KernelCase("flat_lout1_c512_fp16", 5, 512, 9, 1, false, 0, DataType.FLOAT16, side, true));
+        all.add(new KernelCase("flat_lout1_c128_bf16", 5, 128, 16, 1, true, 0, DataType.BF16, side, true));
+        // Periods of whole batches of many channels (runs of terms): chunks of four periods, and a last chunk.
+        all.add(new KernelCase("flat_runs_c1024_bf16", 5, 1024, 1, 8, true, 0, DataType.BF16, side, true));
+        all.add(new KernelCase("flat_runs_c2048", 5, 2048, 1, 4, false, 0, f, side, true));
         // Batches in lanes (channels-last, 2 <= C < lanes): partial last groups, one input, one batch, C = 15,
         // downsampling, the block limit, gaps between gradOut's batches and padded out rows.
         KernelCase.Layout gaps = KernelCase.Layout.TRANSPOSED_PADDED;
