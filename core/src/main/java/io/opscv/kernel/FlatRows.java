@@ -133,16 +133,20 @@ final class FlatRows {
     }
 
     /**
-     * As {@link #rowsPerChunk}, for the backward's sums, which the vector provider takes four periods at a time
-     * (a chunk of fewer goes through its one-row path, at four times the work): where a period of the tables is
-     * more than a quarter of a chunk (whole batches of many interleaved rows), a chunk of four periods, if its
-     * source and sums fit in L2 ({@link #MAX_RUN} elements each).
+     * As {@link #rowsPerChunk}, for the backward's sums, which the vector provider takes four periods at a time:
+     * a chunk of whole fours of periods, since a last group of fewer takes periods before it again (the same
+     * bits, stored twice), and of four periods where a period is more than a quarter of a chunk (whole batches
+     * of many interleaved rows: a chunk of fewer goes through the one-row path, at four times the work), if
+     * its source and sums fit in L2 ({@link #MAX_RUN} elements each).
      */
     private static int sumsRowsPerChunk(int length, int sourceLength, int channels, StridedTensor out) {
         long rows = out.shape()[0] * out.shape()[1];
         int chunk = rowsPerChunk(length, channels, out);
         long four = 4L * RowTaps.periodUnits(length, channels, Integer.MAX_VALUE);
-        return chunk < four && four <= rows && four * Math.max(length, sourceLength) <= MAX_RUN ? (int) four : chunk;
+        if (chunk < four) {
+            return four <= rows && four * Math.max(length, sourceLength) <= MAX_RUN ? (int) four : chunk;
+        }
+        return (int) (chunk / four * four);
     }
 
     static void forward(StridedTensor self, StridedTensor out, LinearTable t, RowTaps taps, KernelProvider provider,
