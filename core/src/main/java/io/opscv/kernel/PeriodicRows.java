@@ -13,7 +13,7 @@ package io.opscv.kernel;
 final class PeriodicRows {
     /** The shortest out rows taken: shorter rows are few inputs per call of the sums. */
     static final int MIN_INPUTS = 512;
-    /** Inputs per segment, about (whole periods): a segment's gradOut and sums stay in L1 and L2. */
+    /** Inputs per segment, about (whole fours of periods): a segment's gradOut and sums stay in L1 and L2. */
     private static final int SEGMENT_INPUTS = 2048;
     /**
      * The longest period taken (inputs, whole vectors): its tables, up to 40 KiB, stay in L1 and L2. Periods of
@@ -81,7 +81,9 @@ final class PeriodicRows {
             rest[k] = k < from ? k : to + k - from;
         }
         RowSums edges = RowSums.of(t, rest, new int[rest.length], 1);
-        int segment = SEGMENT_INPUTS / unit * unit;
+        // Whole fours of periods: sums of several vectors a period go four periods at a time, and a last group
+        // of fewer takes periods before it again.
+        int segment = Math.max(1, SEGMENT_INPUTS / (4 * unit)) * 4 * unit;
         return new Sums(sums, edges, from, to, segment);
     }
 
