@@ -157,11 +157,10 @@ final class FlatMaps {
         int mapIn = hout * rowIn;
         int mapOut = h.lin() * rowOut;
         int maps = maps(mapOut, total);
-        // Whole fours of both passes' periods where a chunk holds them: the vector provider sums four periods
-        // at a time, and a last group of fewer takes periods before it again.
+        // Whole groups of both passes' periods where a chunk holds them (RowSums.PERIODS_AT_ONCE).
         int pw = w.identity() ? 1 : RowTaps.periodUnits(hout * rowOut, 1, Integer.MAX_VALUE);
         int ph = h.identity() ? 1 : RowTaps.periodUnits(mapOut, 1, Integer.MAX_VALUE);
-        int fours = 4 * pw / RowTaps.gcd(pw, ph) * ph;
+        int fours = RowSums.PERIODS_AT_ONCE * pw / RowTaps.gcd(pw, ph) * ph;
         maps = maps >= fours ? maps / fours * fours : maps;
         RowPass across = null;
         if (!w.identity()) {

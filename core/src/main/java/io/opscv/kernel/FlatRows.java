@@ -142,7 +142,7 @@ final class FlatRows {
     private static int sumsRowsPerChunk(int length, int sourceLength, int channels, StridedTensor out) {
         long rows = out.shape()[0] * out.shape()[1];
         int chunk = rowsPerChunk(length, channels, out);
-        long four = 4L * RowTaps.periodUnits(length, channels, Integer.MAX_VALUE);
+        long four = (long) RowSums.PERIODS_AT_ONCE * RowTaps.periodUnits(length, channels, Integer.MAX_VALUE);
         if (chunk < four) {
             return four <= rows && four * Math.max(length, sourceLength) <= MAX_RUN ? (int) four : chunk;
         }

@@ -81,9 +81,9 @@ final class PeriodicRows {
             rest[k] = k < from ? k : to + k - from;
         }
         RowSums edges = RowSums.of(t, rest, new int[rest.length], 1);
-        // Whole fours of periods: sums of several vectors a period go four periods at a time, and a last group
-        // of fewer takes periods before it again.
-        int segment = Math.max(1, SEGMENT_INPUTS / (4 * unit)) * 4 * unit;
+        // Whole groups of periods (RowSums.PERIODS_AT_ONCE), at least one.
+        int group = RowSums.PERIODS_AT_ONCE * unit;
+        int segment = Math.max(1, SEGMENT_INPUTS / group) * group;
         return new Sums(sums, edges, from, to, segment);
     }
 

@@ -15,6 +15,11 @@ package io.opscv.kernel;
 final class RowSums {
     /** Elements are padded to a multiple of this (the widest vector's lanes), so that every vector is whole. */
     static final int PAD = 16;
+    /**
+     * Periods the vector provider sums at once ({@code VectorRowSums}); a last group of fewer takes periods before
+     * it again (the same bits, stored twice), so callers cut their rows into whole groups where they can.
+     */
+    static final int PERIODS_AT_ONCE = 4;
     final int length;
     /** Elements the arrays describe (the row's length, or a period of it); positions a period moves the terms. */
     final int period;
