@@ -50,6 +50,15 @@ final class FlatRows {
      * term is one load, and (59437, 64, 1 <- 16) BF16 ran 1.3 × faster than in lanes.
      */
     static final int MAX_RUN_SLOTS = 64;
+    /** gradOut floats of a chunk summed in lanes, about: the chunk, its lane-major copy and its sums stay in L2. */
+    private static final int LANES_CHUNK = 4096;
+    /**
+     * The longest out rows summed in lanes by chunks: longer rows spread a group's fixed costs over enough sums, and
+     * the sums' reordering into lines cost more than it saved ((4096, 64, 16 <- 64) FP32 1.06-1.3 x slower).
+     */
+    private static final int LANES_OUT = 8;
+    /** Lines a lane that {@link KernelProvider#sumLines} takes at once (the vector provider's four). */
+    private static final int LINES_AT_ONCE = 4;
 
     private FlatRows() {}
 
@@ -92,6 +101,30 @@ final class FlatRows {
         RowSums sums = RowSums.flat(t, sumsRowsPerChunk(t.lin(), t.lout(), channels, out), channels);
         TapWindows windows = sums.windows(provider.lanes());
         return windows.fit() && (slots <= most || windows.runs()) ? sums : null;
+    }
+
+    /**
+     * The backward's pass for this call, or null where the form does not apply: sums along the row where
+     * {@link #backwardSums} takes the call, else, for rows of consecutive elements on both sides ({@link #layout}
+     * 1) and out rows of at most {@link #LANES_OUT} inputs, whole rows in lanes a chunk at a time
+     * ({@link #inLanes}). Rows in lanes group by group paid a group's selection, staging calls and writes for
+     * each 16 short rows: (8871, 512, 1 <- 11) FP16 spent a quarter of its time there with every read, sum and
+     * write skipped.
+     */
+    static RowPass backwardPass(LinearTable t, StridedTensor gradOut, StridedTensor out, KernelProvider provider) {
+        RowSums sums = backwardSums(t, gradOut, out, provider);
+        if (sums != null) {
+            return RowPass.of(sums);
+        }
+        if (layout(gradOut, t.lout(), out, t.lin()) != 1 || t.lin() > LANES_OUT) {
+            return null;
+        }
+        int lanes = provider.lanes();
+        long rows = out.shape()[0] * out.shape()[1];
+        // Whole fours of lines a lane: the vector provider sums four lines at a time.
+        long perLane = Math.max(LINES_AT_ONCE, LANES_CHUNK / ((long) lanes * t.lout()) / LINES_AT_ONCE * LINES_AT_ONCE);
+        perLane = Math.min(perLane, (rows + lanes - 1) / lanes);
+        return RowPass.inLanes(t, (int) (lanes * perLane));
     }
 
     /**
@@ -154,10 +187,9 @@ final class FlatRows {
         run(self, out, t.lin(), t.lout(), layout(self, t.lin(), out, t.lout()), RowPass.of(taps), provider, pool);
     }
 
-    static void backward(StridedTensor gradOut, StridedTensor out, LinearTable t, RowSums sums, KernelProvider provider,
+    static void backward(StridedTensor gradOut, StridedTensor out, LinearTable t, RowPass pass, KernelProvider provider,
                          WorkerPool pool) {
-        run(gradOut, out, t.lout(), t.lin(), layout(gradOut, t.lout(), out, t.lin()), RowPass.of(sums), provider,
-                pool);
+        run(gradOut, out, t.lout(), t.lin(), layout(gradOut, t.lout(), out, t.lin()), pass, provider, pool);
     }
 
     /** Rows of {@code source} ({@code lin} each) to rows of {@code out} ({@code lout} each) by {@code taps}. */
@@ -170,7 +202,7 @@ final class FlatRows {
         int chunkRows = taps.length() / lout;
         int lanes = provider.lanes();
         pool.forEachChunk((rows + chunkRows - 1) / chunkRows, (long) chunkRows * (lin + lout),
-                () -> new Scratch(chunkRows, lin, lout, lanes), (c, s) -> {
+                () -> new Scratch(chunkRows, lin, lout, lanes, taps.lanes() != null), (c, s) -> {
                     long r0 = c * chunkRows;
                     chunk(source, out, lin, lout, channels, taps, provider, r0, (int) Math.min(chunkRows, rows - r0), s);
                 });
@@ -187,12 +219,28 @@ final class FlatRows {
         final long[] sourceStarts;
         final long[] outStarts;
 
-        Scratch(int chunkRows, int lin, int lout, int lanes) {
+        /**
+         * Rows in lanes ({@link #inLanes}): the chunk lane-major, its sums lane-major input by input and line by line,
+         * and the provider's scratch.
+         */
+        final float[] staged;
+        final float[] laneSums;
+        final float[] lineSums;
+        final float[] line;
+        final float[] spare;
+
+        Scratch(int chunkRows, int lin, int lout, int lanes, boolean inLanes) {
             x = new float[chunkRows * lin + 4 * lanes];
             y = new float[chunkRows * lout + lanes];
             halves = new short[chunkRows * lout + lanes];
             sourceStarts = new long[chunkRows];
             outStarts = new long[chunkRows];
+            int perLane = (chunkRows + lanes - 1) / lanes;
+            staged = inLanes ? new float[(perLane * lin + lanes) * lanes] : null;
+            laneSums = inLanes ? new float[(perLane * lout + lanes) * lanes] : null;
+            lineSums = inLanes && lout > 1 ? new float[(perLane * lout + lanes) * lanes] : null;
+            line = inLanes ? new float[lout * lanes] : null;
+            spare = inLanes ? new float[2 * lanes * lanes] : null;
         }
     }
 
@@ -209,7 +257,11 @@ final class FlatRows {
                 provider.decodeRun(source.segment(), source.dataType(), s.sourceStarts[k], lin, s.x, k * lin);
             }
         }
-        taps.run(provider, rows * lout, s.x, s.y);
+        if (taps.lanes() != null) {
+            inLanes(taps.lanes(), provider, rows, s);
+        } else {
+            taps.run(provider, rows * lout, s.x, s.y);
+        }
         long pitch = starts(out, r0, rows, s.outStarts);
         if (pitch == lout) {
             provider.encodeRun(s.y, 0, rows * lout, out.segment(), out.dataType(), s.outStarts[0]);
@@ -218,6 +270,35 @@ final class FlatRows {
         } else {
             provider.encodeRows(s.y, lout, rows, lout, out.segment(), out.dataType(), s.outStarts, 0);
         }
+    }
+
+    /**
+     * The backward's sums of a chunk's {@code rows} rows in lanes: lane l takes rows {@code l·q .. l·q + q - 1}, a
+     * stretch of the chunk ({@code q} the rows over the lanes, rounded up), transposed whole
+     * ({@link KernelProvider#toLanes}), summed line by line from +0 ({@link KernelProvider#sumLines}: the
+     * canonical order) and transposed back into out's rows end to end. Lanes past the chunk's rows sum whatever
+     * the buffer holds there, and those sums are never written.
+     */
+    private static void inLanes(LinearTable t, KernelProvider provider, int rows, Scratch s) {
+        int lanes = provider.lanes();
+        int q = (rows + lanes - 1) / lanes;
+        int lin = t.lin();
+        int gradLength = q * t.lout();
+        int outLength = q * lin;
+        provider.toLanes(s.x, 0, gradLength, gradLength, s.staged, 0, s.spare);
+        // The sums of input i of line k at position i·q + k (sumLines' layout, shared with the 2-D maps), then
+        // in lines' order, k·lin + i, which is out's rows end to end; one input a line is that order already.
+        float[] sums = s.laneSums;
+        provider.sumLines(t, 0, q, s.staged, sums, q, s.line);
+        if (lin > 1) {
+            for (int k = 0; k < q; k++) {
+                for (int i = 0; i < lin; i++) {
+                    System.arraycopy(sums, (i * q + k) * lanes, s.lineSums, (k * lin + i) * lanes, lanes);
+                }
+            }
+            sums = s.lineSums;
+        }
+        provider.fromLanes(sums, 0, outLength, s.y, 0, outLength, s.spare);
     }
 
     /**

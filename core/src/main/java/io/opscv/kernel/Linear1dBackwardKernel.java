@@ -22,7 +22,8 @@ package io.opscv.kernel;
  * <p>A downsampling by {@link SparseBackward#MIN_RATIO} or more whose positions reach distinct inputs is
  * written as a fill and its taps instead ({@link SparseBackward}); a channels-last gradOut of a few channels
  * takes its batches in lanes ({@link BatchLanes}); short out rows of consecutive elements go end to end as one
- * row of sums ({@link FlatRows}, {@link RowSums}); long rows of a periodic table go along the row, a segment
+ * row of sums ({@link FlatRows}, {@link RowSums}), or, where their inputs take too many terms for that, in lanes
+ * a chunk of whole rows at a time ({@link FlatRows}, {@link KernelProvider#sumLines}); long rows of a periodic table go along the row, a segment
  * at a time, on sums that hold one period ({@link PeriodicRows}); other long rows downsampled by
  * {@link ScatterBackward#MIN_RATIO} or more go four at a time through the reference's scatter loop
  * ({@link ScatterBackward}).
@@ -78,7 +79,7 @@ public final class Linear1dBackwardKernel {
             BatchLanes.backward(gradOut, out, full, provider, pool);
             return;
         }
-        RowSums flat = FlatRows.backwardSums(full, gradOut, out, provider);
+        RowPass flat = FlatRows.backwardPass(full, gradOut, out, provider);
         if (flat != null) {
             FlatRows.backward(gradOut, out, full, flat, provider, pool);
             return;

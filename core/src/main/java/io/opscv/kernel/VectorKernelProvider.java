@@ -467,7 +467,10 @@ final class VectorKernelProvider implements KernelProvider {
     @Override
     public void encodePitched(float[] buf, short[] halves, int length, int rows, long pitch, MemorySegment seg,
                               DataType type, long first) {
-        if (type == DataType.FLOAT16) {
+        if (length == 1) {
+            // Elements a pitch apart: one strided loop, where a vector store a row wrote one element each.
+            ElementCodec.encode(buf, 0, rows, seg, type, first, pitch);
+        } else if (type == DataType.FLOAT16) {
             for (int i = 0; i < rows * length; i++) {
                 halves[i] = Float.floatToFloat16(buf[i]);
             }

@@ -127,6 +127,14 @@ class KernelProviderEquivalenceTest {
                 new KernelCase("flat_terms_up3.7x_ac", 5, 7, 4, 15, true, 0, f, cont, false),
                 new KernelCase("flat_terms_up1.33x", 3, 11, 12, 16, false, 0, f, cont, false),
                 new KernelCase("flat_terms_16", 2, 5, 8, 64, false, 0, f, cont, false),
+                // Short rows whose inputs take too many terms for one row of sums: whole rows in lanes a chunk at a
+                // time (several lines a lane, a partial last chunk): the walk, one input of many terms, a given
+                // scale that leaves inputs unreached (the gather form), and fewer rows than lanes.
+                new KernelCase("lanes_rows_up15x", 3, 101, 2, 30, false, 0, f, cont, false),
+                new KernelCase("lanes_rows_up4x_ac", 3, 67, 7, 29, true, 0, f, cont, false),
+                new KernelCase("lanes_rows_lin1_ac", 5, 131, 1, 11, true, 0, f, cont, false),
+                new KernelCase("lanes_rows_unreached", 2, 150, 8, 32, false, 12.0, f, cont, false),
+                new KernelCase("lanes_rows_few", 1, 5, 3, 20, false, 0, f, cont, false),
                 new KernelCase("segments_3_rows", 1, 3, 20000, 40000, false, 0, f, cont, false),
                 new KernelCase("segments_7_rows_ac", 1, 7, 12289, 49153, true, 0, f, cont, false),
                 new KernelCase("segments_down3x", 1, 2, 30000, 10000, false, 0, f, cont, false),
@@ -250,6 +258,40 @@ class KernelProviderEquivalenceTest {
                     String where = provider.name() + (t == deferred ? " with a deferred table" : "") + " on " + kc;
                     assertArrayEquals(expected, KernelCase.bits(out), where);
                     assertEquals(-1, KernelCase.firstWriteOutside(out), where + ": a byte outside out's view changed");
+                }
+            }
+        }
+    }
+
+    /**
+     * The lanes_rows shapes reach whole rows in lanes by chunks (contiguous, padded and uneven out rows), in chunks of
+     * whole fours of lines a lane where the call has the rows; gradOuts of other layouts do not, nor longer out
+     * rows.
+     */
+    @Test
+    void shortRowsOfManyTermsGoInLanesByChunks() {
+        int lanes = VECTOR.lanes();
+        try (Arena arena = Arena.ofShared()) {
+            for (KernelCase base : shapes()) {
+                if (!base.name().startsWith("lanes_rows")) {
+                    continue;
+                }
+                for (KernelCase.Layout layout : KernelCase.Layout.values()) {
+                    KernelCase kc = base.with(layout);
+                    StridedTensor out = kc.out(arena);
+                    RowPass pass = FlatRows.backwardPass(kc.table(), kc.gradOut(arena), out, VECTOR);
+                    KernelCase longer = new KernelCase("longer", kc.n(), kc.c(), 33, 100, false, 0, kc.dtype(), layout,
+                            false);
+                    RowPass not = FlatRows.backwardPass(longer.table(), longer.gradOut(arena), longer.out(arena), VECTOR);
+                    assertTrue(not == null || not.lanes() == null, longer.toString());
+                    boolean rowsOfElements = layout == KernelCase.Layout.CONTIGUOUS
+                            || layout == KernelCase.Layout.PADDED_OUT || layout == KernelCase.Layout.UNEVEN_BATCH;
+                    assertEquals(rowsOfElements, pass != null && pass.lanes() != null, kc.toString());
+                    if (rowsOfElements) {
+                        long rows = out.shape()[0] * out.shape()[1];
+                        int chunk = pass.lanesRows();
+                        assertTrue(chunk % (4 * lanes) == 0 || chunk >= rows, kc + ": " + chunk + " rows a chunk");
+                    }
                 }
             }
         }
