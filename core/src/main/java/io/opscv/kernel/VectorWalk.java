@@ -21,6 +21,9 @@ final class VectorWalk {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
     private static final int LANES = FLOATS.length();
 
+    /** Positions per left tap, on average, from which the walk goes run by run ({@link #runs}). */
+    static final int RUN_POSITIONS = 8;
+
     private VectorWalk() {}
 
     /**
@@ -40,7 +43,9 @@ final class VectorWalk {
         if (before < Math.min(jm0, jTo)) {
             tail(t.w1, null, before, Math.min(jm0, jTo), g, jBase, sums, (i0 - iBase) * LANES);
         }
-        if (jm0 < jm1) {
+        if (jm0 < jm1 && jm1 - jm0 >= RUN_POSITIONS * (t.x0[jm1 - 1] - t.x0[jm0] + 1)) {
+            runs(t, jm0, jm1, g, jBase, sums, iBase);
+        } else if (jm0 < jm1) {
             middle(t, jm0, jm1, g, jBase, sums, iBase);
         }
         int after = Math.min(jTo, bounds[m + 2]);
@@ -81,6 +86,46 @@ final class VectorWalk {
         }
         cur.intoArray(sums, (p - iBase) * LANES);
         next.intoArray(sums, (p + 1 - iBase) * LANES);
+    }
+
+    /**
+     * {@link #middle} for tables of long runs of positions on one left tap (upsampling by
+     * {@link #RUN_POSITIONS} or more on average): a loop per run, whose sums' chains are their adds alone, where
+     * {@link #middle}'s carry a blend and a store per position; a run's end is one branch, taken about once a
+     * run.
+     */
+    private static void runs(LinearTable t, int j0, int j1, float[] g, int jBase, float[] sums, int iBase) {
+        final int[] x0 = t.x0;
+        final int[] bounds = t.bounds;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        int p = x0[j0];
+        FloatVector cur = FloatVector.fromArray(FLOATS, sums, (p - iBase) * LANES);
+        FloatVector next = FloatVector.fromArray(FLOATS, sums, (p + 1 - iBase) * LANES);
+        int j = j0;
+        while (true) {
+            // Positions whose left tap is p: [bounds[p + 1], bounds[p + 2]).
+            for (int end = Math.min(j1, bounds[p + 2]); j < end; j++) {
+                FloatVector v = FloatVector.fromArray(FLOATS, g, (j - jBase) * LANES);
+                cur = cur.add(v.mul(w0[j]));
+                next = next.add(v.mul(w1[j]));
+            }
+            cur.intoArray(sums, (p - iBase) * LANES);
+            if (j >= j1) {
+                next.intoArray(sums, (p + 1 - iBase) * LANES);
+                return;
+            }
+            int q = x0[j];
+            if (q == p + 1) {
+                cur = next;
+            } else {
+                // Taps that skip inputs (scales far from the sizes' ratio): store p + 1's sum, start afresh.
+                next.intoArray(sums, (p + 1 - iBase) * LANES);
+                cur = FloatVector.fromArray(FLOATS, sums, (q - iBase) * LANES);
+            }
+            next = FloatVector.fromArray(FLOATS, sums, (q + 1 - iBase) * LANES);
+            p = q;
+        }
     }
 
     /**
