@@ -23,10 +23,10 @@ package io.opscv.kernel;
  * written as a fill and its taps instead ({@link SparseBackward}); a channels-last gradOut of a few channels
  * takes its batches in lanes ({@link BatchLanes}); short out rows of consecutive elements go end to end as one
  * row of sums ({@link FlatRows}, {@link RowSums}), or, where their inputs take too many terms for that, in lanes
- * a chunk of whole rows at a time ({@link FlatRows}, {@link KernelProvider#sumLines}); long rows of a periodic table go along the row, a segment
- * at a time, on sums that hold one period ({@link PeriodicRows}); other long rows downsampled by
- * {@link ScatterBackward#MIN_RATIO} or more go four at a time through the reference's scatter loop
- * ({@link ScatterBackward}).
+ * a chunk of whole rows at a time ({@link FlatRows}, {@link KernelProvider#sumLines}); long rows of a periodic
+ * table go along the row, a segment at a time, on sums that hold one period ({@link PeriodicRows}); other long
+ * rows downsampled by {@link ScatterBackward#MIN_RATIO} or more go four at a time through the reference's
+ * scatter loop ({@link ScatterBackward}).
  *
  * <p>Every output element belongs to exactly one task and is summed by one thread in an order that does
  * not depend on the cut (the gather form needs no atomics), so results are bit-identical for any thread

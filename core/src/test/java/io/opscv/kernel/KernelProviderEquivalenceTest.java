@@ -282,8 +282,9 @@ class KernelProviderEquivalenceTest {
                     RowPass pass = FlatRows.backwardPass(kc.table(), kc.gradOut(arena), out, VECTOR);
                     KernelCase longer = new KernelCase("longer", kc.n(), kc.c(), 33, 100, false, 0, kc.dtype(), layout,
                             false);
-                    RowPass not = FlatRows.backwardPass(longer.table(), longer.gradOut(arena), longer.out(arena), VECTOR);
-                    assertTrue(not == null || not.lanes() == null, longer.toString());
+                    RowPass longerPass = FlatRows.backwardPass(longer.table(), longer.gradOut(arena),
+                            longer.out(arena), VECTOR);
+                    assertTrue(longerPass == null || longerPass.lanes() == null, longer.toString());
                     boolean rowsOfElements = layout == KernelCase.Layout.CONTIGUOUS
                             || layout == KernelCase.Layout.PADDED_OUT || layout == KernelCase.Layout.UNEVEN_BATCH;
                     assertEquals(rowsOfElements, pass != null && pass.lanes() != null, kc.toString());
