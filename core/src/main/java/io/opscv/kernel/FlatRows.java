@@ -54,7 +54,7 @@ final class FlatRows {
     private static final int LANES_CHUNK = 4096;
     /**
      * The longest out rows summed in lanes by chunks: longer rows spread a group's fixed costs over enough sums, and
-     * the sums' reordering into lines cost more than it saved ((4096, 64, 16 <- 64) FP32 1.06-1.3 x slower).
+     * the sums' reordering into lines cost more than it saved ((4096, 64, 16 <- 64) FP32 1.01-1.31 x slower).
      */
     private static final int LANES_OUT = 8;
     /** Lines a lane that {@link KernelProvider#sumLines} takes at once (the vector provider's four). */
