@@ -328,7 +328,7 @@ final class LaneStage {
      */
     void writesWholeRows() {
         boolean pitched = stride == 1 && valid == lanes && lanes > 1 && rowStep >= length;
-        if ((endToEnd || pitched) && length > tileStride && (long) lanes * length <= GROUP_FLOATS) {
+        if ((endToEnd || pitched) && groupSized()) {
             if (groupOut == null) {
                 groupOut = new float[lanes * length + lanes];
             }
@@ -340,7 +340,12 @@ final class LaneStage {
      * Whether the selected rows lie end to end, longer than a read, the group at most {@link #GROUP_FLOATS} floats.
      */
     private boolean groupFits() {
-        return endToEnd && length > tileStride && (long) lanes * length <= GROUP_FLOATS;
+        return endToEnd && groupSized();
+    }
+
+    /** Whether the selected rows are longer than a read or write, the group at most {@link #GROUP_FLOATS} floats. */
+    private boolean groupSized() {
+        return length > tileStride && (long) lanes * length <= GROUP_FLOATS;
     }
 
     /** Counts {@code count} positions of an announced group as written, and writes the group once complete. */
