@@ -10,7 +10,7 @@ package io.opscv.kernel;
  * {@link KernelProvider#lanes()} (16 with 512-bit vectors), so that one vector holds one position of
  * every row of the group and every lane follows the scalar reference's arithmetic exactly: the
  * coordinate table is shared by all rows, so a term is one vector times one broadcast weight, for any
- * ratio. A task is a range of groups and a run of consecutive blocks of up to {@link #BLOCK_INPUTS} inputs;
+ * ratio. A task is a range of groups and a run of consecutive blocks of {@link #BLOCK_INPUTS} inputs or more;
  * it takes each group's blocks in turn, so that every row streams through memory. For each block it
  * stages the gradOut positions its inputs gather from, {@link #CHUNK_POSITIONS} at a time, into a
  * lane-major buffer ({@link LaneStage}: transposed from rows, or loaded as they are when the rows lie
@@ -37,8 +37,15 @@ package io.opscv.kernel;
  * read of freed memory.
  */
 public final class Linear1dBackwardKernel {
-    /** Inputs per task block: the block's lane-major sums ({@code BLOCK_INPUTS × lanes} floats) stay in L1. */
+    /**
+     * Inputs per task block, at least: the block's lane-major sums ({@code BLOCK_INPUTS × lanes} floats) stay in L1.
+     * A downsampling's block takes the inputs of about as many positions, up to {@link #MAX_BLOCK_INPUTS}, so that
+     * a block's fixed costs (its reads and writes of {@code lanes} rows, the sums' clearing) spread over as many
+     * terms as an upsampling's.
+     */
     static final int BLOCK_INPUTS = 256;
+    /** The most inputs per block (a downsampling's): its sums stay in L2. */
+    static final int MAX_BLOCK_INPUTS = 4 * BLOCK_INPUTS;
     /** gradOut positions staged at a time: the staged lanes and their rows tile stay in L1 beside the sums. */
     static final int CHUNK_POSITIONS = 256;
     /**
@@ -155,7 +162,8 @@ public final class Linear1dBackwardKernel {
             int lout = table.lout();
             rows = out.shape()[0] * out.shape()[1];
             groups = (rows + lanes - 1) / lanes;
-            block = Math.min(lin, BLOCK_INPUTS);
+            long downsampled = (long) BLOCK_INPUTS * lin / Math.max(1, lout);
+            block = (int) Math.min(lin, Math.min(MAX_BLOCK_INPUTS, Math.max(BLOCK_INPUTS, downsampled)));
             long elements = rows * (lin + (long) lout);
             small = elements < PARALLEL_THRESHOLD || threads == 1;
             // Enough groups per task to be worth handing out, few enough to give every thread several tasks.
