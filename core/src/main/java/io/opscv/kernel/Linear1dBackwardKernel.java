@@ -1,5 +1,7 @@
 package io.opscv.kernel;
 
+import io.opscv.runtime.DataType;
+
 /**
  * The fused backward of 1-D linear interpolation (SPEC §1): reads gradOut (N, C, Lout) with any
  * strides, writes out (N, C, Lin) with any strides, in one pass, accumulating in float and rounding
@@ -15,8 +17,10 @@ package io.opscv.kernel;
  * stages the gradOut positions its inputs gather from, {@link #CHUNK_POSITIONS} at a time, into a
  * lane-major buffer ({@link LaneStage}: transposed from rows, or loaded as they are when the rows lie
  * side by side), continues the block's sums over that chunk ({@link KernelProvider#sumLanes}), and
- * finally stages the sums out to the group's rows of out. The dtype appears only in the stages'
- * widening and rounding. The buffers stay in the L1 and L2 caches; each byte of the tensors is read or written
+ * finally stages the sums out to the group's rows of out. Where gradOut's rows lie side by side with several
+ * groups' channels to a position, a task takes runs of groups together, each chunk read for all of them in turn
+ * ({@link #sharedGroups}), so that gradOut's lines are read once, close together. The dtype appears only in the
+ * stages' widening and rounding. The buffers stay in the L1 and L2 caches; each byte of the tensors is read or written
  * once (a block's boundary positions twice).
  *
  * <p>A downsampling by {@link SparseBackward#MIN_RATIO} or more whose positions reach distinct inputs is
@@ -57,6 +61,15 @@ public final class Linear1dBackwardKernel {
     private static final long TASK_ELEMENTS = 1 << 15;
     /** Consecutive blocks a task takes of each of its rows, at least: runs of 16 KiB or more of FLOAT rows. */
     private static final int RUN_BLOCKS = 16;
+    /** The most floats of sums a block holds for the groups it sums at once: they stay in L2. */
+    private static final int SHARED_FLOATS = 1 << 16;
+    /**
+     * The smallest call (gradOut and out) whose groups are summed together: a smaller one is read from the caches,
+     * where group by group lost nothing ((7, 512, 149 <- 76) FP32, 3 MiB, ran 1.25 x slower summed together).
+     */
+    private static final long SHARED_BYTES = 1 << 24;
+    /** The most floats of gradOut a chunk of the groups summed at once decodes. */
+    private static final int WIDE_FLOATS = 1 << 15;
     /** Tasks per thread to aim for, so that a slow thread does not hold up the others. */
     private static final int TASKS_PER_THREAD = 4;
     /** Below this many gradOut plus out elements a call runs on its caller: waking threads costs more. */
@@ -107,10 +120,39 @@ public final class Linear1dBackwardKernel {
         pool.forEach(plan.tasks, plan.small, () -> new Scratch(plan), plan::runTask);
     }
 
+    /**
+     * Groups a block of {@code block} inputs sums at once: rows side by side in gradOut (channel stride 1), at least
+     * two groups' channels to a position, a call of {@link #SHARED_BYTES} or more (gradOut and out), out rows of one
+     * block; the most
+     * groups that divide a batch's whole groups
+     * (so that no run of them straddles two batches) and whose sums {@link #SHARED_FLOATS} hold; else 1.
+     */
+    static int sharedGroups(StridedTensor gradOut, int lanes, int lin, int block) {
+        long channels = gradOut.shape()[1];
+        long[] strides = gradOut.strides();
+        long bytes = gradOut.shape()[0] * channels * (gradOut.shape()[2] + lin) * gradOut.dataType().byteSize();
+        if (strides[1] != 1 || strides[2] < channels || channels < 2L * lanes || lin > block || bytes < SHARED_BYTES) {
+            return 1;
+        }
+        long perBatch = channels / lanes;
+        long most = Math.max(1, Math.min(perBatch, SHARED_FLOATS / ((long) (block + lanes) * lanes)));
+        while (perBatch % most != 0) {
+            most--;
+        }
+        return (int) most;
+    }
+
     /** One thread's buffers, reused across its tasks. */
     private static final class Scratch {
         final float[] staged;
-        final float[] sums;
+        /** The sums of each group a block takes at once (one, but where groups share gradOut's lines). */
+        final float[][] sums;
+        /** Those groups' channels of a chunk's positions, decoded in one run (position-major), or null. */
+        final float[] wide;
+        /** Those groups' out rows, end to end, for one write; the transposes' scratch. */
+        final float[] wideOut;
+        final float[] spare;
+        final int[] rowAt;
         final LaneStage in;
         final LaneStage out;
 
@@ -119,7 +161,11 @@ public final class Linear1dBackwardKernel {
             // A chunk is at most a row of gradOut: a small call allocates buffers of its size, not 34 KiB.
             int chunk = Math.max(1, Math.min(CHUNK_POSITIONS, p.table.lout()));
             staged = new float[(chunk + lanes) * lanes];
-            sums = new float[(p.block + lanes) * lanes];
+            sums = new float[p.sharedGroups][(p.block + lanes) * lanes];
+            wide = p.sharedGroups > 1 ? new float[p.wideChunk * p.sharedGroups * lanes + lanes] : null;
+            wideOut = p.sharedGroups > 1 ? new float[p.sharedGroups * lanes * p.block + lanes] : null;
+            spare = new float[2 * lanes * lanes];
+            rowAt = new int[lanes];
             in = new LaneStage(p.gradOut, p.provider, chunk);
             out = new LaneStage(p.out, p.provider, p.block);
         }
@@ -151,6 +197,15 @@ public final class Linear1dBackwardKernel {
         final Region[] regions;
         final int tasks;
         final boolean small;
+        /**
+         * Groups whose sums a block takes at once, each chunk of positions read for all of them in turn (1: group by
+         * group). Rows side by side in a gradOut of several groups' channels (channels-last) share its lines: group by
+         * group, each reads one line in C·size bytes a position, a strided stream that ran at a third of a copy's
+         * speed; read chunk by chunk for every group, the lines of a chunk's positions are read within a few KiB.
+         */
+        final int sharedGroups;
+        /** Positions a chunk of the groups summed at once spans: their decoded channels stay in L2. */
+        final int wideChunk;
 
         Plan(StridedTensor gradOut, StridedTensor out, LinearTable table, KernelProvider provider, int threads) {
             this.gradOut = gradOut;
@@ -179,7 +234,15 @@ public final class Linear1dBackwardKernel {
             long groupTasks = Math.max(1, ((long) threads * TASKS_PER_THREAD + blockTasks - 1) / blockTasks);
             long perTask = Math.min(Math.max(1, byWork / blocksPerTask), Math.max(1, groups / groupTasks));
             perTask = Math.max(perTask, (groups * blockTasks + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
+            sharedGroups = sharedGroups(gradOut, lanes, lin, block);
+            if (sharedGroups > 1) {
+                // Tasks of whole runs of the groups summed at once (a batch's channels, where they fill the runs),
+                // where the call still gives every thread several tasks.
+                perTask = Math.max(perTask, Math.min(sharedGroups, groups / ((long) threads * TASKS_PER_THREAD)));
+                perTask = perTask < sharedGroups ? perTask : (perTask + sharedGroups - 1) / sharedGroups * sharedGroups;
+            }
             groupsPerTask = rows == 0 ? 1 : perTask;
+            wideChunk = Math.max(1, Math.min(CHUNK_POSITIONS, WIDE_FLOATS / (sharedGroups * lanes)));
             regions = rows == 0 ? new Region[0] : regions(lin);
             long count = 0;
             for (Region r : regions) {
@@ -233,36 +296,42 @@ public final class Linear1dBackwardKernel {
                 int i1 = Math.min(region.to(), i0 + block);
                 s.in.select(0, (int) rows, region.segments(), region.shiftOut());
                 s.out.select(0, (int) rows, region.segments(), region.shift());
-                sumBlock(i0, i1, s);
+                sumBlock(i0, i1, -1, 1, s);
                 return;
             }
             int b0 = (int) (t % region.blockTasks()) * region.blocksPerTask();
             int b1 = Math.min(region.blocks(), b0 + region.blocksPerTask());
             long firstGroup = (t / region.blockTasks()) * groupsPerTask;
             long endGroup = Math.min(groups, firstGroup + groupsPerTask);
-            int lanes = provider.lanes();
             // A task of every block of the whole rows writes each input of its groups once.
             boolean whole = b0 == 0 && b1 == region.blocks() && region.from() == 0 && region.to() == table.lin();
+            if (sharedGroups > 1) {
+                // Out rows of one block: runs of groups summed at once, each selecting its lanes as its turn comes.
+                for (long group = firstGroup; group < endGroup; group += sharedGroups) {
+                    sumBlock(region.from(), region.to(), group, (int) Math.min(sharedGroups, endGroup - group), s);
+                }
+                return;
+            }
             for (long group = firstGroup; group < endGroup; group++) {
-                long r0 = group * lanes;
-                int valid = (int) Math.min(lanes, rows - r0);
-                s.in.select(r0, valid, 1, 0);
-                s.out.select(r0, valid, 1, 0);
+                select(s.in, group);
+                select(s.out, group);
                 if (whole) {
                     s.out.writesWholeRows();
                 }
                 for (int b = b0; b < b1; b++) {
                     int i0 = region.from() + b * block;
-                    sumBlock(i0, Math.min(region.to(), i0 + block), s);
+                    sumBlock(i0, Math.min(region.to(), i0 + block), -1, 1, s);
                 }
             }
         }
 
         /**
-         * The sums of inputs [i0, i1) of the selected lanes, from gradOut to out. Inputs no position reaches
-         * (most of a downsampling's) are +0 and stored as zeros directly, at the speed of a fill.
+         * The sums of inputs [i0, i1) of {@code count} groups from {@code firstGroup} on (-1: the lanes already
+         * selected, one group), from gradOut to out: each chunk of gradOut positions is read and summed for every
+         * group in turn, then each group's sums are written. Inputs no position reaches (most of a downsampling's)
+         * are +0 and stored as zeros directly, at the speed of a fill.
          */
-        private void sumBlock(int i0, int i1, Scratch s) {
+        private void sumBlock(int i0, int i1, long firstGroup, int count, Scratch s) {
             int lanes = provider.lanes();
             int jLo = table.gatherFrom(i0);
             int jHi = table.gatherTo(i1);
@@ -271,26 +340,114 @@ public final class Linear1dBackwardKernel {
             if (from < to) {
                 from = from - i0 < FILL_INPUTS ? i0 : from;
                 to = i1 - to < FILL_INPUTS ? i1 : to;
+                for (int k = 0; k < count; k++) {
+                    java.util.Arrays.fill(s.sums[k], 0, (to - from) * lanes, 0f);
+                }
             }
-            if (from > i0) {
-                s.out.writeZeros(i0, from - i0);
-            }
-            if (to < i1) {
-                s.out.writeZeros(Math.max(to, from), i1 - Math.max(to, from));
-            }
-            if (from >= to) {
-                return;
-            }
-            java.util.Arrays.fill(s.sums, 0, (to - from) * lanes, 0f);
-            for (int ja = jLo; ja < jHi; ja += CHUNK_POSITIONS) {
-                int jb = Math.min(jHi, ja + CHUNK_POSITIONS);
-                s.in.read(ja, jb - ja, s.staged);
+            int chunk = count > 1 ? wideChunk : CHUNK_POSITIONS;
+            // A FLOAT chunk is one bulk copy, which streams memory faster than a vector a position at a stride; 16-bit
+            // elements are widened in registers either way, and a pass through the wide buffer cost more (1.4 x).
+            boolean wide = count > 1 && gradOut.dataType() == DataType.FLOAT && channelRun(gradOut, firstGroup, count);
+            for (int ja = jLo; ja < jHi && from < to; ja += chunk) {
+                int jb = Math.min(jHi, ja + chunk);
                 // The inputs this chunk reaches: the left tap of its first position to the right tap of its last.
                 int reachFrom = Math.max(from, table.x0[ja]);
                 int reachTo = Math.min(to, table.x1(jb - 1) + 1);
-                provider.sumLanes(table, reachFrom, reachTo, ja, jb, s.staged, ja, s.sums, from);
+                if (wide) {
+                    readWide(firstGroup, count, ja, jb, s.wide);
+                }
+                for (int k = 0; k < count; k++) {
+                    if (wide) {
+                        provider.copyPositions(s.wide, k, count, jb - ja, s.staged, 0);
+                    } else {
+                        if (firstGroup >= 0) {
+                            select(s.in, firstGroup + k);
+                        }
+                        s.in.read(ja, jb - ja, s.staged);
+                    }
+                    provider.sumLanes(table, reachFrom, reachTo, ja, jb, s.staged, ja, s.sums[k], from);
+                }
             }
-            s.out.write(from, to - from, s.sums);
+            if (count > 1 && from == 0 && to == table.lin() && i1 == to && channelRun(out, firstGroup, count)
+                    && out.strides()[2] == 1 && out.strides()[1] == to) {
+                writeWide(firstGroup, count, s);
+                return;
+            }
+            for (int k = 0; k < count; k++) {
+                if (firstGroup >= 0) {
+                    select(s.out, firstGroup + k);
+                }
+                if (from > i0) {
+                    s.out.writeZeros(i0, from - i0);
+                }
+                if (to < i1) {
+                    s.out.writeZeros(Math.max(to, from), i1 - Math.max(to, from));
+                }
+                if (from < to) {
+                    s.out.write(from, to - from, s.sums[k]);
+                }
+            }
+        }
+
+        /**
+         * Whether {@code count} groups from {@code firstGroup} on are whole groups of consecutive channels of one
+         * batch, at channel stride 1: each position's elements for all of them are one run of gradOut.
+         */
+        private boolean channelRun(StridedTensor t, long firstGroup, int count) {
+            int lanes = provider.lanes();
+            long r0 = firstGroup * lanes;
+            long channels = t.shape()[1];
+            return r0 + (long) count * lanes <= rows && r0 % channels + (long) count * lanes <= channels;
+        }
+
+        /**
+         * Positions [ja, jb) of the channels of {@code count} groups from {@code firstGroup} on
+         * ({@link #channelRun}), position-major ({@code count·lanes} floats a position): one run of memory where
+         * they are the batch's every channel, else one a position.
+         */
+        private void readWide(long firstGroup, int count, int ja, int jb, float[] wide) {
+            int width = count * provider.lanes();
+            long r0 = firstGroup * provider.lanes();
+            long channels = gradOut.shape()[1];
+            long[] st = gradOut.strides();
+            long first = gradOut.offset() + r0 / channels * st[0] + r0 % channels + ja * st[2];
+            if (st[2] == width) {
+                provider.decodeRun(gradOut.segment(), gradOut.dataType(), first, (jb - ja) * width, wide, 0);
+                return;
+            }
+            for (int j = ja; j < jb; j++) {
+                provider.decodeRun(gradOut.segment(), gradOut.dataType(), first + (j - ja) * st[2], width, wide,
+                        (j - ja) * width);
+            }
+        }
+
+        /**
+         * The sums of {@code count} groups from {@code firstGroup} on, whole out rows end to end ({@link #channelRun}),
+         * transposed into one buffer and written in one run.
+         */
+        private void writeWide(long firstGroup, int count, Scratch s) {
+            int lanes = provider.lanes();
+            int lin = table.lin();
+            for (int k = 0; k < count; k++) {
+                if (lin <= LaneStage.SHORT_POSITIONS) {
+                    for (int l = 0; l < lanes; l++) {
+                        s.rowAt[l] = (k * lanes + l) * lin;
+                    }
+                    provider.scatterLanes(s.sums[k], 0, lanes, 1, lin, s.wideOut, s.rowAt);
+                } else {
+                    provider.fromLanes(s.sums[k], 0, lin, s.wideOut, k * lanes * lin, lin, s.spare);
+                }
+            }
+            long r0 = firstGroup * lanes;
+            long channels = out.shape()[1];
+            long first = out.offset() + r0 / channels * out.strides()[0] + r0 % channels * lin;
+            provider.encodeRun(s.wideOut, 0, count * lanes * lin, out.segment(), out.dataType(), first);
+        }
+
+        /** Selects group g's rows in a stage. */
+        private void select(LaneStage stage, long g) {
+            long r0 = g * provider.lanes();
+            stage.select(r0, (int) Math.min(provider.lanes(), rows - r0), 1, 0);
         }
     }
 }

@@ -169,6 +169,25 @@ class KernelProviderEquivalenceTest {
         all.add(new KernelCase("side_by_side_scales", 1, 64, 130, 390, false, 2.9, f, side, true));
         all.add(new KernelCase("side_by_side_lin1", 1, 64, 1, 7, false, 0, f, side, true));
         all.add(new KernelCase("side_by_side_lout1", 2, 33, 9, 1, true, 0, f, side, false));
+        // Groups sharing gradOut's lines (channels-last, two groups' channels or more): summed a chunk at a time for
+        // all of them where gradOut and out are 16 MiB or more (the large shapes: FLOAT chunks read in one run, out rows end
+        // to end written in one run, short rows scattered and longer ones transposed, runs of groups dividing a
+        // batch's), group by group below (groups straddling batches, unreached inputs at the rows' ends, gaps
+        // between batches and padded out rows).
+        all.add(new KernelCase("shared_groups_large_c256", 40, 256, 5, 410, false, 0, f, side, true));
+        all.add(new KernelCase("shared_groups_large_c128_bf16", 8, 128, 40, 8200, true, 0, DataType.BF16, side,
+                false));
+        all.add(new KernelCase("shared_groups_large_c384", 3, 384, 250, 3700, false, 0, f, side, false));
+        KernelCase.Layout gaps = KernelCase.Layout.TRANSPOSED_PADDED;
+        all.add(new KernelCase("shared_groups_c64", 5, 64, 5, 1000, false, 0, f, side, true));
+        all.add(new KernelCase("shared_groups_c48_bf16", 3, 48, 40, 100, true, 0, DataType.BF16, side, true));
+        all.add(new KernelCase("shared_groups_c40_fp16", 4, 40, 40, 90, false, 0, DataType.FLOAT16, side, true));
+        all.add(new KernelCase("shared_groups_c40_straddling", 4, 40, 45, 19, true, 0, f, side, false));
+        all.add(new KernelCase("shared_groups_unreached", 2, 64, 200, 60, false, 0.5, f, side, true));
+        all.add(new KernelCase("shared_groups_gaps", 3, 32, 6, 50, false, 0, f, gaps, true));
+        all.add(new KernelCase("shared_groups_c256_chunks", 2, 256, 3, 700, false, 0, f, side, true));
+        all.add(new KernelCase("shared_groups_c384_runs", 2, 384, 250, 300, true, 0, f, side, false));
+        all.add(new KernelCase("shared_groups_gaps_bf16", 3, 64, 20, 9, true, 0, DataType.BF16, gaps, false));
         // Rows interleaved (channels-last with fewer channels than lanes; groups crossing into the next batch's
         // channels): gathered from their runs of memory, every dtype.
         all.add(new KernelCase("interleaved_c3_fp16", 11, 3, 200, 613, false, 0, DataType.FLOAT16, side, true));
@@ -194,7 +213,6 @@ class KernelProviderEquivalenceTest {
         all.add(new KernelCase("flat_runs_c2048", 5, 2048, 1, 4, false, 0, f, side, true));
         // Batches in lanes (channels-last, 2 <= C < lanes): partial last groups, one input, one batch, C = 15,
         // downsampling, the block limit, gaps between gradOut's batches and padded out rows.
-        KernelCase.Layout gaps = KernelCase.Layout.TRANSPOSED_PADDED;
         all.add(new KernelCase("batch_lanes_c3_lin1_fp16", 37, 3, 1, 80, false, 0, DataType.FLOAT16, side, true));
         all.add(new KernelCase("batch_lanes_c15_bf16", 20, 15, 7, 30, true, 0, DataType.BF16, side, true));
         all.add(new KernelCase("batch_lanes_c2_down", 50, 2, 40, 13, false, 0, f, side, true));
@@ -294,6 +312,39 @@ class KernelProviderEquivalenceTest {
                         assertTrue(chunk % (4 * lanes) == 0 || chunk >= rows, kc + ": " + chunk + " rows a chunk");
                     }
                 }
+            }
+        }
+    }
+
+    /**
+     * Groups whose rows lie side by side in gradOut, two groups' channels or more to a position, in calls of 16 MiB
+     * or more, are summed together (each chunk of positions read for all of them, their lines read once), as many
+     * as divide a batch's groups; rows of other layouts, smaller calls or out rows of several blocks, group by group.
+     */
+    @Test
+    void groupsSharingGradOutsLinesAreSummedTogether() {
+        int lanes = VECTOR.lanes();
+        try (Arena arena = Arena.ofShared()) {
+            for (KernelCase kc : shapes()) {
+                if (!kc.name().startsWith("shared_groups")) {
+                    continue;
+                }
+                StridedTensor gradOut = kc.gradOut(arena);
+                // A block of whole rows (the kernel's block is the row where the row is at most a block).
+                int shared = Linear1dBackwardKernel.sharedGroups(gradOut, lanes, kc.lin(), kc.lin());
+                if (!kc.name().startsWith("shared_groups_large")) {
+                    assertEquals(1, shared, kc.toString());
+                    continue;
+                }
+                int most = (int) Math.min(kc.c() / lanes, (1 << 16) / ((kc.lin() + lanes) * lanes));
+                assertTrue(shared > 1 && shared <= most && kc.c() / lanes % shared == 0, kc + ": " + shared);
+                for (int more = shared + 1; more <= most; more++) {
+                    assertTrue(kc.c() / lanes % more != 0, kc + ": " + more + " groups divide a batch's");
+                }
+                assertEquals(1, Linear1dBackwardKernel.sharedGroups(kc.with(KernelCase.Layout.CONTIGUOUS)
+                        .gradOut(arena), lanes, kc.lin(), kc.lin()), kc.toString());
+                assertEquals(1, Linear1dBackwardKernel.sharedGroups(gradOut, lanes, kc.lin() + 1, kc.lin()),
+                        kc.toString());
             }
         }
     }
