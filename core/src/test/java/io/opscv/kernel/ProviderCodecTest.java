@@ -77,6 +77,47 @@ class ProviderCodecTest {
     }
 
     /**
+     * Runs of every length up to three vectors, from a source with room for a whole last vector (its slack holding
+     * NaN and huge values), are written as the codec writes them, tails included (a NaN among them too), and
+     * nothing past the run is touched.
+     */
+    @Test
+    void runsWithAPartialLastVectorWriteExactlyTheirElements() {
+        int lanes = VECTOR.lanes();
+        for (DataType type : new DataType[] {DataType.BF16, DataType.FLOAT16, DataType.FLOAT}) {
+            for (int count = 1; count <= 3 * lanes + 1; count++) {
+                float[] values = new float[count + lanes];
+                java.util.Random random = new java.util.Random(count);
+                for (int k = 0; k < values.length; k++) {
+                    values[k] = k < count ? (float) random.nextGaussian() * 300 : k % 2 == 0 ? Float.NaN : 3e38f;
+                }
+                if (count > lanes) {
+                    values[count - 1] = Float.NaN;
+                }
+                try (Arena arena = Arena.ofConfined()) {
+                    long bytes = (long) type.byteSize() * (values.length + 4);
+                    MemorySegment expected = arena.allocate(bytes, 4);
+                    MemorySegment actual = arena.allocate(bytes, 4);
+                    expected.fill((byte) 0x5a);
+                    actual.fill((byte) 0x5a);
+                    SCALAR.encodeRun(values, 0, count, expected, type, 2);
+                    VECTOR.encodeRun(values, 0, count, actual, type, 2);
+                    for (int k = 0; k < values.length + 4; k++) {
+                        long at = (long) k * type.byteSize();
+                        int e = type == DataType.FLOAT ? Float.floatToRawIntBits(expected.get(ElementCodec.F32, at))
+                                : expected.get(ElementCodec.U16, at) & 0xffff;
+                        int a = type == DataType.FLOAT ? Float.floatToRawIntBits(actual.get(ElementCodec.F32, at))
+                                : actual.get(ElementCodec.U16, at) & 0xffff;
+                        boolean inRun = k >= 2 && k < count + 2;
+                        assertEquals(inRun ? KernelCase.canonical(e, type) : e, inRun ? KernelCase.canonical(a, type) : a,
+                                type + ", a run of " + count + ", element " + k);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
      * Short rows (a partial last vector each) read like the codec, their slack up to whole vectors +0,
      * whether NaN bits follow them in the segment (read whole, the lanes past the row zeroed in registers)
      * or the segment ends with the last row (read masked).
