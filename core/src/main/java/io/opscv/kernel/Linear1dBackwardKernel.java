@@ -123,9 +123,8 @@ public final class Linear1dBackwardKernel {
     /**
      * Groups a block of {@code block} inputs sums at once: rows side by side in gradOut (channel stride 1), at least
      * two groups' channels to a position, a call of {@link #SHARED_BYTES} or more (gradOut and out), out rows of one
-     * block; the most
-     * groups that divide a batch's whole groups
-     * (so that no run of them straddles two batches) and whose sums {@link #SHARED_FLOATS} hold; else 1.
+     * block; the most groups that divide a batch's whole groups (so that no run of them straddles two batches) and
+     * whose sums {@link #SHARED_FLOATS} hold; else 1.
      */
     static int sharedGroups(StridedTensor gradOut, int lanes, int lin, int block) {
         long channels = gradOut.shape()[1];

@@ -109,8 +109,8 @@ class ProviderCodecTest {
                         int a = type == DataType.FLOAT ? Float.floatToRawIntBits(actual.get(ElementCodec.F32, at))
                                 : actual.get(ElementCodec.U16, at) & 0xffff;
                         boolean inRun = k >= 2 && k < count + 2;
-                        assertEquals(inRun ? KernelCase.canonical(e, type) : e, inRun ? KernelCase.canonical(a, type) : a,
-                                type + ", a run of " + count + ", element " + k);
+                        assertEquals(inRun ? KernelCase.canonical(e, type) : e,
+                                inRun ? KernelCase.canonical(a, type) : a, type + ", a run of " + count + ", element " + k);
                     }
                 }
             }
