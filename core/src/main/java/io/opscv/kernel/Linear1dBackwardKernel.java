@@ -346,7 +346,8 @@ public final class Linear1dBackwardKernel {
             int chunk = count > 1 ? wideChunk : CHUNK_POSITIONS;
             // A FLOAT chunk is one bulk copy, which streams memory faster than a vector a position at a stride; 16-bit
             // elements are widened in registers either way, and a pass through the wide buffer cost more (1.4 x).
-            boolean wide = count > 1 && gradOut.dataType() == DataType.FLOAT && channelRun(gradOut, firstGroup, count);
+            boolean oneBatch = count > 1 && channelRun(firstGroup, count);
+            boolean wide = oneBatch && gradOut.dataType() == DataType.FLOAT;
             for (int ja = jLo; ja < jHi && from < to; ja += chunk) {
                 int jb = Math.min(jHi, ja + chunk);
                 // The inputs this chunk reaches: the left tap of its first position to the right tap of its last.
@@ -367,7 +368,7 @@ public final class Linear1dBackwardKernel {
                     provider.sumLanes(table, reachFrom, reachTo, ja, jb, s.staged, ja, s.sums[k], from);
                 }
             }
-            if (count > 1 && from == 0 && to == table.lin() && i1 == to && channelRun(out, firstGroup, count)
+            if (oneBatch && from == 0 && to == table.lin() && i1 == to
                     && out.strides()[2] == 1 && out.strides()[1] == to) {
                 writeWide(firstGroup, count, s);
                 return;
@@ -390,12 +391,13 @@ public final class Linear1dBackwardKernel {
 
         /**
          * Whether {@code count} groups from {@code firstGroup} on are whole groups of consecutive channels of one
-         * batch, at channel stride 1: each position's elements for all of them are one run of gradOut.
+         * batch (gradOut and out share N and C), at channel stride 1: each position's elements for all of them are one
+         * run of gradOut.
          */
-        private boolean channelRun(StridedTensor t, long firstGroup, int count) {
+        private boolean channelRun(long firstGroup, int count) {
             int lanes = provider.lanes();
             long r0 = firstGroup * lanes;
-            long channels = t.shape()[1];
+            long channels = gradOut.shape()[1];
             return r0 + (long) count * lanes <= rows && r0 % channels + (long) count * lanes <= channels;
         }
 
