@@ -53,16 +53,16 @@ final class BatchLanes {
         final short[] halves;
         final float[] spare;
 
-        Scratch(int lanes, int in, int outBlock) {
+        Scratch(int lanes, int in, int outBlock, Buffers b) {
             int inRound = (in + lanes - 1) / lanes * lanes;
             int outRound = (outBlock + lanes - 1) / lanes * lanes;
-            rows = new float[lanes * in + lanes];
-            this.lanes = new float[inRound * lanes];
-            lines = new float[in * lanes];
-            results = new float[outRound * lanes];
-            y = new float[lanes * outBlock + lanes];
+            rows = b.floats(lanes * in + lanes);
+            this.lanes = b.floats(inRound * lanes);
+            lines = b.floats(in * lanes);
+            results = b.floats(outRound * lanes);
+            y = b.floats(lanes * outBlock + lanes);
             halves = new short[lanes * outBlock + lanes];
-            spare = new float[2 * lanes * lanes];
+            spare = b.floats(2 * lanes * lanes);
         }
     }
 
@@ -80,7 +80,7 @@ final class BatchLanes {
             return;
         }
         pool.forEachChunk((batches + lanes - 1) / lanes, (long) lanes * (in + outBlock),
-                () -> new Scratch(lanes, in, outBlock),
+                b -> new Scratch(lanes, in, outBlock, b),
                 (g, s) -> group(gradOut, out, t, channels, g * lanes, (int) Math.min(lanes, batches - g * lanes),
                         provider, s));
     }

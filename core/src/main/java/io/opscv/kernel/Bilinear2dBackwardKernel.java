@@ -1,6 +1,5 @@
 package io.opscv.kernel;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
@@ -93,11 +92,8 @@ public final class Bilinear2dBackwardKernel {
         Bilinear2dTiles tiles = new Bilinear2dTiles(gradOut, out, (i0, i1) -> span(ht, i0, i1), null,
                 provider.lanes(), pool.parallelism());
         int tasks = Math.toIntExact(tiles.tasks);
-        // One arena for the call's intermediates, shared by its threads and closed once every task is done.
-        try (Arena arena = Arena.ofShared()) {
-            pool.forEach(tasks, tiles.small, () -> new Scratch(tiles, provider, arena),
-                    (task, s) -> runTile(task, tiles, ht, wt, provider, s));
-        }
+        pool.forEach(tasks, tiles.small, b -> new Scratch(tiles, provider, b),
+                (task, s) -> runTile(task, tiles, ht, wt, provider, s));
     }
 
     /** The gradOut rows out rows [i0, i1) gather from; themselves along an identity axis. */
@@ -115,19 +111,19 @@ public final class Bilinear2dBackwardKernel {
         final LaneStage intermediateRows;
         final LaneStage intermediateColumns;
 
-        Scratch(Bilinear2dTiles tiles, KernelProvider provider, Arena arena) {
+        Scratch(Bilinear2dTiles tiles, KernelProvider provider, Buffers b) {
             int lanes = provider.lanes();
-            staged = new float[(BLOCK + lanes) * lanes];
-            sums = new float[(BLOCK + lanes) * lanes];
+            staged = b.floats((BLOCK + lanes) * lanes);
+            sums = b.floats((BLOCK + lanes) * lanes);
             // One row's sums for every column group of a tile, for bands whose span takes several chunks.
-            bandSums = new float[(int) ((long) tiles.columns * tiles.unitRows + lanes) + lanes];
+            bandSums = b.floats((int) ((long) tiles.columns * tiles.unitRows + lanes) + lanes);
             // Off-heap like the tensors: FLOAT vector moves on a byte[] segment are not intrinsified (a float[]
-            // one made the sweep's mixed profiles slower still); the call's arena frees it when the call ends.
-            MemorySegment t = arena.allocate(4 * tiles.intermediateFloats(), 64);
-            intermediateRows = new LaneStage(tiles.intermediateRows(t), provider, BLOCK);
-            intermediateColumns = new LaneStage(tiles.intermediateColumns(t), provider, BLOCK);
-            gradRows = tiles.srcRows == null ? null : new LaneStage(tiles.srcRows, provider, BLOCK);
-            outColumns = tiles.dstRows == null ? null : new LaneStage(tiles.dstRows, provider, BLOCK);
+            // one made the sweep's mixed profiles slower still).
+            MemorySegment t = b.segment(4 * tiles.intermediateFloats());
+            intermediateRows = new LaneStage(tiles.intermediateRows(t), provider, BLOCK, b);
+            intermediateColumns = new LaneStage(tiles.intermediateColumns(t), provider, BLOCK, b);
+            gradRows = tiles.srcRows == null ? null : new LaneStage(tiles.srcRows, provider, BLOCK, b);
+            outColumns = tiles.dstRows == null ? null : new LaneStage(tiles.dstRows, provider, BLOCK, b);
         }
     }
 

@@ -1,6 +1,5 @@
 package io.opscv.kernel;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 
@@ -77,11 +76,8 @@ public final class Bilinear2dForwardKernel {
         Bilinear2dTiles tiles = new Bilinear2dTiles(self, out, (i0, i1) -> span(ht, i0, i1), cut,
                 provider.lanes(), pool.parallelism());
         int tasks = Math.toIntExact(tiles.tasks);
-        // One arena for the call's intermediates, shared by its threads and closed once every task is done.
-        try (Arena arena = Arena.ofShared()) {
-            pool.forEach(tasks, tiles.small, () -> new Scratch(tiles, provider, arena),
-                    (task, s) -> runTile(task, tiles, ht, wt, cut, provider, s));
-        }
+        pool.forEach(tasks, tiles.small, b -> new Scratch(tiles, provider, b),
+                (task, s) -> runTile(task, tiles, ht, wt, cut, provider, s));
     }
 
     /** The self rows out rows [i0, i1) read; themselves along an identity axis. */
@@ -98,17 +94,17 @@ public final class Bilinear2dForwardKernel {
         final LaneStage intermediateRows;
         final LaneStage intermediateColumns;
 
-        Scratch(Bilinear2dTiles tiles, KernelProvider provider, Arena arena) {
+        Scratch(Bilinear2dTiles tiles, KernelProvider provider, Buffers b) {
             int lanes = provider.lanes();
-            staged = new float[(BLOCK + lanes) * lanes];
-            outputs = new float[(BLOCK + lanes) * lanes];
+            staged = b.floats((BLOCK + lanes) * lanes);
+            outputs = b.floats((BLOCK + lanes) * lanes);
             // Off-heap like the tensors: FLOAT vector moves on a byte[] segment are not intrinsified (a float[]
-            // one made the sweep's mixed profiles slower still); the call's arena frees it when the call ends.
-            MemorySegment t = arena.allocate(4 * tiles.intermediateFloats(), 64);
-            intermediateRows = new LaneStage(tiles.intermediateRows(t), provider, BLOCK);
-            intermediateColumns = new LaneStage(tiles.intermediateColumns(t), provider, BLOCK);
-            selfRows = tiles.srcRows == null ? null : new LaneStage(tiles.srcRows, provider, BLOCK);
-            outColumns = tiles.dstRows == null ? null : new LaneStage(tiles.dstRows, provider, BLOCK);
+            // one made the sweep's mixed profiles slower still).
+            MemorySegment t = b.segment(4 * tiles.intermediateFloats());
+            intermediateRows = new LaneStage(tiles.intermediateRows(t), provider, BLOCK, b);
+            intermediateColumns = new LaneStage(tiles.intermediateColumns(t), provider, BLOCK, b);
+            selfRows = tiles.srcRows == null ? null : new LaneStage(tiles.srcRows, provider, BLOCK, b);
+            outColumns = tiles.dstRows == null ? null : new LaneStage(tiles.dstRows, provider, BLOCK, b);
         }
     }
 

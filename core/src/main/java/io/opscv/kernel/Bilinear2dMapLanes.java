@@ -122,27 +122,14 @@ final class Bilinear2dMapLanes {
                 (groups + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
         int tasks = Math.toIntExact((groups + groupsPerTask - 1) / groupsPerTask);
         boolean small = groups * perGroup < Bilinear2dTiles.PARALLEL_THRESHOLD || pool.parallelism() == 1;
-        Group[] scratch = new Group[small ? 1 : pool.parallelism()];
-        WorkerPool.Task body = (task, slot) -> {
-            Group g = scratch[slot];
-            if (g == null) {
-                g = new Group(src, dst, hs, ws, h, w, provider, backward, false);
-                scratch[slot] = g;
-            }
+        pool.forEach(tasks, small, b -> new Group(src, dst, hs, ws, h, w, provider, backward, false, b), (task, g) -> {
             long first = task * groupsPerTask;
             for (long group = first, end = Math.min(groups, first + groupsPerTask); group < end; group++) {
                 long r0 = group / perUnit * unit + group % perUnit * lanes;
                 long unitEnd = Math.min(maps, group / perUnit * unit + unit);
                 g.run(r0, (int) Math.min(lanes, unitEnd - r0));
             }
-        };
-        if (small) {
-            for (int task = 0; task < tasks; task++) {
-                body.run(task, 0);
-            }
-        } else {
-            pool.forEach(tasks, body);
-        }
+        });
     }
 
     /**
@@ -176,7 +163,7 @@ final class Bilinear2dMapLanes {
         long batches = dst.shape()[0];
         long perGroup = (long) lanes * dst.shape()[1] * (src.shape()[2] + dst.shape()[2]);
         pool.forEachChunk((batches + lanes - 1) / lanes, perGroup,
-                () -> new Group(src, dst, hs, ws, h, w, provider, backward, true),
+                b -> new Group(src, dst, hs, ws, h, w, provider, backward, true, b),
                 (g, s) -> s.runBatches(g * lanes, (int) Math.min(lanes, batches - g * lanes)));
     }
 
@@ -210,7 +197,7 @@ final class Bilinear2dMapLanes {
 
         /** @param batches whether the group is {@code lanes} batches ({@link #runBatches}) rather than maps */
         Group(StridedTensor s, StridedTensor d, int hs, int ws, LinearTable h, LinearTable w, KernelProvider provider,
-              boolean backward, boolean batches) {
+              boolean backward, boolean batches, Buffers b) {
             this.h = h;
             this.w = w;
             this.provider = provider;
@@ -226,18 +213,18 @@ final class Bilinear2dMapLanes {
             this.srcTensor = s;
             this.dstTensor = d;
             this.channels = batches ? (int) d.shape()[1] : 1;
-            this.in = batches ? null : new LaneStage(s, provider, srcPixels);
-            this.out = batches ? null : new LaneStage(d, provider, dstPixels);
+            this.in = batches ? null : new LaneStage(s, provider, srcPixels, b);
+            this.out = batches ? null : new LaneStage(d, provider, dstPixels, b);
             int slack = lanes * lanes;
             int most = channels * Math.max(srcPixels, dstPixels);
-            this.src = new float[channels * srcPixels * lanes + slack];
-            this.line = new float[Math.max(Math.max(ws, wd), Math.max(hs, hd)) * lanes + slack];
-            this.columns = new float[channels * wd * hs * lanes + slack];
+            this.src = b.floats(channels * srcPixels * lanes + slack);
+            this.line = b.floats(Math.max(Math.max(ws, wd), Math.max(hs, hd)) * lanes + slack);
+            this.columns = b.floats(channels * wd * hs * lanes + slack);
             // Batches in lanes transpose the group's batches through rows both ways and stage the pixel-major
             // input in dst, free until the H pass.
-            this.dst = new float[(batches ? most : dstPixels) * lanes + slack];
-            this.rows = batches ? new float[most * lanes + slack] : null;
-            this.spare = batches ? new float[2 * slack] : null;
+            this.dst = b.floats((batches ? most : dstPixels) * lanes + slack);
+            this.rows = batches ? b.floats(most * lanes + slack) : null;
+            this.spare = batches ? b.floats(2 * slack) : null;
         }
 
         void run(long r0, int valid) {

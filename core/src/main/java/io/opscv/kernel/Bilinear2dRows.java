@@ -2,7 +2,7 @@ package io.opscv.kernel;
 
 import io.opscv.runtime.DataType;
 import java.lang.foreign.MemorySegment;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * The 2-D forward and backward along rows, for views whose rows of pixels are runs of consecutive elements:
@@ -109,7 +109,7 @@ final class Bilinear2dRows {
         int rowOut = Math.multiplyExact(w.lout(), pix);
         int rowIn = Math.multiplyExact(w.lin(), pix);
         RowTaps taps = w.identity() ? null : RowTaps.of(w, pix, provider.lanes());
-        forEachBand(planes, hout, rowOut, pool, () -> new Scratch(rowIn, rowOut, provider.lanes()),
+        forEachBand(planes, hout, rowOut, pool, b -> new Scratch(rowIn, rowOut, provider.lanes(), b),
                 (plane, r0, r1, s) -> band(self, out, h, taps, pix, plane, r0, r1, provider, s));
     }
 
@@ -123,7 +123,7 @@ final class Bilinear2dRows {
      * {@link #TASK_ELEMENTS} elements (fewer where that spreads the planes over the threads) and runs them
      * over {@code pool}, each thread with a scratch of its own. Every out row belongs to one band.
      */
-    private static <S> void forEachBand(long planes, int rows, int rowLength, WorkerPool pool, Supplier<S> scratch,
+    private static <S> void forEachBand(long planes, int rows, int rowLength, WorkerPool pool, Function<Buffers, S> scratch,
                                         Band<S> body) {
         long byWork = Math.max(1, TASK_ELEMENTS / Math.max(1, rowLength));
         long bySpread = Math.max(1, planes * rows / ((long) pool.parallelism() * TASKS_PER_THREAD));
@@ -143,22 +143,27 @@ final class Bilinear2dRows {
 
     /** One thread's rows: a decoded self row (with four vectors of slack), two intermediate rows, an out row. */
     private static final class Scratch {
+        /** Elements of a self row and of an out row (the arrays may be longer). */
+        final int rowIn;
+        final int rowOut;
         final float[] x;
         float[] t0;
         float[] t1;
         final float[] y;
 
-        Scratch(int rowIn, int rowOut, int lanes) {
-            x = new float[rowIn + 4 * lanes];
-            t0 = new float[rowOut];
-            t1 = new float[rowOut];
-            y = new float[rowOut];
+        Scratch(int rowIn, int rowOut, int lanes, Buffers b) {
+            this.rowIn = rowIn;
+            this.rowOut = rowOut;
+            x = b.floats(rowIn + 4 * lanes);
+            t0 = b.floats(rowOut);
+            t1 = b.floats(rowOut);
+            y = b.floats(rowOut);
         }
     }
 
     private static void band(StridedTensor self, StridedTensor out, LinearTable h, RowTaps taps, int pix, long plane,
                              int h0, int h1, KernelProvider provider, Scratch s) {
-        int rowOut = s.y.length;
+        int rowOut = s.rowOut;
         int have0 = -1;
         int have1 = -1;
         for (int r = h0; r < h1; r++) {
@@ -196,10 +201,10 @@ final class Bilinear2dRows {
         DataType type = self.dataType();
         long start = rowStart(self, pix, plane, row);
         if (taps == null) {
-            provider.decodeRun(seg, type, start, t.length, t, 0);
+            provider.decodeRun(seg, type, start, s.rowOut, t, 0);
             return;
         }
-        provider.decodeRun(seg, type, start, s.x.length - 4 * provider.lanes(), s.x, 0);
+        provider.decodeRun(seg, type, start, s.rowIn, s.x, 0);
         provider.interpolateRow(taps, 0, taps.length(), s.x, 0, t, 0);
     }
 
@@ -227,7 +232,7 @@ final class Bilinear2dRows {
         int rowIn = Math.multiplyExact(w.lin(), pix);
         int rowOut = Math.multiplyExact(w.lout(), pix);
         int lanes = provider.lanes();
-        forEachBand(planes, hin, rowIn, pool, () -> new BackwardScratch(rowOut, rowIn, lanes),
+        forEachBand(planes, hin, rowIn, pool, b -> new BackwardScratch(rowOut, rowIn, lanes),
                 (plane, i0, i1, s) -> backwardBand(gradOut, out, h, w, pix, sums, plane, i0, i1, provider, s));
     }
 

@@ -264,7 +264,7 @@ final class FlatMaps {
     void run(StridedTensor self, StridedTensor out, KernelProvider provider, WorkerPool pool) {
         long total = pix == 1 ? out.shape()[0] * out.shape()[1] : out.shape()[0];
         int lanes = provider.lanes();
-        pool.forEachChunk((total + maps - 1) / maps, (long) maps * (mapIn + mapOut), () -> new Scratch(this, lanes),
+        pool.forEachChunk((total + maps - 1) / maps, (long) maps * (mapIn + mapOut), b -> new Scratch(this, lanes, b),
                 (c, s) -> chunk(self, out, provider, c * maps, (int) Math.min(maps, total - c * maps), s));
     }
 
@@ -274,10 +274,10 @@ final class FlatMaps {
         final float[] t;
         final float[] y;
 
-        Scratch(FlatMaps f, int lanes) {
-            x = new float[f.maps * f.mapIn + 4 * lanes];
-            t = f.across == null ? null : new float[f.maps * f.used * f.rowOut + 4 * lanes];
-            y = f.down == null ? null : new float[f.maps * f.mapOut + lanes];
+        Scratch(FlatMaps f, int lanes, Buffers b) {
+            x = b.floats(f.maps * f.mapIn + 4 * lanes);
+            t = f.across == null ? null : b.floats(f.maps * f.used * f.rowOut + 4 * lanes);
+            y = f.down == null ? null : b.floats(f.maps * f.mapOut + lanes);
         }
     }
 

@@ -202,7 +202,7 @@ final class FlatRows {
         int chunkRows = taps.length() / lout;
         int lanes = provider.lanes();
         pool.forEachChunk((rows + chunkRows - 1) / chunkRows, (long) chunkRows * (lin + lout),
-                () -> new Scratch(chunkRows, lin, lout, lanes, taps.lanes() != null), (c, s) -> {
+                b -> new Scratch(chunkRows, lin, lout, lanes, taps.lanes() != null, b), (c, s) -> {
                     long r0 = c * chunkRows;
                     chunk(source, out, lin, lout, channels, taps, provider, r0, (int) Math.min(chunkRows, rows - r0), s);
                 });
@@ -229,18 +229,18 @@ final class FlatRows {
         final float[] line;
         final float[] spare;
 
-        Scratch(int chunkRows, int lin, int lout, int lanes, boolean inLanes) {
-            x = new float[chunkRows * lin + 4 * lanes];
-            y = new float[chunkRows * lout + lanes];
+        Scratch(int chunkRows, int lin, int lout, int lanes, boolean inLanes, Buffers b) {
+            x = b.floats(chunkRows * lin + 4 * lanes);
+            y = b.floats(chunkRows * lout + lanes);
             halves = new short[chunkRows * lout + lanes];
             sourceStarts = new long[chunkRows];
             outStarts = new long[chunkRows];
             int perLane = (chunkRows + lanes - 1) / lanes;
-            staged = inLanes ? new float[(perLane * lin + lanes) * lanes] : null;
-            laneSums = inLanes ? new float[(perLane * lout + lanes) * lanes] : null;
-            lineSums = inLanes && lout > 1 ? new float[(perLane * lout + lanes) * lanes] : null;
-            line = inLanes ? new float[lout * lanes] : null;
-            spare = inLanes ? new float[2 * lanes * lanes] : null;
+            staged = inLanes ? b.floats((perLane * lin + lanes) * lanes) : null;
+            laneSums = inLanes ? b.floats((perLane * lout + lanes) * lanes) : null;
+            lineSums = inLanes && lout > 1 ? b.floats((perLane * lout + lanes) * lanes) : null;
+            line = inLanes ? b.floats(lout * lanes) : null;
+            spare = inLanes ? b.floats(2 * lanes * lanes) : null;
         }
     }
 

@@ -35,7 +35,7 @@ final class GatherForward {
         int lout = t.lout();
         // An upsampling's block holds fewer inputs, so that its outputs stay near BLOCK.
         int blockInputs = lout <= lin ? BLOCK : (int) Math.max(1, (long) BLOCK * lin / lout);
-        ScatterBackward.forEachUnit(out, lin, lout, blockInputs, pool, () -> new Scratch(lin, blockInputs, provider),
+        ScatterBackward.forEachUnit(out, lin, lout, blockInputs, pool, b -> new Scratch(lin, blockInputs, provider),
                 (r0, rows, i0, i1, s) -> unit(self, out, t, provider, r0, rows, i0, i1, s));
     }
 

@@ -68,6 +68,8 @@ final class LaneStage {
      * from it.
      */
     static final int GROUP_FLOATS = 1 << 18;
+    /** Where the stage's buffers come from: a pool slot's, kept from call to call, or new ones. */
+    private final Buffers buffers;
     private final MemorySegment segment;
     private final DataType type;
     private final KernelProvider provider;
@@ -135,6 +137,12 @@ final class LaneStage {
 
     /** @param positions the most positions one {@link #read} or {@link #write} moves */
     LaneStage(StridedTensor t, KernelProvider provider, int positions) {
+        this(t, provider, positions, Buffers.FRESH);
+    }
+
+    /** As {@link #LaneStage(StridedTensor, KernelProvider, int)}, its buffers taken from {@code buffers}. */
+    LaneStage(StridedTensor t, KernelProvider provider, int positions, Buffers buffers) {
+        this.buffers = buffers;
         this.segment = t.segment();
         this.type = t.dataType();
         this.provider = provider;
@@ -148,8 +156,8 @@ final class LaneStage {
         this.rowStart = new long[lanes];
         this.tileStride = (positions + lanes - 1) / lanes * lanes;
         // Slack of a vector: the transposes read and write whole blocks of lanes positions.
-        this.tile = new float[lanes * tileStride + lanes];
-        this.spare = new float[2 * lanes * lanes];
+        this.tile = buffers.floats(lanes * tileStride + lanes);
+        this.spare = buffers.floats(2 * lanes * lanes);
         this.gatherAt = new int[lanes];
         this.wholeAt = new int[lanes];
         for (int l = 0; l < lanes; l++) {
@@ -273,7 +281,7 @@ final class LaneStage {
             return false;
         }
         if (group == null) {
-            group = new float[lanes * length + lanes];
+            group = buffers.floats(lanes * length + lanes);
         }
         provider.decodeRun(segment, type, rowStart[0], lanes * length, group, 0);
         heldStart = rowStart[0];
@@ -330,7 +338,7 @@ final class LaneStage {
         boolean pitched = stride == 1 && valid == lanes && lanes > 1 && rowStep >= length;
         if ((endToEnd || pitched) && groupSized()) {
             if (groupOut == null) {
-                groupOut = new float[lanes * length + lanes];
+                groupOut = buffers.floats(lanes * length + lanes);
             }
             pending = length;
         }
@@ -519,7 +527,7 @@ final class LaneStage {
             }
         }
         if (runs == null) {
-            runs = new float[RUN_FLOATS];
+            runs = buffers.floats(RUN_FLOATS);
         }
         int at = 0;
         moveCount = 0;

@@ -117,7 +117,7 @@ public final class Linear1dBackwardKernel {
         if (plan.tasks == 0) {
             return;
         }
-        pool.forEach(plan.tasks, plan.small, () -> new Scratch(plan), plan::runTask);
+        pool.forEach(plan.tasks, plan.small, b -> new Scratch(plan, b), plan::runTask);
     }
 
     /**
@@ -155,18 +155,21 @@ public final class Linear1dBackwardKernel {
         final LaneStage in;
         final LaneStage out;
 
-        Scratch(Plan p) {
+        Scratch(Plan p, Buffers b) {
             int lanes = p.provider.lanes();
             // A chunk is at most a row of gradOut: a small call allocates buffers of its size, not 34 KiB.
             int chunk = Math.max(1, Math.min(CHUNK_POSITIONS, p.table.lout()));
-            staged = new float[(chunk + lanes) * lanes];
-            sums = new float[p.sharedGroups][(p.block + lanes) * lanes];
-            wide = p.sharedGroups > 1 ? new float[p.wideChunk * p.sharedGroups * lanes + lanes] : null;
-            wideOut = p.sharedGroups > 1 ? new float[p.sharedGroups * lanes * p.block + lanes] : null;
-            spare = new float[2 * lanes * lanes];
+            staged = b.floats((chunk + lanes) * lanes);
+            sums = new float[p.sharedGroups][];
+            for (int k = 0; k < sums.length; k++) {
+                sums[k] = b.floats((p.block + lanes) * lanes);
+            }
+            wide = p.sharedGroups > 1 ? b.floats(p.wideChunk * p.sharedGroups * lanes + lanes) : null;
+            wideOut = p.sharedGroups > 1 ? b.floats(p.sharedGroups * lanes * p.block + lanes) : null;
+            spare = b.floats(2 * lanes * lanes);
             rowAt = new int[lanes];
-            in = new LaneStage(p.gradOut, p.provider, chunk);
-            out = new LaneStage(p.out, p.provider, p.block);
+            in = new LaneStage(p.gradOut, p.provider, chunk, b);
+            out = new LaneStage(p.out, p.provider, p.block, b);
         }
     }
 

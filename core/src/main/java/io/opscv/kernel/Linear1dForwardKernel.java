@@ -100,7 +100,7 @@ public final class Linear1dForwardKernel {
                 }
             }
         };
-        pool.forEach(tasks, small, () -> new Scratch(self, out, provider), body);
+        pool.forEach(tasks, small, b -> new Scratch(self, out, provider, b), body);
     }
 
     /** The first output of each block, and lout: up to BLOCK_OUTPUTS outputs reading up to SPAN inputs. */
@@ -138,12 +138,12 @@ public final class Linear1dForwardKernel {
         final LaneStage in;
         final LaneStage out;
 
-        Scratch(StridedTensor self, StridedTensor out, KernelProvider provider) {
+        Scratch(StridedTensor self, StridedTensor out, KernelProvider provider, Buffers b) {
             int lanes = provider.lanes();
-            inputs = new float[(SPAN + lanes) * lanes];
-            outputs = new float[(Math.max(BLOCK_OUTPUTS, SPAN) + lanes) * lanes];
-            in = new LaneStage(self, provider, Math.max(BLOCK_OUTPUTS, SPAN));
-            this.out = new LaneStage(out, provider, BLOCK_OUTPUTS);
+            inputs = b.floats((SPAN + lanes) * lanes);
+            outputs = b.floats((Math.max(BLOCK_OUTPUTS, SPAN) + lanes) * lanes);
+            in = new LaneStage(self, provider, Math.max(BLOCK_OUTPUTS, SPAN), b);
+            this.out = new LaneStage(out, provider, BLOCK_OUTPUTS, b);
         }
     }
 }

@@ -105,7 +105,7 @@ final class PeriodicRows {
         int reach = positions;
         int lanes = provider.lanes();
         pool.forEachChunk(rows * segments, ((long) lin + t.lout()) / segments,
-                () -> new Scratch(reach, most, lanes), (c, s) -> {
+                b -> new Scratch(reach, most, lanes, b), (c, s) -> {
                     int k = (int) (c % segments);
                     segment(gradOut, out, t, sums, provider, c / segments, start(sums, k),
                             k == segments - 1 ? lin : start(sums, k + 1), s);
@@ -122,9 +122,9 @@ final class PeriodicRows {
         final float[] g;
         final float[] y;
 
-        Scratch(int positions, int inputs, int lanes) {
-            g = new float[positions + 4 * lanes];
-            y = new float[inputs + lanes];
+        Scratch(int positions, int inputs, int lanes, Buffers b) {
+            g = b.floats(positions + 4 * lanes);
+            y = b.floats(inputs + lanes);
         }
     }
 

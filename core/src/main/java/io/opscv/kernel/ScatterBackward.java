@@ -1,6 +1,6 @@
 package io.opscv.kernel;
 
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * The 1-D backward of a downsampling by 3 or more of long rows, {@link #ROWS} rows at a time: a block of
@@ -45,7 +45,7 @@ final class ScatterBackward {
     static void run(StridedTensor gradOut, StridedTensor out, LinearTable t, KernelProvider provider,
                     WorkerPool pool) {
         int lin = t.lin();
-        forEachUnit(out, lin, t.lout(), BLOCK_INPUTS, pool, () -> new Scratch(lin),
+        forEachUnit(out, lin, t.lout(), BLOCK_INPUTS, pool, b -> new Scratch(lin),
                 (r0, rows, i0, i1, s) -> unit(gradOut, out, t, provider, r0, rows, i0, i1, s));
     }
 
@@ -60,7 +60,7 @@ final class ScatterBackward {
      * with a scratch of its own. Every output element belongs to one unit.
      */
     static <S> void forEachUnit(StridedTensor out, int lin, int lout, int blockInputs, WorkerPool pool,
-                                Supplier<S> scratch, Unit<S> body) {
+                                Function<Buffers, S> scratch, Unit<S> body) {
         long rows = out.shape()[0] * out.shape()[1];
         if (rows == 0) {
             return;

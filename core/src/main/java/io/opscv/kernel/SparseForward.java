@@ -87,8 +87,7 @@ final class SparseForward {
         long runsPerTask = Math.max(1, TASK_OUTPUTS / perRun);
         int tasks = Math.toIntExact((runs + runsPerTask - 1) / runsPerTask);
         final long c0 = channels;
-        WorkerPool.Task body = (task, slot) -> {
-            float[] work = acrossRows ? new float[3 * RUN] : null;
+        WorkerPool.ScratchTask<float[]> body = (task, work) -> {
             for (long u = task * runsPerTask, u1 = Math.min(runs, u + runsPerTask); u < u1; u++) {
                 if (acrossRows) {
                     long line = u / runsPerLine;
@@ -106,13 +105,8 @@ final class SparseForward {
                 }
             }
         };
-        if (tasks == 1 || pool.parallelism() == 1) {
-            for (int task = 0; task < tasks; task++) {
-                body.run(task, 0);
-            }
-        } else {
-            pool.forEach(tasks, body);
-        }
+        // A thread's taps and results: one array for all its tasks.
+        pool.forEach(tasks, tasks == 1 || pool.parallelism() == 1, b -> acrossRows ? b.floats(3 * RUN) : null, body);
     }
 
     /**

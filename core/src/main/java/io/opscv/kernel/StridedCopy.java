@@ -178,9 +178,9 @@ public final class StridedCopy {
             long per = Math.max(perTask, (units + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
             int tasks = Math.toIntExact((units + per - 1) / per);
             int length = positions * ways;
-            java.util.function.Supplier<Object[]> scratch = size == Short.BYTES
-                    ? () -> new Object[] {new short[length], new short[length]}
-                    : () -> new Object[] {new int[length], new int[length]};
+            java.util.function.Function<Buffers, Object[]> scratch = size == Short.BYTES
+                    ? b -> new Object[] {new short[length], new short[length]}
+                    : b -> new Object[] {new int[length], new int[length]};
             pool.forEach(tasks, inline, scratch, (task, arrays) -> {
                 for (long u = task * per; u < Math.min(units, (task + 1) * per); u++) {
                     block(u / blocks, u % blocks * positions, positions, ways, arrays);

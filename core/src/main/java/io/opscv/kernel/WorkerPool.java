@@ -3,7 +3,7 @@ package io.opscv.kernel;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 /**
  * A fixed set of kernel threads that run the tasks of one parallel loop at a time: the thread that
@@ -37,6 +37,8 @@ public final class WorkerPool implements AutoCloseable {
     private final int parallelism;
     private final Worker[] workers;
     private final ReentrantLock running = new ReentrantLock();
+    /** Each slot's scratch arrays, kept from call to call; a slot's are used by whoever holds {@link #running}. */
+    private final Buffers[] kept;
     private volatile Job current;
     private volatile boolean closed;
 
@@ -47,6 +49,10 @@ public final class WorkerPool implements AutoCloseable {
         }
         this.parallelism = parallelism;
         this.workers = new Worker[parallelism - 1];
+        this.kept = new Buffers[parallelism];
+        for (int slot = 0; slot < parallelism; slot++) {
+            kept[slot] = new Buffers(Buffers.KEEP_BYTES);
+        }
         for (int w = 0; w < workers.length; w++) {
             workers[w] = new Worker(w + 1);
         }
@@ -146,23 +152,48 @@ public final class WorkerPool implements AutoCloseable {
 
     /**
      * {@link #forEach(int, Task)} with one scratch per thread, made by {@code scratch} on the thread's first
-     * task and reused for its later ones; every task on the caller (one scratch) when {@code inline}.
+     * task and reused for its later ones; every task on the caller (one scratch) when {@code inline}. The
+     * scratch takes its large arrays from the {@link Buffers} it is given: the slot's, kept from the last call,
+     * where this call owns the pool (no other call runs on it), else ones that keep nothing.
      */
-    public <S> void forEach(int taskCount, boolean inline, Supplier<S> scratch, ScratchTask<S> task) {
+    public <S> void forEach(int taskCount, boolean inline, Function<Buffers, S> scratch, ScratchTask<S> task) {
+        if (taskCount <= 0) {
+            return;
+        }
+        // The slots' kept arrays belong to the call holding the pool; a nested or concurrent call gets fresh ones.
+        boolean owns = running.tryLock();
+        if (owns && running.getHoldCount() > 1) {
+            running.unlock();
+            owns = false;
+        }
+        boolean own = owns;
         Object[] scratches = new Object[inline ? 1 : parallelism];
+        boolean[] used = new boolean[scratches.length];
         Task body = (t, slot) -> {
             @SuppressWarnings("unchecked")
             S s = (S) scratches[slot];
             if (s == null) {
-                s = scratch.get();
+                used[slot] = true;
+                s = scratch.apply(own ? kept[slot] : Buffers.FRESH);
                 scratches[slot] = s;
             }
             task.run(t, s);
         };
-        if (inline) {
-            runInline(taskCount, body);
-        } else {
-            forEach(taskCount, body);
+        try {
+            if (inline || !own) {
+                runInline(taskCount, body);
+            } else {
+                forEach(taskCount, body);
+            }
+        } finally {
+            if (own) {
+                for (int slot = 0; slot < used.length; slot++) {
+                    if (used[slot]) {
+                        kept[slot].release();
+                    }
+                }
+                running.unlock();
+            }
         }
     }
 
@@ -180,7 +211,7 @@ public final class WorkerPool implements AutoCloseable {
      * Chunks {@code 0 .. chunks - 1} of {@code elements} elements each, cut into tasks of consecutive chunks:
      * enough per task to be worth handing out, few enough to give every thread about four tasks.
      */
-    <S> void forEachChunk(long chunks, long elements, Supplier<S> scratch, ChunkTask<S> body) {
+    <S> void forEachChunk(long chunks, long elements, Function<Buffers, S> scratch, ChunkTask<S> body) {
         long byWork = Math.max(1, CHUNK_TASK_ELEMENTS / Math.max(1, elements));
         long bySpread = Math.max(1, chunks / (4L * parallelism));
         long perTask = Math.max(Math.min(byWork, bySpread), (chunks + Integer.MAX_VALUE - 1) / Integer.MAX_VALUE);
