@@ -2,6 +2,7 @@ package io.opscv.kernel;
 
 import io.opscv.runtime.DataType;
 import java.lang.foreign.MemorySegment;
+import java.util.List;
 import java.util.function.Function;
 
 /**
@@ -83,7 +84,7 @@ final class Bilinear2dRows {
         if ((long) w.lin() * pix < MIN_BACKWARD_ROW || !w.identity() && RowSums.slots(w) > most) {
             return false;
         }
-        RowSums sums = w.identity() ? null : RowSums.of(w, pix);
+        RowSums sums = w.identity() ? null : w.derived(List.of("row sums", pix), () -> RowSums.of(w, pix));
         if (sums != null && !sums.windows(provider.lanes()).fit()) {
             return false;
         }
@@ -108,8 +109,10 @@ final class Bilinear2dRows {
         int hout = h.lout();
         int rowOut = Math.multiplyExact(w.lout(), pix);
         int rowIn = Math.multiplyExact(w.lin(), pix);
-        RowTaps taps = w.identity() ? null : RowTaps.of(w, pix, provider.lanes());
-        forEachBand(planes, hout, rowOut, pool, b -> new Scratch(rowIn, rowOut, provider.lanes(), b),
+        int lanes = provider.lanes();
+        RowTaps taps = w.identity() ? null
+                : w.derived(List.of("row taps", pix, lanes), () -> RowTaps.of(w, pix, lanes));
+        forEachBand(planes, hout, rowOut, pool, b -> new Scratch(rowIn, rowOut, lanes, b),
                 (plane, r0, r1, s) -> band(self, out, h, taps, pix, plane, r0, r1, provider, s));
     }
 
@@ -232,7 +235,7 @@ final class Bilinear2dRows {
         int rowIn = Math.multiplyExact(w.lin(), pix);
         int rowOut = Math.multiplyExact(w.lout(), pix);
         int lanes = provider.lanes();
-        forEachBand(planes, hin, rowIn, pool, b -> new BackwardScratch(rowOut, rowIn, lanes),
+        forEachBand(planes, hin, rowIn, pool, b -> new BackwardScratch(rowOut, rowIn, lanes, b),
                 (plane, i0, i1, s) -> backwardBand(gradOut, out, h, w, pix, sums, plane, i0, i1, provider, s));
     }
 
@@ -254,11 +257,14 @@ final class Bilinear2dRows {
         final float[] zeros;
         final float[] y;
 
-        BackwardScratch(int rowOut, int rowIn, int lanes) {
+        BackwardScratch(int rowOut, int rowIn, int lanes, Buffers b) {
             this.rowOut = rowOut;
             gPitch = rowOut + 4 * lanes;
-            g = new float[BATCH * gPitch];
-            t = new float[BATCH][rowIn + lanes];
+            g = b.floats(BATCH * gPitch);
+            t = new float[BATCH][];
+            for (int k = 0; k < BATCH; k++) {
+                t[k] = b.floats(rowIn + lanes);
+            }
             low = new float[rowIn];
             high = new float[rowIn];
             zeros = new float[rowIn];

@@ -1,5 +1,7 @@
 package io.opscv.kernel;
 
+import java.util.List;
+
 /**
  * The 2-D operators on tiny maps whose tensors are dense (NCHW planes, or NHWC batches, end to end): a
  * chunk of whole maps is decoded in one run, passed along W and then along H as single rows of
@@ -233,7 +235,11 @@ final class FlatMaps {
             return null;
         }
         long total = pix == 1 ? out.shape()[0] * out.shape()[1] : out.shape()[0];
-        FlatMaps f = backward ? backward(h.full(), w.full(), pix, total) : forward(h.full(), w.full(), pix, total);
+        LinearTable hf = h.full();
+        LinearTable wf = w.full();
+        // The passes' taps or sums depend on the maps a chunk holds, not on the call's count beyond that.
+        List<?> key = List.of(backward ? "flat maps backward" : "flat maps", hf, pix, maps((int) mapOut, total));
+        FlatMaps f = wf.derived(key, () -> backward ? backward(hf, wf, pix, total) : forward(hf, wf, pix, total));
         int lanes = provider.lanes();
         boolean fits = (f.across == null || f.across.fits(lanes)) && (f.down == null || f.down.fits(lanes));
         return fits ? f : null;

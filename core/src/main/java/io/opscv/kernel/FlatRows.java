@@ -1,6 +1,7 @@
 package io.opscv.kernel;
 
 import io.opscv.runtime.DataType;
+import java.util.List;
 
 /**
  * Short rows of consecutive elements taken as one row: a chunk of whole rows is decoded into one buffer
@@ -77,7 +78,8 @@ final class FlatRows {
                 || channels > 1 && t.lout() > t.lin()) {
             return null;
         }
-        RowTaps taps = RowTaps.flat(t, rowsPerChunk(t.lout(), channels, out), channels);
+        int rows = rowsPerChunk(t.lout(), channels, out);
+        RowTaps taps = t.derived(List.of("flat taps", rows, channels), () -> RowTaps.flat(t, rows, channels));
         return t.lin() <= (long) MAX_GATHERED * t.lout() || taps.windowsFit(provider.lanes()) ? taps : null;
     }
 
@@ -98,7 +100,8 @@ final class FlatRows {
         if (slots > MAX_RUN_SLOTS || slots > most && channels < provider.lanes()) {
             return null;
         }
-        RowSums sums = RowSums.flat(t, sumsRowsPerChunk(t.lin(), t.lout(), channels, out), channels);
+        int rows = sumsRowsPerChunk(t.lin(), t.lout(), channels, out);
+        RowSums sums = t.derived(List.of("flat sums", rows, channels), () -> RowSums.flat(t, rows, channels));
         TapWindows windows = sums.windows(provider.lanes());
         return windows.fit() && (slots <= most || windows.runs()) ? sums : null;
     }

@@ -2,7 +2,9 @@ package io.opscv.kernel;
 
 import io.opscv.runtime.AclnnException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The coordinates of 1-D linear interpolation along one axis (SPEC §1), computed once in double
@@ -58,6 +60,15 @@ public final class LinearTable {
     private int maxTerms = -1;
     /** {@link #visitsEveryInput}: 1 or 0, computed on first use (-1 until then; as maxTerms). */
     private int visits = -1;
+    /** Structures the kernels derive from this table ({@link #derived}), the last few asked for. */
+    private final Map<List<?>, Object> derived = new LinkedHashMap<>(8, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<List<?>, Object> eldest) {
+            return size() > DERIVED;
+        }
+    };
+    /** Derived structures a table keeps: a few forms' taps or sums of one or two pixel sizes. */
+    private static final int DERIVED = 4;
 
     /** What defines a table: the lengths, the source step and the half-pixel shift. */
     private record Axis(int lin, int lout, double scale, double half) {
@@ -141,6 +152,27 @@ public final class LinearTable {
             }
         }
         return built;
+    }
+
+    /**
+     * What {@code build} derives from this table for {@code key} (the builder's name and its arguments besides the
+     * table: a row's taps or sums for a pixel size, a chunk's for its rows), built on first use and kept with the
+     * table. The tables are cached by axis, so a training loop's calls of one shape build them once; per call
+     * they took 12-16 % of a cache-resident call's time. The structures are immutable once built.
+     */
+    @SuppressWarnings("unchecked")
+    <T> T derived(List<?> key, Supplier<T> build) {
+        synchronized (derived) {
+            Object kept = derived.get(key);
+            if (kept != null) {
+                return (T) kept;
+            }
+        }
+        T built = build.get();
+        synchronized (derived) {
+            Object kept = derived.putIfAbsent(key, built);
+            return kept != null ? (T) kept : built;
+        }
     }
 
     private static LinearTable cachedOrBuilt(Axis axis) {

@@ -31,7 +31,7 @@ final class RowSums {
     final float[] w;
     final boolean[] has;
     /** {@link #windows}' last answer, for one vector width; shared as {@link RowTaps}' is. */
-    private TapWindows windows;
+    private volatile TapWindows windows;
 
     private RowSums(int slots, int period, int length, int shift) {
         this.slots = slots;

@@ -25,7 +25,7 @@ final class RowTaps {
      * {@link #windows}' last answer, for one vector width (a JVM has one). Threads that ask at once may each
      * work it out; the record's final fields publish whichever lands safely.
      */
-    private TapWindows windows;
+    private volatile TapWindows windows;
     /**
      * Elements {@code [runFrom, runFrom + run.length)} interpolated as {@code run}'s elements from 0: a stretch of
      * the row whose taps repeat every vector, which the vector provider takes with each vector's indices and

@@ -2,12 +2,14 @@ package io.opscv.kernel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -168,5 +170,35 @@ class LinearTableTest {
                 }
             }
         }
+    }
+
+    @Test
+    void derivedStructuresAreBuiltOncePerKeyAndKeptWithTheCachedTable() {
+        LinearTable t = LinearTable.deferred(37, 101, false, 0).full();
+        assertSame(t, LinearTable.deferred(37, 101, false, 0).full(), "the axis's table is cached");
+        AtomicInteger builds = new AtomicInteger();
+        RowTaps first = t.derived(List.of("row taps", 3, 16), () -> {
+            builds.incrementAndGet();
+            return RowTaps.of(t, 3, 16);
+        });
+        RowTaps again = LinearTable.deferred(37, 101, false, 0).full().derived(List.of("row taps", 3, 16), () -> {
+            builds.incrementAndGet();
+            return RowTaps.of(t, 3, 16);
+        });
+        assertSame(first, again);
+        assertEquals(1, builds.get(), "built once for a key");
+        RowTaps other = t.derived(List.of("row taps", 1, 16), () -> RowTaps.of(t, 1, 16));
+        assertNotSame(first, other, "another pixel size is another key");
+        assertEquals(101, other.length());
+        // The table keeps the last few: after four other keys the first is built again.
+        for (int pix = 4; pix < 8; pix++) {
+            int p = pix;
+            t.derived(List.of("row taps", p, 16), () -> RowTaps.of(t, p, 16));
+        }
+        t.derived(List.of("row taps", 3, 16), () -> {
+            builds.incrementAndGet();
+            return RowTaps.of(t, 3, 16);
+        });
+        assertEquals(2, builds.get(), "an evicted key is built anew");
     }
 }
