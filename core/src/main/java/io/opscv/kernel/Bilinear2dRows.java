@@ -245,6 +245,8 @@ final class Bilinear2dRows {
      */
     private static final class BackwardScratch {
         final float[] g;
+        /** Elements of an out row and of a gradOut row (the arrays may be longer). */
+        final int rowIn;
         final int rowOut;
         final int gPitch;
         final float[][] t;
@@ -259,16 +261,18 @@ final class Bilinear2dRows {
 
         BackwardScratch(int rowOut, int rowIn, int lanes, Buffers b) {
             this.rowOut = rowOut;
+            this.rowIn = rowIn;
             gPitch = rowOut + 4 * lanes;
             g = b.floats(BATCH * gPitch);
             t = new float[BATCH][];
             for (int k = 0; k < BATCH; k++) {
                 t[k] = b.floats(rowIn + lanes);
             }
-            low = new float[rowIn];
-            high = new float[rowIn];
-            zeros = new float[rowIn];
-            y = new float[rowIn];
+            low = b.floats(rowIn);
+            high = b.floats(rowIn);
+            zeros = b.floats(rowIn);
+            java.util.Arrays.fill(zeros, 0, rowIn, 0f);
+            y = b.floats(rowIn);
         }
     }
 
@@ -282,7 +286,7 @@ final class Bilinear2dRows {
     private static void backwardBand(StridedTensor gradOut, StridedTensor out, LinearTable h, LinearTable w, int pix,
                                      RowSums sums, long plane, int i0, int i1, KernelProvider provider,
                                      BackwardScratch s) {
-        int rowIn = s.low.length;
+        int rowIn = s.rowIn;
         // Out rows [open, open + 2) are held in low and high; rows below open are written.
         int open = i0;
         s.lowState = FRESH;
@@ -347,7 +351,7 @@ final class Bilinear2dRows {
                              boolean last, KernelProvider provider, BackwardScratch s) {
         float[] y = low ? s.low : s.high;
         int state = low ? s.lowState : s.highState;
-        int count = y.length;
+        int count = s.rowIn;
         if (last && state == FRESH) {
             // a·t + 1·0 is 0 + a·t bit for bit: the product by 1 is exact and the sum commutes.
             provider.combineRun(a, t, 1f, s.zeros, s.y, count, out.segment(), out.dataType(),
@@ -369,7 +373,7 @@ final class Bilinear2dRows {
                               BackwardScratch s) {
         if (s.lowState != WRITTEN) {
             // A row no gradOut row reaches is +0.
-            provider.encodeRun(s.lowState == FRESH ? s.zeros : s.low, 0, s.low.length, out.segment(), out.dataType(),
+            provider.encodeRun(s.lowState == FRESH ? s.zeros : s.low, 0, s.rowIn, out.segment(), out.dataType(),
                     rowStart(out, pix, plane, row));
         }
         float[] done = s.low;

@@ -60,13 +60,8 @@ public final class LinearTable {
     private int maxTerms = -1;
     /** {@link #visitsEveryInput}: 1 or 0, computed on first use (-1 until then; as maxTerms). */
     private int visits = -1;
-    /** Structures the kernels derive from this table ({@link #derived}), the last few asked for. */
-    private final Map<List<?>, Object> derived = new LinkedHashMap<>(8, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<List<?>, Object> eldest) {
-            return size() > DERIVED;
-        }
-    };
+    /** Structures the kernels derive from this table ({@link #derived}), the last few asked for; made on first use. */
+    private Map<List<?>, Object> derived;
     /** Derived structures a table keeps: a few forms' taps or sums of one or two pixel sizes. */
     private static final int DERIVED = 4;
 
@@ -162,14 +157,22 @@ public final class LinearTable {
      */
     @SuppressWarnings("unchecked")
     <T> T derived(List<?> key, Supplier<T> build) {
-        synchronized (derived) {
+        synchronized (this) {
+            if (derived == null) {
+                derived = new LinkedHashMap<>(8, 0.75f, true) {
+                    @Override
+                    protected boolean removeEldestEntry(Map.Entry<List<?>, Object> eldest) {
+                        return size() > DERIVED;
+                    }
+                };
+            }
             Object kept = derived.get(key);
             if (kept != null) {
                 return (T) kept;
             }
         }
         T built = build.get();
-        synchronized (derived) {
+        synchronized (this) {
             Object kept = derived.putIfAbsent(key, built);
             return kept != null ? (T) kept : built;
         }
