@@ -156,7 +156,7 @@ public final class WorkerPool implements AutoCloseable {
      * scratch takes its large arrays from the {@link Buffers} it is given: the slot's, kept from the last call,
      * where this call owns the pool (no other call runs on it), else ones that keep nothing.
      */
-    public <S> void forEach(int taskCount, boolean inline, Function<Buffers, S> scratch, ScratchTask<S> task) {
+    <S> void forEach(int taskCount, boolean inline, Function<Buffers, S> scratch, ScratchTask<S> task) {
         if (taskCount <= 0) {
             return;
         }
