@@ -8,8 +8,8 @@ import java.util.Arrays;
  * A pool thread's buffers for the scratch of a call, kept from call to call ({@link WorkerPool#forEach(int,
  * boolean, java.util.function.Function, WorkerPool.ScratchTask)}): a call that asks for the buffers the last one
  * asked for gets the same ones back instead of new zeroed memory. A scratch of a few MiB allocated per call cost
- * its zeroing, fresh cache lines and the collections that follow (a cache-resident call spent up to half its time
- * there); an off-heap one, a shared arena per call, whose closing stops every thread.
+ * its zeroing, fresh cache lines and the collections that follow, a large share of a small call's time; an
+ * off-heap one, a shared arena per call, whose closing stops every thread.
  *
  * <p>A buffer's contents are unspecified: whatever the last call left, as a scratch reused across a call's tasks
  * already holds whatever the last task left. With {@code -Dopscv.poisonBuffers=true} (the tests' setting) every

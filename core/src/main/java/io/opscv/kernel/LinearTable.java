@@ -152,8 +152,8 @@ public final class LinearTable {
     /**
      * What {@code build} derives from this table for {@code key} (the builder's name and its arguments besides the
      * table: a row's taps or sums for a pixel size, a chunk's for its rows), built on first use and kept with the
-     * table. The tables are cached by axis, so a training loop's calls of one shape build them once; per call
-     * they took 12-16 % of a cache-resident call's time. The structures are immutable once built.
+     * table. The tables are cached by axis, so a training loop's calls of one shape build them once rather than
+     * once a call, a large share of a small call's time. The structures are immutable once built.
      */
     @SuppressWarnings("unchecked")
     <T> T derived(List<?> key, Supplier<T> build) {
