@@ -126,8 +126,8 @@ final class Bilinear2dRows {
      * {@link #TASK_ELEMENTS} elements (fewer where that spreads the planes over the threads) and runs them
      * over {@code pool}, each thread with a scratch of its own. Every out row belongs to one band.
      */
-    private static <S> void forEachBand(long planes, int rows, int rowLength, WorkerPool pool, Function<Buffers, S> scratch,
-                                        Band<S> body) {
+    private static <S> void forEachBand(long planes, int rows, int rowLength, WorkerPool pool,
+                                        Function<Buffers, S> scratch, Band<S> body) {
         long byWork = Math.max(1, TASK_ELEMENTS / Math.max(1, rowLength));
         long bySpread = Math.max(1, planes * rows / ((long) pool.parallelism() * TASKS_PER_THREAD));
         int band = (int) Math.min(rows, Math.max(1, Math.min(byWork, bySpread)));
