@@ -54,6 +54,9 @@ final class Buffers {
 
     /** The call has ended: its buffers are free for the next one, as many as {@link #KEEP_BYTES} allows. */
     void release() {
+        if (floats.lentCount == 0 && segments.lentCount == 0) {
+            return;
+        }
         floats.release();
         segments.release();
         long kept = keptBytes();

@@ -383,8 +383,8 @@ final class VectorKernelProvider implements KernelProvider {
 
     /**
      * BF16 rounded in registers ({@link VectorCodec}), a partial last vector stored masked where {@code src} holds
-     * the whole vector (with the codec's element loop on each row's tail, (4532, 64, 92 <- 28) BF16 with a strided
-     * out ran 1.38 x as long); FLOAT and FP16 by the codec's loops ({@code vcvtps2ph}).
+     * the whole vector (the codec's element loop on every short row's tail cost more than the row's whole vectors);
+     * FLOAT and FP16 by the codec's loops ({@code vcvtps2ph}).
      */
     @Override
     public void encodeRun(float[] src, int srcOff, int count, MemorySegment seg, DataType type, long first) {

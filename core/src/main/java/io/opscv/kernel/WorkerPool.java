@@ -168,12 +168,10 @@ public final class WorkerPool implements AutoCloseable {
         }
         boolean own = owns;
         Object[] scratches = new Object[inline ? 1 : parallelism];
-        boolean[] used = new boolean[scratches.length];
         Task body = (t, slot) -> {
             @SuppressWarnings("unchecked")
             S s = (S) scratches[slot];
             if (s == null) {
-                used[slot] = true;
                 s = scratch.apply(own ? kept[slot] : Buffers.FRESH);
                 scratches[slot] = s;
             }
@@ -187,10 +185,9 @@ public final class WorkerPool implements AutoCloseable {
             }
         } finally {
             if (own) {
-                for (int slot = 0; slot < used.length; slot++) {
-                    if (used[slot]) {
-                        kept[slot].release();
-                    }
+                // A slot that lent nothing this call has nothing to take back.
+                for (int slot = 0; slot < scratches.length; slot++) {
+                    kept[slot].release();
                 }
                 running.unlock();
             }
