@@ -43,6 +43,8 @@ final class VectorKernelProvider implements KernelProvider {
      */
     private static final int LONG_CALL = 24;
     private static final int LONG_CALL_RUNS = 5;
+    /** Whether the vectors are 512 bits wide, so that the machine has AVX-512's scatter (x86) or SVE's. */
+    private static final boolean HARDWARE_SCATTER = FLOATS.vectorBitSize() >= 512;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     /** Half-width species for the overlapping stores of a short row's tail (at least 128 bits where used). */
     private static final VectorSpecies<Float> FLOAT_HALVES = VectorSpecies.of(float.class,
@@ -281,12 +283,17 @@ final class VectorKernelProvider implements KernelProvider {
     /**
      * Where the lanes fall into few runs of consecutive elements ({@link #gatherLanes}), a masked store per
      * run and position; otherwise one hardware scatter per position ({@code vscatterdps}), masked to the
-     * first {@code rows} lanes.
+     * first {@code rows} lanes. Below 512-bit vectors (no AVX-512: no scatter instruction, and the JDK's
+     * fallback boxes every vector) the elements are stored one by one.
      */
     @Override
     public void scatterLanes(float[] lanes, int from, int rows, int step, int count, float[] dst, int[] at) {
         if (runsFit(dst, at, rows, step, count)) {
             storeRuns(lanes, from, rows, step, count, dst, at);
+            return;
+        }
+        if (!HARDWARE_SCATTER) {
+            KernelProvider.super.scatterLanes(lanes, from, rows, step, count, dst, at);
             return;
         }
         if (rows < LANES) {
