@@ -40,6 +40,12 @@ final class VectorCodec {
      */
     private static final long HALF_BYTES = HALFS.vectorByteSize();
     private static final long FLOAT_BYTES = FLOATS.vectorByteSize();
+    /**
+     * Whether the vectors are 512 bits wide, so that the machine has AVX-512: masked loads and stores of 16-bit
+     * and byte lanes and scatters are instructions. Below it the JDK runs them as fallbacks that box the vector,
+     * and C2 then boxes every vector that meets one.
+     */
+    static final boolean AVX512 = FLOATS.vectorBitSize() >= 512;
 
     private VectorCodec() {}
 
@@ -48,9 +54,11 @@ final class VectorCodec {
         for (int k = 0; k < count; k++) {
             long at16 = (first + k * stride) * 2;
             boolean partial = k == count - 1 && last < LANES;
-            ShortVector raw = !partial || at16 + HALF_BYTES <= seg.byteSize()
-                    ? ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER)
-                    : ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER, HALFS.indexInRange(0, last));
+            if (partial && at16 + HALF_BYTES > seg.byteSize()) {
+                segmentEnd(seg, DataType.BF16, first + k * stride, last, dst, at + k * LANES);
+                continue;
+            }
+            ShortVector raw = ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER);
             if (partial) {
                 raw = raw.blend((short) 0, HALFS.indexInRange(0, last).not());
             }
@@ -68,9 +76,11 @@ final class VectorCodec {
         for (int k = 0; k < count; k++) {
             long at16 = (first + k * stride) * 2;
             boolean partial = k == count - 1 && last < LANES;
-            ShortVector raw = !partial || at16 + HALF_BYTES <= seg.byteSize()
-                    ? ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER)
-                    : ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER, HALFS.indexInRange(0, last));
+            if (partial && at16 + HALF_BYTES > seg.byteSize()) {
+                segmentEnd(seg, DataType.FLOAT16, first + k * stride, last, dst, at + k * LANES);
+                continue;
+            }
+            ShortVector raw = ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER);
             if (partial) {
                 raw = raw.blend((short) 0, HALFS.indexInRange(0, last).not());
             }
@@ -85,6 +95,17 @@ final class VectorCodec {
             }
             bits.or(h.and(0x80000000)).reinterpretAsFloats().intoArray(dst, at + k * LANES);
         }
+    }
+
+    /**
+     * A partial last position that ends the segment, where a whole vector does not fit: element by element,
+     * the rest of the position zeroed as the vector paths do. (A masked load of 16-bit lanes is no intrinsic
+     * without AVX-512: its fallback returns a boxed vector, and merged with the whole loads' vectors it had
+     * C2 box every vector of the loop.)
+     */
+    private static void segmentEnd(MemorySegment seg, DataType type, long first, int last, float[] dst, int at) {
+        ElementCodec.decode(seg, type, first, 1, last, dst, at);
+        java.util.Arrays.fill(dst, at + last, at + LANES, 0f);
     }
 
     /**
@@ -104,8 +125,10 @@ final class VectorCodec {
                     .convertShape(VectorOperators.I2S, HALFS, 0);
             if (n == LANES) {
                 h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER);
-            } else {
+            } else if (AVX512) {
                 h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER, HALFS.indexInRange(0, n));
+            } else {
+                ElementCodec.encode(src, at + k * LANES, n, seg, DataType.BF16, first + k * stride, 1);
             }
         }
     }
@@ -136,8 +159,10 @@ final class VectorCodec {
                     .convertShape(VectorOperators.I2S, HALFS, 0);
             if (k < count - 1 || last == LANES) {
                 h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER);
-            } else {
+            } else if (AVX512) {
                 h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER, HALFS.indexInRange(0, last));
+            } else {
+                ElementCodec.encode(src, at + k * LANES, last, seg, DataType.FLOAT16, first + k * stride, 1);
             }
         }
     }

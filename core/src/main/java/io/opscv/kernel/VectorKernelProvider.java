@@ -2,6 +2,7 @@ package io.opscv.kernel;
 
 import io.opscv.runtime.DataType;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
@@ -43,8 +44,6 @@ final class VectorKernelProvider implements KernelProvider {
      */
     private static final int LONG_CALL = 24;
     private static final int LONG_CALL_RUNS = 5;
-    /** Whether the vectors are 512 bits wide, so that the machine has AVX-512's scatter (x86) or SVE's. */
-    private static final boolean HARDWARE_SCATTER = FLOATS.vectorBitSize() >= 512;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     /** Half-width species for the overlapping stores of a short row's tail (at least 128 bits where used). */
     private static final VectorSpecies<Float> FLOAT_HALVES = VectorSpecies.of(float.class,
@@ -292,7 +291,7 @@ final class VectorKernelProvider implements KernelProvider {
             storeRuns(lanes, from, rows, step, count, dst, at);
             return;
         }
-        if (!HARDWARE_SCATTER) {
+        if (!VectorCodec.AVX512) {
             KernelProvider.super.scatterLanes(lanes, from, rows, step, count, dst, at);
             return;
         }
@@ -322,12 +321,13 @@ final class VectorKernelProvider implements KernelProvider {
 
     /**
      * A masked vector of bytes a row, the mask built once: (2225, 256, 15) FP32 rows a pitch apart copied 2 x
-     * as fast as by typed accesses.
+     * as fast as by typed accesses. Without AVX-512 a masked store of bytes is no instruction
+     * ({@link VectorCodec#AVX512}): typed accesses.
      */
     @Override
     public void copyRows(MemorySegment from, long fromAt, long fromPitch, MemorySegment to, long toAt, long toPitch,
                          long rows, int bytes) {
-        if (bytes > BYTES.length()) {
+        if (bytes > BYTES.length() || !VectorCodec.AVX512) {
             KernelProvider.super.copyRows(from, fromAt, fromPitch, to, toAt, toPitch, rows, bytes);
             return;
         }
@@ -563,9 +563,12 @@ final class VectorKernelProvider implements KernelProvider {
                 ShortVector.fromArray(HALF_HALVES, src, from).intoMemorySegment(seg, at, ORDER);
                 ShortVector.fromArray(HALF_HALVES, src, from + count - half)
                         .intoMemorySegment(seg, at + (count - half) * 2L, ORDER);
-            } else {
+            } else if (VectorCodec.AVX512) {
                 ShortVector.fromArray(HALFS, src, from + whole * LANES)
                         .intoMemorySegment(seg, at + whole * LANES * 2L, ORDER, tail);
+            } else {
+                MemorySegment.copy(src, from + whole * LANES, seg, ValueLayout.JAVA_SHORT_UNALIGNED,
+                        at + whole * LANES * 2L, count - whole * LANES);
             }
         }
     }
