@@ -3,7 +3,7 @@ package io.opscv.kernel;
 import java.util.Arrays;
 
 /**
- * The 1-D backward from a channels-last gradOut of a few channels ({@code 2 <= C < lanes}) with <em>batches in
+ * The 1-D backward from a channels-last gradOut of a few channels ({@code 2 <= C <= lanes}) with <em>batches in
  * lanes</em>: a group of {@code lanes} batches is one run of memory (each batch's {@code Lout·C} elements, its
  * channels interleaved), decoded at once and transposed so that a vector holds one element of every batch of
  * the group ({@link KernelProvider#toLanes}); the positions are then sorted channel by channel
@@ -14,7 +14,8 @@ import java.util.Arrays;
  *
  * <p>Rows in lanes take groups of {@code lanes} consecutive rows, {@code lanes / C} batches, whose elements lie
  * {@code C} apart: every position of such a group is a gather or a blend of runs, and a group's fixed costs buy
- * a few elements of each row. A/B against rows in lanes (2 threads, best op time): (587056, 3, 1 <- 16) FP32
+ * a few elements of each row. At {@code C = lanes} a group of rows in lanes is one batch, its positions plain
+ * loads, but its fixed costs still buy only {@code C·Lout} elements. A/B against rows in lanes (2 threads, best op time): (587056, 3, 1 <- 16) FP32
  * 20.9 -> 6.8 ms, (1047184, 2, 1 <- 16) FP16 17.1 -> 8.9, (169820, 3, 1 <- 80) FP16 17.0 -> 10.9; against
  * {@link FlatRows}: (467226, 8, 8 <- 6) FP16 12.6 -> 11.0, (881926, 2, 3 <- 18) FP16 11.1 -> 9.5. The forward
  * on the same staging was slower than rows in lanes from one input ((169820, 3, 1 -> 80) FP16 7.4 -> 9.7 ms)
@@ -27,7 +28,7 @@ final class BatchLanes {
     private BatchLanes() {}
 
     /**
-     * Whether {@code gradOut} (rows of {@code lout}) is a channels-last tensor of {@code 2 <= C < lanes}
+     * Whether {@code gradOut} (rows of {@code lout}) is a channels-last tensor of {@code 2 <= C <= lanes}
      * channels whose batches are runs ({@code strides (S, 1, C)}, {@code S >= C·lout}), and {@code out} (rows of
      * {@code lin}) has rows of consecutive elements evenly spaced across batches, each batch's block at most
      * {@link #MAX_BATCH_ELEMENTS} on either side.
@@ -36,7 +37,7 @@ final class BatchLanes {
         long channels = gradOut.shape()[1];
         long[] s = gradOut.strides();
         long[] o = out.strides();
-        return channels >= 2 && channels < lanes
+        return channels >= 2 && channels <= lanes
                 && s[1] == 1 && s[2] == channels && (gradOut.shape()[0] == 1 || s[0] >= channels * lout)
                 && channels * Math.max(lout, lin) <= MAX_BATCH_ELEMENTS
                 && (o[2] == 1 || lin == 1) && o[1] >= lin

@@ -209,8 +209,12 @@ class KernelProviderEquivalenceTest {
         // Periods of whole batches of many channels (runs of terms): chunks of four periods, and a last chunk.
         all.add(new KernelCase("flat_runs_c1024_bf16", 5, 1024, 1, 8, true, 0, DataType.BF16, side, true));
         all.add(new KernelCase("flat_runs_c2048", 5, 2048, 1, 4, false, 0, f, side, true));
-        // Batches in lanes (channels-last, 2 <= C < lanes): partial last groups, one input, one batch, C = 15,
-        // downsampling, the block limit, gaps between gradOut's batches and padded out rows.
+        // Batches in lanes (channels-last, 2 <= C <= lanes): partial last groups, one input, one batch, C = 15,
+        // downsampling, the block limit, gaps between gradOut's batches and padded out rows; C = 16, 8 and 4,
+        // a batch a vector at 512, 256 and 128 bits.
+        all.add(new KernelCase("batch_lanes_c16_bf16", 20, 16, 7, 12, false, 0, DataType.BF16, side, true));
+        all.add(new KernelCase("batch_lanes_c8_fp16_down", 40, 8, 6, 8, true, 0, DataType.FLOAT16, side, true));
+        all.add(new KernelCase("batch_lanes_c4_gaps", 25, 4, 5, 9, false, 0, f, gaps, true));
         all.add(new KernelCase("batch_lanes_c3_lin1_fp16", 37, 3, 1, 80, false, 0, DataType.FLOAT16, side, true));
         all.add(new KernelCase("batch_lanes_c15_bf16", 20, 15, 7, 30, true, 0, DataType.BF16, side, true));
         all.add(new KernelCase("batch_lanes_c2_down", 50, 2, 40, 13, false, 0, f, side, true));
@@ -310,6 +314,23 @@ class KernelProviderEquivalenceTest {
                         assertTrue(chunk % (4 * lanes) == 0 || chunk >= rows, kc + ": " + chunk + " rows a chunk");
                     }
                 }
+            }
+        }
+    }
+
+    /**
+     * A channels-last gradOut of 2 to lanes channels takes batches in lanes, a vector's worth of channels included
+     * (rows in lanes would take one batch a group); more channels than lanes, or one, do not.
+     */
+    @Test
+    void batchesInLanesTakeUpToAVectorOfChannels() {
+        int lanes = VECTOR.lanes();
+        try (Arena arena = Arena.ofShared()) {
+            for (int c : new int[] {1, 2, lanes, lanes + 1}) {
+                KernelCase kc = new KernelCase("c" + c, 6, c, 6, 8, false, 0, DataType.FLOAT16,
+                        KernelCase.Layout.TRANSPOSED_GRAD_OUT, false);
+                boolean batches = BatchLanes.applies(kc.gradOut(arena), kc.lout(), kc.out(arena), kc.lin(), lanes);
+                assertEquals(c >= 2 && c <= lanes, batches, kc.toString());
             }
         }
     }
