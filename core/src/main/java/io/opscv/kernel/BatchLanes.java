@@ -15,11 +15,9 @@ import java.util.Arrays;
  * <p>Rows in lanes take groups of {@code lanes} consecutive rows, {@code lanes / C} batches, whose elements lie
  * {@code C} apart: every position of such a group is a gather or a blend of runs, and a group's fixed costs buy
  * a few elements of each row. At {@code C = lanes} a group of rows in lanes is one batch, its positions plain
- * loads, but its fixed costs still buy only {@code C·Lout} elements. A/B against rows in lanes (2 threads, best op time): (587056, 3, 1 <- 16) FP32
- * 20.9 -> 6.8 ms, (1047184, 2, 1 <- 16) FP16 17.1 -> 8.9, (169820, 3, 1 <- 80) FP16 17.0 -> 10.9; against
- * {@link FlatRows}: (467226, 8, 8 <- 6) FP16 12.6 -> 11.0, (881926, 2, 3 <- 18) FP16 11.1 -> 9.5. The forward
- * on the same staging was slower than rows in lanes from one input ((169820, 3, 1 -> 80) FP16 7.4 -> 9.7 ms)
- * and than {@link FlatRows} on short rows, faster only on (587056, 3, 1 -> 16) FP32 (9.5 -> 7.0): not taken.
+ * loads, but its fixed costs still buy only {@code C·Lout} elements. This form was measured faster than rows in
+ * lanes and than {@link FlatRows} on the cells it takes; a forward on the same staging was slower than both, so
+ * the forward has none (docs/KERNELS.md, "A channels-last gradOut of a few channels").
  */
 final class BatchLanes {
     /** The most elements a batch may hold on either side: a group's buffers (a few of lanes × that) stay in L2. */
