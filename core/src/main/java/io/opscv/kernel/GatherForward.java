@@ -35,20 +35,23 @@ final class GatherForward {
         int lout = t.lout();
         // An upsampling's block holds fewer inputs, so that its outputs stay near BLOCK.
         int blockInputs = lout <= lin ? BLOCK : (int) Math.max(1, (long) BLOCK * lin / lout);
-        ScatterBackward.forEachUnit(out, lin, lout, blockInputs, pool, b -> new Scratch(lin, blockInputs, provider),
+        ScatterBackward.forEachUnit(out, lin, lout, blockInputs, pool,
+                b -> new Scratch(lin, blockInputs, provider, b),
                 (r0, rows, i0, i1, s) -> unit(self, out, t, provider, r0, rows, i0, i1, s));
     }
 
     /** One thread's tiles: a block's inputs of four rows (with four vectors of slack) and their outputs. */
     private static final class Scratch {
+        final Buffers buffers;
         final int xPitch;
         final float[] x;
         float[] y;
 
-        Scratch(int lin, int blockInputs, KernelProvider provider) {
+        Scratch(int lin, int blockInputs, KernelProvider provider, Buffers b) {
+            buffers = b;
             xPitch = Math.min(lin, blockInputs) + 1;
-            x = new float[ScatterBackward.ROWS * xPitch + 4 * provider.lanes()];
-            y = new float[ScatterBackward.ROWS * (BLOCK + 1)];
+            x = b.floats(ScatterBackward.ROWS * xPitch + 4 * provider.lanes());
+            y = b.floats(ScatterBackward.ROWS * (BLOCK + 1));
         }
     }
 
@@ -64,7 +67,7 @@ final class GatherForward {
         int outputs = j1 - j0;
         if (ScatterBackward.ROWS * outputs > s.y.length) {
             // Scales that place outputs closer than their inputs: more outputs per block than planned.
-            s.y = new float[ScatterBackward.ROWS * outputs];
+            s.y = s.buffers.floats(ScatterBackward.ROWS * outputs);
         }
         int span = Math.min(lin, i1 + 1) - i0;
         for (int k = 0; k < rows; k++) {

@@ -45,7 +45,7 @@ final class ScatterBackward {
     static void run(StridedTensor gradOut, StridedTensor out, LinearTable t, KernelProvider provider,
                     WorkerPool pool) {
         int lin = t.lin();
-        forEachUnit(out, lin, t.lout(), BLOCK_INPUTS, pool, b -> new Scratch(lin),
+        forEachUnit(out, lin, t.lout(), BLOCK_INPUTS, pool, b -> new Scratch(lin, b),
                 (r0, rows, i0, i1, s) -> unit(gradOut, out, t, provider, r0, rows, i0, i1, s));
     }
 
@@ -109,19 +109,24 @@ final class ScatterBackward {
         }
     }
 
-    /** One thread's tiles: a block's sums and the gradOut positions it reads, for {@link #ROWS} rows. */
+    /**
+     * One thread's tiles: a block's sums and the gradOut positions it reads, for {@link #ROWS} rows, from the
+     * pool's kept buffers (a cache-resident call allocated them anew each time).
+     */
     private static final class Scratch {
+        final Buffers buffers;
         final int sumsPitch;
         final float[] sums;
         int gPitch;
         float[] g;
 
-        Scratch(int lin) {
+        Scratch(int lin, Buffers b) {
+            buffers = b;
             sumsPitch = Math.min(lin, BLOCK_INPUTS) + 2;
-            sums = new float[ROWS * sumsPitch];
+            sums = b.floats(ROWS * sumsPitch);
             // A block of a downsampling reads fewer positions than it has inputs, plus the two at its ends.
             gPitch = sumsPitch;
-            g = new float[ROWS * gPitch];
+            g = b.floats(ROWS * gPitch);
         }
     }
 
@@ -132,7 +137,7 @@ final class ScatterBackward {
         if (jB - jA > s.gPitch) {
             // Scales that place positions closer than their inputs: more positions than inputs per block.
             s.gPitch = jB - jA;
-            s.g = new float[ROWS * s.gPitch];
+            s.g = s.buffers.floats(ROWS * s.gPitch);
         }
         for (int k = 0; k < rows; k++) {
             readRow(provider, gradOut, rowStart(gradOut, r0 + k), jA, jB - jA, s.g, k * s.gPitch);
