@@ -41,11 +41,11 @@ public final class CellLoop {
             try (SweepFixture f = new SweepFixture(c)) {
                 List<Double> ms = new ArrayList<>();
                 long allocatedFrom = 0;
-                int callsFrom = 0;
+                int callsFrom = -1;
                 long start = System.nanoTime();
                 long end = start + (long) (seconds * 1e9);
                 while (System.nanoTime() < end || ms.size() < 3) {
-                    if (callsFrom == 0 && System.nanoTime() - start > (end - start) / 3) {
+                    if (callsFrom < 0 && System.nanoTime() - start > (end - start) / 3) {
                         allocatedFrom = threads.getTotalThreadAllocatedBytes();
                         callsFrom = ms.size();
                     }
@@ -53,8 +53,13 @@ public final class CellLoop {
                     f.runOperator();
                     ms.add((System.nanoTime() - t0) / 1e6);
                 }
-                int from = callsFrom == 0 ? ms.size() / 3 : callsFrom;
-                long allocated = callsFrom == 0 ? 0 : threads.getTotalThreadAllocatedBytes() - allocatedFrom;
+                if (callsFrom < 0 || callsFrom == ms.size()) {
+                    // Calls longer than the run's first third: the last call alone.
+                    callsFrom = ms.size() - 1;
+                    allocatedFrom = -1;
+                }
+                int from = callsFrom;
+                long allocated = allocatedFrom < 0 ? 0 : threads.getTotalThreadAllocatedBytes() - allocatedFrom;
                 List<Double> tail = new ArrayList<>(ms.subList(from, ms.size()));
                 Collections.sort(tail);
                 System.out.printf("%s %s %s best %.3f med %.3f calls %d alloc/call %.0f KB%n", args[0], c.name(),
