@@ -110,13 +110,14 @@ final class VectorCodec {
 
     /**
      * BF16 rounded to nearest even as {@link ElementCodec#floatToBf16}: add 0x7fff plus the lowest kept
-     * bit, keep the top half; a position holding a NaN goes through the codec.
+     * bit, keep the top half; a position holding a NaN goes through the codec, as does a partial last position
+     * below AVX-512 (no masked 16-bit store there).
      */
     static void roundBf16(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
         for (int k = 0; k < count; k++) {
             int n = k == count - 1 ? last : LANES;
             IntVector bits = FloatVector.fromArray(FLOATS, src, at + k * LANES).reinterpretAsInts();
-            if (bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
+            if (n < LANES && !AVX512 || bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
                 ElementCodec.encode(src, at + k * LANES, n, seg, DataType.BF16, first + k * stride, 1);
                 continue;
             }
@@ -125,10 +126,8 @@ final class VectorCodec {
                     .convertShape(VectorOperators.I2S, HALFS, 0);
             if (n == LANES) {
                 h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER);
-            } else if (AVX512) {
-                h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER, HALFS.indexInRange(0, n));
             } else {
-                ElementCodec.encode(src, at + k * LANES, n, seg, DataType.BF16, first + k * stride, 1);
+                h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER, HALFS.indexInRange(0, n));
             }
         }
     }
@@ -139,9 +138,14 @@ final class VectorCodec {
      * 0xfff plus the lowest kept bit; a subnormal or zero: the float plus 0.5, whose ulp is the smallest
      * subnormal, rounds in the FPU. A position whose results are all normal skips the other cases' blends.
      * (The JDK's conversion loop is faster on long runs, but does not vectorize a position of 16 elements.)
+     * Below AVX-512 a partial last position goes through the codec (no masked 16-bit store there).
      */
     static void roundFp16(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
         for (int k = 0; k < count; k++) {
+            if (k == count - 1 && last < LANES && !AVX512) {
+                ElementCodec.encode(src, at + k * LANES, last, seg, DataType.FLOAT16, first + k * stride, 1);
+                continue;
+            }
             IntVector bits = FloatVector.fromArray(FLOATS, src, at + k * LANES).reinterpretAsInts();
             IntVector magnitude = bits.and(0x7fffffff);
             IntVector odd = magnitude.lanewise(VectorOperators.LSHR, 13).and(1);
@@ -159,10 +163,8 @@ final class VectorCodec {
                     .convertShape(VectorOperators.I2S, HALFS, 0);
             if (k < count - 1 || last == LANES) {
                 h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER);
-            } else if (AVX512) {
-                h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER, HALFS.indexInRange(0, last));
             } else {
-                ElementCodec.encode(src, at + k * LANES, last, seg, DataType.FLOAT16, first + k * stride, 1);
+                h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER, HALFS.indexInRange(0, last));
             }
         }
     }
