@@ -231,6 +231,31 @@ public interface KernelProvider {
     }
 
     /**
+     * Reads {@code count} positions of {@link #lanes()} rows of consecutive elements, row l from element
+     * {@code starts[l] + from}, straight into the lane-major {@code lanes} from 0 (as {@link #decodeRows} then
+     * {@link #toLanes}, with no tile between) where this provider moves rows in registers; false, nothing read, where
+     * it does not. May write {@code lanes} up to position {@code roundUp(count, lanes())}.
+     *
+     * @param spare scratch of at least {@code 2·lanes²} floats
+     */
+    default boolean rowsToLanes(MemorySegment seg, DataType type, long[] starts, long from, int count, float[] lanes,
+                                float[] spare) {
+        return false;
+    }
+
+    /**
+     * The inverse of {@link #rowsToLanes}: writes exactly {@code count} positions of each row from the lane-major
+     * {@code lanes}, rounded once, where this provider moves rows in registers; false, nothing written, where it does
+     * not.
+     *
+     * @param spare scratch of at least {@code 2·lanes²} floats
+     */
+    default boolean lanesToRows(float[] lanes, int count, MemorySegment seg, DataType type, long[] starts, long from,
+                                float[] spare) {
+        return false;
+    }
+
+    /**
      * The inverse of {@link #decodeRows}: row l of {@code tile} to {@code count} consecutive elements from
      * element {@code starts[l] + from}, rounded once ({@link #encodeRun} row by row); writes nothing else.
      */

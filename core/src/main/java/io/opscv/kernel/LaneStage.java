@@ -20,6 +20,11 @@ import java.lang.foreign.MemorySegment;
  *       contiguous tensor)</td>
  *       <td>one run for the whole group, transposed; rows of at most {@link #SHORT_POSITIONS} positions
  *       gathered from it (a 16 × 16 transpose would be mostly padding)</td></tr>
+ *   <tr><td>s = 1, every lane a row, more than {@link #SHORT_POSITIONS} positions, where the provider moves such
+ *       rows in registers (FLOAT and BF16 at 8 lanes)</td>
+ *       <td>straight between memory and the lanes ({@link KernelProvider#rowsToLanes},
+ *       {@link KernelProvider#lanesToRows}), no tile or group buffer: the copy into a tile took as long as the
+ *       transpose</td></tr>
  *   <tr><td>end to end, rows longer than a read, the group at most {@link #GROUP_FLOATS} floats</td>
  *       <td>in: the whole group decoded in one run at its first read from position 0 and transposed from
  *       there; out, where the caller announces whole rows ({@link #writesWholeRows}): transposed into a
@@ -117,6 +122,8 @@ final class LaneStage {
      */
     private float[] groupOut;
     private int pending;
+    /** Whether the rows announced whole go straight to memory ({@link KernelProvider#lanesToRows}), only counted. */
+    private boolean straight;
     private int valid;
     /** The last selection's first row, its batch and channel, and where the group after it starts (-1: segments). */
     private long selectedBatch;
@@ -178,6 +185,7 @@ final class LaneStage {
             throw new IllegalStateException("rows announced whole were left with " + pending + " positions unwritten");
         }
         pending = 0;
+        straight = false;
         heldStart = -1;
         long n;
         long c;
@@ -297,6 +305,9 @@ final class LaneStage {
             ElementCodec.decodeShortRows(segment, type, rowStart, rowStep, valid, from, stride, count, lanesOut, lanes);
             return;
         }
+        if (stride == 1 && valid == lanes && provider.rowsToLanes(segment, type, rowStart, from, count, lanesOut, spare)) {
+            return;
+        }
         if (groupHeld(from)) {
             provider.toLanes(group, from, length, count, lanesOut, 0, spare);
             return;
@@ -341,6 +352,7 @@ final class LaneStage {
                 groupOut = buffers.floats(lanes * length + lanes);
             }
             pending = length;
+            straight = false;
         }
     }
 
@@ -362,6 +374,9 @@ final class LaneStage {
         if (pending < 0) {
             throw new IllegalStateException("rows announced whole were written twice");
         }
+        if (pending == 0 && straight) {
+            return;
+        }
         if (pending == 0 && endToEnd) {
             provider.encodeRun(groupOut, 0, lanes * length, segment, type, rowStart[0]);
         } else if (pending == 0) {
@@ -374,6 +389,15 @@ final class LaneStage {
 
     /** {@link #write} row by row, kept apart as {@link #readRows}. */
     private void writeRows(int from, int count, float[] lanesIn) {
+        if ((pending == 0 || pending == length || straight) && stride == 1 && valid == lanes
+                && provider.lanesToRows(lanesIn, count, segment, type, rowStart, from, spare)) {
+            // Rows announced whole that the provider writes straight from the lanes are counted, not collected.
+            if (pending > 0) {
+                straight = true;
+                collected(count);
+            }
+            return;
+        }
         if (pending > 0) {
             provider.fromLanes(lanesIn, 0, count, groupOut, from, length, spare);
             collected(count);
@@ -407,7 +431,10 @@ final class LaneStage {
     /** Writes +0 to positions {@code [from, from + count)} of the group's rows (all dtypes: zero bits). */
     void writeZeros(int from, int count) {
         long size = type.byteSize();
-        if (pending > 0) {
+        if (straight) {
+            collected(count);
+        }
+        if (pending > 0 && !straight) {
             for (int l = 0; l < lanes; l++) {
                 java.util.Arrays.fill(groupOut, l * length + from, l * length + from + count, 0f);
             }

@@ -456,6 +456,19 @@ final class VectorKernelProvider implements KernelProvider {
         }
     }
 
+    /** At 8 lanes, FLOAT and BF16 rows in registers ({@link VectorTransposes#rowsToLanes}). */
+    @Override
+    public boolean rowsToLanes(MemorySegment seg, DataType type, long[] starts, long from, int count, float[] lanes,
+                               float[] spare) {
+        return VectorTransposes.rowsToLanes(seg, type, starts, from, count, lanes, spare);
+    }
+
+    @Override
+    public boolean lanesToRows(float[] lanes, int count, MemorySegment seg, DataType type, long[] starts, long from,
+                               float[] spare) {
+        return VectorTransposes.lanesToRows(lanes, count, seg, type, starts, from, spare);
+    }
+
     /** The inverse of {@link #decodeRows}, rounded once. */
     @Override
     public void encodeRows(float[] tile, int tileStride, int rows, int count, MemorySegment seg, DataType type,

@@ -1,9 +1,10 @@
 package io.opscv.kernel;
 
+import io.opscv.runtime.DataType;
+import java.lang.foreign.MemorySegment;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorMask;
-import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
@@ -11,10 +12,8 @@ import jdk.incubator.vector.VectorSpecies;
  * rows k and k + lanes/2 become rows 2k and 2k + 1 by interleaving their low halves and their high halves
  * (one two-source permute each); after log2(lanes) rounds row m holds column m. At 16 lanes the four rounds
  * run on locals ({@link #transpose16}: the JIT keeps only locals in registers). At 8 lanes (AVX2) a
- * two-source permute is two permutes and a blend, so {@link #transpose8} swaps blocks instead: round d
- * exchanges, for each pair of rows d apart, the upper row's lanes with bit d set and the lower row's lanes
- * with bit d clear, a single-source permute and a blend a row. At other widths each round goes through a
- * small L1 buffer, which keeps every vector local to one loop body.
+ * two-source permute is two permutes and a blend, so the transposes swap blocks instead ({@link RowTransposes}).
+ * At other widths each round goes through a small L1 buffer, which keeps every vector local to one loop body.
  */
 final class VectorTransposes {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
@@ -24,16 +23,6 @@ final class VectorTransposes {
     private static final int ROUNDS = Integer.numberOfTrailingZeros(LANES);
     private static final IntVector ZIP_LOW = zip(0);
     private static final IntVector ZIP_HIGH = zip(LANES / 2);
-    /**
-     * {@link #transpose8}'s swaps (lane k takes lane k xor d) and its lanes with bit d set, null at other widths.
-     */
-    private static final VectorShuffle<Float> SWAP1 = LANES == 8 ? VectorShuffle.fromOp(FLOATS, k -> k ^ 1) : null;
-    private static final VectorShuffle<Float> SWAP2 = LANES == 8 ? VectorShuffle.fromOp(FLOATS, k -> k ^ 2) : null;
-    private static final VectorShuffle<Float> SWAP4 = LANES == 8 ? VectorShuffle.fromOp(FLOATS, k -> k ^ 4) : null;
-    private static final VectorMask<Float> BIT1 = LANES == 8 ? VectorMask.fromLong(FLOATS, 0b10101010) : null;
-    private static final VectorMask<Float> BIT2 = LANES == 8 ? VectorMask.fromLong(FLOATS, 0b11001100) : null;
-    private static final VectorMask<Float> BIT4 = LANES == 8 ? VectorMask.fromLong(FLOATS, 0b11110000) : null;
-
     private VectorTransposes() {}
 
     /** Lane k takes lane from + k/2 of the first vector (k even) or of the second (k odd). */
@@ -52,7 +41,7 @@ final class VectorTransposes {
                 continue;
             }
             if (LANES == 8) {
-                transpose8(rows, rowsAt + c, rowStride, lanes, at + c * LANES, LANES);
+                RowTransposes.toLanesArray(rows, rowsAt + c, rowStride, LANES, lanes, at + c * LANES);
                 continue;
             }
             // The rounds alternate between the spare buffer and the block's place in lanes, ending in lanes.
@@ -77,7 +66,7 @@ final class VectorTransposes {
                 continue;
             }
             if (LANES == 8 && n == LANES) {
-                transpose8(lanes, at + c * LANES, LANES, rows, rowsAt + c, rowStride);
+                RowTransposes.fromLanesArray(lanes, at + c * LANES, LANES, rows, rowsAt + c, rowStride);
                 continue;
             }
             // A partial block (or another width): the rounds in the spare buffer's two halves, then n per row by
@@ -87,7 +76,7 @@ final class VectorTransposes {
                 transpose16(lanes, at + c * LANES, LANES, spare, 0, LANES);
                 result = 0;
             } else if (LANES == 8) {
-                transpose8(lanes, at + c * LANES, LANES, spare, 0, LANES);
+                RowTransposes.fromLanesArray(lanes, at + c * LANES, LANES, spare, 0, LANES);
                 result = 0;
             } else {
                 float[] from = lanes;
@@ -106,6 +95,63 @@ final class VectorTransposes {
                         .intoArray(rows, rowsAt + l * rowStride + c, first);
             }
         }
+    }
+
+    /**
+     * {@link KernelProvider#rowsToLanes}: at 8 lanes, FLOAT and BF16 rows straight into the lanes ({@link
+     * RowTransposes}); a partial last block read whole where the segment holds every row's vector (its lanes past the
+     * rows are slack), else decoded row by row into {@code spare} and transposed from there.
+     */
+    static boolean rowsToLanes(MemorySegment seg, DataType type, long[] starts, long from, int count, float[] lanes,
+                               float[] spare) {
+        if (!RowTransposes.APPLIES || type != DataType.FLOAT && type != DataType.BF16) {
+            return false;
+        }
+        int whole = count / LANES * LANES;
+        if (whole < count) {
+            boolean held = true;
+            for (int l = 0; l < LANES; l++) {
+                held &= (starts[l] + from + whole + LANES) * type.byteSize() <= seg.byteSize();
+            }
+            if (held) {
+                whole += LANES;
+            } else {
+                for (int l = 0; l < LANES; l++) {
+                    ElementCodec.decode(seg, type, starts[l] + from + whole, 1, count - whole, spare, l * LANES);
+                }
+                RowTransposes.toLanesArray(spare, 0, LANES, LANES, lanes, whole * LANES);
+            }
+        }
+        if (type == DataType.FLOAT) {
+            RowTransposes.toLanesFloat(seg, starts, from, whole, lanes, 0);
+        } else {
+            RowTransposes.toLanesBf16(seg, starts, from, whole, lanes, 0);
+        }
+        return true;
+    }
+
+    /**
+     * {@link KernelProvider#lanesToRows}: at 8 lanes, FLOAT and BF16 rows straight from the lanes ({@link
+     * RowTransposes}); a partial last block transposed into {@code spare} and rounded row by row by the codec.
+     */
+    static boolean lanesToRows(float[] lanes, int count, MemorySegment seg, DataType type, long[] starts, long from,
+                               float[] spare) {
+        if (!RowTransposes.APPLIES || type != DataType.FLOAT && type != DataType.BF16) {
+            return false;
+        }
+        int whole = count / LANES * LANES;
+        if (type == DataType.FLOAT) {
+            RowTransposes.fromLanesFloat(lanes, 0, whole, seg, starts, from);
+        } else {
+            RowTransposes.fromLanesBf16(lanes, 0, whole, seg, starts, from);
+        }
+        if (whole < count) {
+            RowTransposes.fromLanesArray(lanes, whole * LANES, LANES, spare, 0, LANES);
+            for (int l = 0; l < LANES; l++) {
+                ElementCodec.encode(spare, l * LANES, count - whole, seg, type, starts[l] + from + whole, 1);
+            }
+        }
+        return true;
     }
 
     /** A 16 × 16 transpose in registers: {@link #zipRound}'s four rounds on locals (the JIT keeps only locals in registers). */
@@ -206,50 +252,6 @@ final class VectorTransposes {
         d13.reinterpretAsFloats().intoArray(dst, dstAt + 13 * dstStride);
         d14.reinterpretAsFloats().intoArray(dst, dstAt + 14 * dstStride);
         d15.reinterpretAsFloats().intoArray(dst, dstAt + 15 * dstStride);
-    }
-
-    /** An 8 × 8 transpose in registers by block swaps (see the class comment), rounds d = 4, 2, 1. */
-    private static void transpose8(float[] src, int srcAt, int srcStride, float[] dst, int dstAt, int dstStride) {
-        FloatVector r0 = FloatVector.fromArray(FLOATS, src, srcAt + 0 * srcStride);
-        FloatVector r1 = FloatVector.fromArray(FLOATS, src, srcAt + 1 * srcStride);
-        FloatVector r2 = FloatVector.fromArray(FLOATS, src, srcAt + 2 * srcStride);
-        FloatVector r3 = FloatVector.fromArray(FLOATS, src, srcAt + 3 * srcStride);
-        FloatVector r4 = FloatVector.fromArray(FLOATS, src, srcAt + 4 * srcStride);
-        FloatVector r5 = FloatVector.fromArray(FLOATS, src, srcAt + 5 * srcStride);
-        FloatVector r6 = FloatVector.fromArray(FLOATS, src, srcAt + 6 * srcStride);
-        FloatVector r7 = FloatVector.fromArray(FLOATS, src, srcAt + 7 * srcStride);
-        FloatVector a0 = r0.blend(r4.rearrange(SWAP4), BIT4);
-        FloatVector a4 = r0.rearrange(SWAP4).blend(r4, BIT4);
-        FloatVector a1 = r1.blend(r5.rearrange(SWAP4), BIT4);
-        FloatVector a5 = r1.rearrange(SWAP4).blend(r5, BIT4);
-        FloatVector a2 = r2.blend(r6.rearrange(SWAP4), BIT4);
-        FloatVector a6 = r2.rearrange(SWAP4).blend(r6, BIT4);
-        FloatVector a3 = r3.blend(r7.rearrange(SWAP4), BIT4);
-        FloatVector a7 = r3.rearrange(SWAP4).blend(r7, BIT4);
-        FloatVector b0 = a0.blend(a2.rearrange(SWAP2), BIT2);
-        FloatVector b2 = a0.rearrange(SWAP2).blend(a2, BIT2);
-        FloatVector b1 = a1.blend(a3.rearrange(SWAP2), BIT2);
-        FloatVector b3 = a1.rearrange(SWAP2).blend(a3, BIT2);
-        FloatVector b4 = a4.blend(a6.rearrange(SWAP2), BIT2);
-        FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
-        FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
-        FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
-        FloatVector c0 = b0.blend(b1.rearrange(SWAP1), BIT1);
-        FloatVector c1 = b0.rearrange(SWAP1).blend(b1, BIT1);
-        FloatVector c2 = b2.blend(b3.rearrange(SWAP1), BIT1);
-        FloatVector c3 = b2.rearrange(SWAP1).blend(b3, BIT1);
-        FloatVector c4 = b4.blend(b5.rearrange(SWAP1), BIT1);
-        FloatVector c5 = b4.rearrange(SWAP1).blend(b5, BIT1);
-        FloatVector c6 = b6.blend(b7.rearrange(SWAP1), BIT1);
-        FloatVector c7 = b6.rearrange(SWAP1).blend(b7, BIT1);
-        c0.intoArray(dst, dstAt + 0 * dstStride);
-        c1.intoArray(dst, dstAt + 1 * dstStride);
-        c2.intoArray(dst, dstAt + 2 * dstStride);
-        c3.intoArray(dst, dstAt + 3 * dstStride);
-        c4.intoArray(dst, dstAt + 4 * dstStride);
-        c5.intoArray(dst, dstAt + 5 * dstStride);
-        c6.intoArray(dst, dstAt + 6 * dstStride);
-        c7.intoArray(dst, dstAt + 7 * dstStride);
     }
 
     /** One round: rows k and k + lanes/2 of src (rows {@code stride} apart) become rows 2k and 2k + 1 of dst. */

@@ -32,6 +32,11 @@ class GeneratedSourcesTest {
         assertGenerated(CombineRowsGenerator.source(), CombineRowsGenerator.TARGET, "CombineRowsGenerator");
     }
 
+    @Test
+    void rowTransposesIsItsGeneratorsOutput() throws IOException {
+        assertGenerated(RowTransposesGenerator.source(), RowTransposesGenerator.TARGET, "RowTransposesGenerator");
+    }
+
     private static void assertGenerated(String source, Path target, String generator) throws IOException {
         assertEquals(source, Files.readString(target, StandardCharsets.UTF_8),
                 target.getFileName() + " is not " + generator + "'s output: rerun the generator");

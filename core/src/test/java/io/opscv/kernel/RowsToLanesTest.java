@@ -1,0 +1,129 @@
+package io.opscv.kernel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.opscv.runtime.DataType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.Random;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The vector provider's rows moved straight between a tensor and the lanes ({@link KernelProvider#rowsToLanes},
+ * {@link KernelProvider#lanesToRows}; FLOAT and BF16 at 8 lanes, {@link RowTransposes}) give the codec's
+ * element-by-element bits ({@link ElementCodec}), for counts of whole blocks and of partial ones, rows that end the
+ * segment or not, on random bit patterns (NaNs, infinities and subnormals among them), and write nothing outside the
+ * rows' positions; where the provider declines, nothing is moved.
+ */
+class RowsToLanesTest {
+    private static final KernelProvider VECTOR = KernelProviders.vector();
+    private static final int[] COUNTS = {1, 5, 8, 13, 16, 24, 37, 64, 71};
+
+    @ParameterizedTest
+    @EnumSource(value = DataType.class, names = {"FLOAT", "BF16", "FLOAT16"})
+    void rowsReadIntoTheLanesAreTheCodecsWidening(DataType type) {
+        assumeTrue(VECTOR != null);
+        int lanes = VECTOR.lanes();
+        Random random = new Random(41);
+        for (int count : COUNTS) {
+            for (int slack : new int[] {3 * lanes, 0}) {
+            try (Arena arena = Arena.ofConfined()) {
+                long[] starts = starts(lanes, count, random);
+                long from = 2;
+                MemorySegment seg = randomBits(arena, type, starts[lanes - 1] + from + count + slack, random);
+                float[] actual = new float[roundUp(count, lanes) * lanes + lanes];
+                boolean moved = VECTOR.rowsToLanes(seg, type, starts, from, count, actual, new float[2 * lanes * lanes]);
+                assertTrue(moved || lanes != 8 || type == DataType.FLOAT16, type + " at 8 lanes moves in registers");
+                if (!moved) {
+                    assertTrue(java.util.Arrays.equals(actual, new float[actual.length]), "declined, yet read");
+                    return;
+                }
+                float[] row = new float[count];
+                for (int l = 0; l < lanes; l++) {
+                    ElementCodec.decode(seg, type, starts[l] + from, 1, count, row, 0);
+                    for (int k = 0; k < count; k++) {
+                        assertEquals(KernelCase.canonical(Float.floatToRawIntBits(row[k]), DataType.FLOAT),
+                                KernelCase.canonical(Float.floatToRawIntBits(actual[k * lanes + l]), DataType.FLOAT),
+                                type + " count " + count + " slack " + slack + " row " + l + " position " + k);
+                    }
+                }
+            }
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = DataType.class, names = {"FLOAT", "BF16", "FLOAT16"})
+    void lanesWrittenToRowsAreTheCodecsRoundingAndNothingElse(DataType type) {
+        assumeTrue(VECTOR != null);
+        int lanes = VECTOR.lanes();
+        Random random = new Random(43);
+        for (int count : COUNTS) {
+            try (Arena arena = Arena.ofConfined()) {
+                long[] starts = starts(lanes, count, random);
+                long from = 3;
+                long elements = starts[lanes - 1] + from + count + (count % 2) * 3 * lanes;
+                MemorySegment actual = randomBits(arena, type, elements, random);
+                MemorySegment original = arena.allocate(actual.byteSize(), 4).copyFrom(actual);
+                MemorySegment expected = arena.allocate(actual.byteSize(), 4).copyFrom(actual);
+                int tileStride = roundUp(count, lanes);
+                float[] values = new float[tileStride * lanes + lanes];
+                for (int k = 0; k < values.length; k++) {
+                    // Random bits: ties, NaNs, infinities, subnormals and values past FP16's range all occur.
+                    values[k] = random.nextInt(4) == 0 ? Float.intBitsToFloat(random.nextInt())
+                            : (float) (random.nextGaussian() * Math.pow(2, random.nextInt(40) - 20));
+                }
+                float[] row = new float[count];
+                for (int l = 0; l < lanes; l++) {
+                    for (int k = 0; k < count; k++) {
+                        row[k] = values[k * lanes + l];
+                    }
+                    ElementCodec.encode(row, 0, count, expected, type, starts[l] + from, 1);
+                }
+                boolean moved = VECTOR.lanesToRows(values, count, actual, type, starts, from, new float[2 * lanes * lanes]);
+                assertTrue(moved || lanes != 8 || type == DataType.FLOAT16, type + " at 8 lanes moves in registers");
+                if (!moved) {
+                    // Declined: nothing may have been written.
+                    expected.copyFrom(original);
+                }
+                for (long e = 0; e < elements; e++) {
+                    int want = bits(expected, type, e);
+                    int got = bits(actual, type, e);
+                    assertEquals(KernelCase.canonical(want, type), KernelCase.canonical(got, type),
+                            type + " count " + count + " element " + e);
+                }
+            }
+        }
+    }
+
+    /** Row starts a little more than a row apart, unevenly, none aligned to a vector. */
+    private static long[] starts(int lanes, int count, Random random) {
+        long[] starts = new long[lanes];
+        long at = 1 + random.nextInt(5);
+        for (int l = 0; l < lanes; l++) {
+            starts[l] = at;
+            at += count + 1 + random.nextInt(7);
+        }
+        return starts;
+    }
+
+    private static MemorySegment randomBits(Arena arena, DataType type, long elements, Random random) {
+        MemorySegment seg = arena.allocate(elements * type.byteSize(), 4);
+        for (long b = 0; b < seg.byteSize(); b++) {
+            seg.set(java.lang.foreign.ValueLayout.JAVA_BYTE, b, (byte) random.nextInt());
+        }
+        return seg;
+    }
+
+    private static int bits(MemorySegment seg, DataType type, long e) {
+        return type == DataType.FLOAT ? Float.floatToRawIntBits(seg.get(ElementCodec.F32, e * 4))
+                : seg.get(ElementCodec.U16, e * 2) & 0xffff;
+    }
+
+    private static int roundUp(int count, int lanes) {
+        return (count + lanes - 1) / lanes * lanes;
+    }
+}
