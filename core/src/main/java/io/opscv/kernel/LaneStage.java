@@ -21,7 +21,7 @@ import java.lang.foreign.MemorySegment;
  *       <td>one run for the whole group, transposed; rows of at most {@link #SHORT_POSITIONS} positions
  *       gathered from it (a 16 × 16 transpose would be mostly padding)</td></tr>
  *   <tr><td>s = 1, every lane a row, more than {@link #SHORT_POSITIONS} positions, where the provider moves such
- *       rows in registers (FLOAT and BF16 at 8 lanes)</td>
+ *       rows in registers (at 8 lanes: FLOAT and BF16 both ways, FLOAT16 in)</td>
  *       <td>straight between memory and the lanes ({@link KernelProvider#rowsToLanes},
  *       {@link KernelProvider#lanesToRows}), no tile or group buffer: the copy into a tile took as long as the
  *       transpose</td></tr>

@@ -15,8 +15,8 @@ import jdk.incubator.vector.VectorSpecies;
 /**
  * The 8 × 8 transposes between rows and lanes of {@link VectorTransposes}, one method per kind of rows
  * and direction: rows in a float array, or FLOAT and BF16 rows of a tensor read into the lanes and
- * written from them in registers, with no staging tile between (the tile's copy took as long as the
- * transpose). {@code count} positions (a multiple of 8) of the 8 rows, position k of row l at
+ * written from them in registers (FLOAT16 rows read), with no staging tile between (the tile's copy
+ * took as long as the transpose). {@code count} positions (a multiple of 8) of the 8 rows, position k of row l at
  * {@code lanes[at + k·8 + l]}; only at 8 lanes (AVX2). The transpose swaps blocks: round d = 4, 2, 1
  * exchanges, for each pair of rows d apart, the upper row's lanes with bit d set and the lower row's
  * lanes with bit d clear, a single-source permute and a blend a row (a two-source permute is two
@@ -428,6 +428,89 @@ final class RowTransposes {
                 ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0)).intoMemorySegment(rows, (starts[7] + from + c) * 2,
                         ORDER);
             }
+        }
+    }
+
+    /** {@code count} positions of 8 FLOAT16 rows of a tensor, row l from element {@code starts[l] + from} into the lanes. */
+    static void toLanesFp16(MemorySegment rows, long[] starts, long from, int count, float[] lanes, int at, float[] spare) {
+        for (int c = 0; c < count; c += 8) {
+            IntVector h0 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[0] + from + c) * 2, ORDER)
+                    .convertShape(VectorOperators.S2I, INTS, 0);
+            IntVector m0 = h0.and(0x7fff);
+            FloatVector r0 = m0.lanewise(VectorOperators.LSHL, 13).reinterpretAsFloats().mul(0x1p112f)
+                    .reinterpretAsInts().or(h0.and(0x80000000)).reinterpretAsFloats();
+            IntVector h1 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[1] + from + c) * 2, ORDER)
+                    .convertShape(VectorOperators.S2I, INTS, 0);
+            IntVector m1 = h1.and(0x7fff);
+            FloatVector r1 = m1.lanewise(VectorOperators.LSHL, 13).reinterpretAsFloats().mul(0x1p112f)
+                    .reinterpretAsInts().or(h1.and(0x80000000)).reinterpretAsFloats();
+            IntVector h2 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[2] + from + c) * 2, ORDER)
+                    .convertShape(VectorOperators.S2I, INTS, 0);
+            IntVector m2 = h2.and(0x7fff);
+            FloatVector r2 = m2.lanewise(VectorOperators.LSHL, 13).reinterpretAsFloats().mul(0x1p112f)
+                    .reinterpretAsInts().or(h2.and(0x80000000)).reinterpretAsFloats();
+            IntVector h3 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[3] + from + c) * 2, ORDER)
+                    .convertShape(VectorOperators.S2I, INTS, 0);
+            IntVector m3 = h3.and(0x7fff);
+            FloatVector r3 = m3.lanewise(VectorOperators.LSHL, 13).reinterpretAsFloats().mul(0x1p112f)
+                    .reinterpretAsInts().or(h3.and(0x80000000)).reinterpretAsFloats();
+            IntVector h4 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[4] + from + c) * 2, ORDER)
+                    .convertShape(VectorOperators.S2I, INTS, 0);
+            IntVector m4 = h4.and(0x7fff);
+            FloatVector r4 = m4.lanewise(VectorOperators.LSHL, 13).reinterpretAsFloats().mul(0x1p112f)
+                    .reinterpretAsInts().or(h4.and(0x80000000)).reinterpretAsFloats();
+            IntVector h5 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[5] + from + c) * 2, ORDER)
+                    .convertShape(VectorOperators.S2I, INTS, 0);
+            IntVector m5 = h5.and(0x7fff);
+            FloatVector r5 = m5.lanewise(VectorOperators.LSHL, 13).reinterpretAsFloats().mul(0x1p112f)
+                    .reinterpretAsInts().or(h5.and(0x80000000)).reinterpretAsFloats();
+            IntVector h6 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[6] + from + c) * 2, ORDER)
+                    .convertShape(VectorOperators.S2I, INTS, 0);
+            IntVector m6 = h6.and(0x7fff);
+            FloatVector r6 = m6.lanewise(VectorOperators.LSHL, 13).reinterpretAsFloats().mul(0x1p112f)
+                    .reinterpretAsInts().or(h6.and(0x80000000)).reinterpretAsFloats();
+            IntVector h7 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[7] + from + c) * 2, ORDER)
+                    .convertShape(VectorOperators.S2I, INTS, 0);
+            IntVector m7 = h7.and(0x7fff);
+            FloatVector r7 = m7.lanewise(VectorOperators.LSHL, 13).reinterpretAsFloats().mul(0x1p112f)
+                    .reinterpretAsInts().or(h7.and(0x80000000)).reinterpretAsFloats();
+            if (m0.max(m1).max(m2).max(m3).max(m4).max(m5).max(m6).max(m7)
+                    .compare(VectorOperators.GE, 0x7c00).anyTrue()) {
+                VectorTransposes.codecBlock(rows, starts, from + c, lanes, at + c * 8, spare);
+                continue;
+            }
+            FloatVector a0 = r0.blend(r4.rearrange(SWAP4), BIT4);
+            FloatVector a4 = r0.rearrange(SWAP4).blend(r4, BIT4);
+            FloatVector a1 = r1.blend(r5.rearrange(SWAP4), BIT4);
+            FloatVector a5 = r1.rearrange(SWAP4).blend(r5, BIT4);
+            FloatVector a2 = r2.blend(r6.rearrange(SWAP4), BIT4);
+            FloatVector a6 = r2.rearrange(SWAP4).blend(r6, BIT4);
+            FloatVector a3 = r3.blend(r7.rearrange(SWAP4), BIT4);
+            FloatVector a7 = r3.rearrange(SWAP4).blend(r7, BIT4);
+            FloatVector b0 = a0.blend(a2.rearrange(SWAP2), BIT2);
+            FloatVector b2 = a0.rearrange(SWAP2).blend(a2, BIT2);
+            FloatVector b1 = a1.blend(a3.rearrange(SWAP2), BIT2);
+            FloatVector b3 = a1.rearrange(SWAP2).blend(a3, BIT2);
+            FloatVector b4 = a4.blend(a6.rearrange(SWAP2), BIT2);
+            FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
+            FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
+            FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
+            FloatVector c0 = b0.blend(b1.rearrange(SWAP1), BIT1);
+            FloatVector c1 = b0.rearrange(SWAP1).blend(b1, BIT1);
+            FloatVector c2 = b2.blend(b3.rearrange(SWAP1), BIT1);
+            FloatVector c3 = b2.rearrange(SWAP1).blend(b3, BIT1);
+            FloatVector c4 = b4.blend(b5.rearrange(SWAP1), BIT1);
+            FloatVector c5 = b4.rearrange(SWAP1).blend(b5, BIT1);
+            FloatVector c6 = b6.blend(b7.rearrange(SWAP1), BIT1);
+            FloatVector c7 = b6.rearrange(SWAP1).blend(b7, BIT1);
+            c0.intoArray(lanes, at + c * 8 + 0 * 8);
+            c1.intoArray(lanes, at + c * 8 + 1 * 8);
+            c2.intoArray(lanes, at + c * 8 + 2 * 8);
+            c3.intoArray(lanes, at + c * 8 + 3 * 8);
+            c4.intoArray(lanes, at + c * 8 + 4 * 8);
+            c5.intoArray(lanes, at + c * 8 + 5 * 8);
+            c6.intoArray(lanes, at + c * 8 + 6 * 8);
+            c7.intoArray(lanes, at + c * 8 + 7 * 8);
         }
     }
 }

@@ -98,13 +98,13 @@ final class VectorTransposes {
     }
 
     /**
-     * {@link KernelProvider#rowsToLanes}: at 8 lanes, FLOAT and BF16 rows straight into the lanes ({@link
+     * {@link KernelProvider#rowsToLanes}: at 8 lanes, FLOAT, BF16 and FLOAT16 rows straight into the lanes ({@link
      * RowTransposes}); a partial last block read whole where the segment holds every row's vector (its lanes past the
      * rows are slack), else decoded row by row into {@code spare} and transposed from there.
      */
     static boolean rowsToLanes(MemorySegment seg, DataType type, long[] starts, long from, int count, float[] lanes,
                                float[] spare) {
-        if (!RowTransposes.APPLIES || type != DataType.FLOAT && type != DataType.BF16) {
+        if (!RowTransposes.APPLIES || type != DataType.FLOAT && type != DataType.BF16 && type != DataType.FLOAT16) {
             return false;
         }
         int whole = count / LANES * LANES;
@@ -122,12 +122,20 @@ final class VectorTransposes {
                 RowTransposes.toLanesArray(spare, 0, LANES, LANES, lanes, whole * LANES);
             }
         }
-        if (type == DataType.FLOAT) {
-            RowTransposes.toLanesFloat(seg, starts, from, whole, lanes, 0);
-        } else {
-            RowTransposes.toLanesBf16(seg, starts, from, whole, lanes, 0);
+        switch (type) {
+            case FLOAT -> RowTransposes.toLanesFloat(seg, starts, from, whole, lanes, 0);
+            case BF16 -> RowTransposes.toLanesBf16(seg, starts, from, whole, lanes, 0);
+            default -> RowTransposes.toLanesFp16(seg, starts, from, whole, lanes, 0, spare);
         }
         return true;
+    }
+
+    /** A block of 8 positions of 8 FP16 rows decoded by the codec into {@code spare} and transposed into the lanes. */
+    static void codecBlock(MemorySegment seg, long[] starts, long from, float[] lanes, int at, float[] spare) {
+        for (int l = 0; l < LANES; l++) {
+            ElementCodec.decode(seg, DataType.FLOAT16, starts[l] + from, 1, LANES, spare, l * LANES);
+        }
+        RowTransposes.toLanesArray(spare, 0, LANES, LANES, lanes, at);
     }
 
     /**

@@ -12,8 +12,8 @@ import java.util.List;
  * straight from a tensor into the lanes and written straight back, widened and rounded in registers, so that the
  * rows never pass through a staging tile. The kind is only the rows' load-and-widen and round-and-store
  * ({@link VectorStores}), written out in the method: a helper taking or returning a vector is boxed where C2 does
- * not inline it (see KERNELS.md, "JIT state"). FLOAT16 is not generated: its widening in registers needs a branch
- * for infinities and NaNs and its rounding the JDK's conversion loop, so it keeps the tile. Run {@code main} from
+ * not inline it (see KERNELS.md, "JIT state"). FLOAT16 rows are read only (a block holding an infinity or a NaN
+ * through the codec); they are written by the JDK's conversion loop through the tile. Run {@code main} from
  * the core module's directory to rewrite the file; {@code GeneratedSourcesTest} checks that the committed file is
  * this output.
  */
@@ -27,7 +27,11 @@ final class RowTransposesGenerator {
      * for the tensors), the statement that loads it as the FloatVector {@code r%1$s}, and the statements that store
      * the FloatVector {@code s} at {@code %1$s} (those of {@link VectorStores} for the tensors).
      */
-    private record Kind(String suffix, String name, String rows, String at, String load, String store) {}
+    private record Kind(String suffix, String name, String rows, String at, String load, String store, String guard) {
+        Kind(String suffix, String name, String rows, String at, String load, String store) {
+            this(suffix, name, rows, at, load, store, "");
+        }
+    }
 
     private static final List<Kind> KINDS = List.of(
             new Kind("Array", "rows of a float array, row l from {@code rowsAt + l·rowStride}",
@@ -45,7 +49,26 @@ final class RowTransposesGenerator {
                             .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
                             .reinterpretAsFloats();
                     """,
-                    VectorStores.bf16("rows")));
+                    VectorStores.bf16("rows")),
+            // FP16 read only (its rounding stays with the JDK's conversion loop on the tile). Widened exactly as
+            // VectorCodec.widenFp16: a block holding an infinity or a NaN goes through the codec instead.
+            new Kind("Fp16", "FLOAT16 rows of a tensor, row l from element {@code starts[l] + from}",
+                    "MemorySegment rows, long[] starts, long from", "(starts[%1$s] + from + c) * 2",
+                    """
+                    IntVector h%1$s = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, %2$s, ORDER)
+                            .convertShape(VectorOperators.S2I, INTS, 0);
+                    IntVector m%1$s = h%1$s.and(0x7fff);
+                    FloatVector r%1$s = m%1$s.lanewise(VectorOperators.LSHL, 13).reinterpretAsFloats().mul(0x1p112f)
+                            .reinterpretAsInts().or(h%1$s.and(0x80000000)).reinterpretAsFloats();
+                    """,
+                    null,
+                    """
+                    if (m0.max(m1).max(m2).max(m3).max(m4).max(m5).max(m6).max(m7)
+                            .compare(VectorOperators.GE, 0x7c00).anyTrue()) {
+                        VectorTransposes.codecBlock(rows, starts, from + c, lanes, at + c * 8, spare);
+                        continue;
+                    }
+                    """));
 
     private RowTransposesGenerator() {}
 
@@ -73,8 +96,8 @@ final class RowTransposesGenerator {
                 /**
                  * The 8 × 8 transposes between rows and lanes of {@link VectorTransposes}, one method per kind of rows
                  * and direction: rows in a float array, or FLOAT and BF16 rows of a tensor read into the lanes and
-                 * written from them in registers, with no staging tile between (the tile's copy took as long as the
-                 * transpose). {@code count} positions (a multiple of 8) of the 8 rows, position k of row l at
+                 * written from them in registers (FLOAT16 rows read), with no staging tile between (the tile's copy
+                 * took as long as the transpose). {@code count} positions (a multiple of 8) of the 8 rows, position k of row l at
                  * {@code lanes[at + k·8 + l]}; only at 8 lanes (AVX2). The transpose swaps blocks: round d = 4, 2, 1
                  * exchanges, for each pair of rows d apart, the upper row's lanes with bit d set and the lower row's
                  * lanes with bit d clear, a single-source permute and a blend a row (a two-source permute is two
@@ -99,7 +122,10 @@ final class RowTransposesGenerator {
                     private RowTransposes() {}
                 """);
         for (Kind k : KINDS) {
-            s.append(toLanes(k)).append(fromLanes(k));
+            s.append(toLanes(k));
+            if (k.store() != null) {
+                s.append(fromLanes(k));
+            }
         }
         return s.append("}\n").toString();
     }
@@ -108,12 +134,13 @@ final class RowTransposesGenerator {
         StringBuilder m = new StringBuilder("""
 
                     /** {@code count} positions of 8 %1$s into the lanes. */
-                    static void toLanes%2$s(%3$s, int count, float[] lanes, int at) {
+                    static void toLanes%2$s(%3$s, int count, float[] lanes, int at%4$s) {
                         for (int c = 0; c < count; c += 8) {
-                """.formatted(k.name(), k.suffix(), k.rows()));
+                """.formatted(k.name(), k.suffix(), k.rows(), k.guard().isEmpty() ? "" : ", float[] spare"));
         for (int r = 0; r < 8; r++) {
             m.append(k.load().formatted(r, k.at().formatted(r)).indent(12));
         }
+        m.append(k.guard().indent(12));
         m.append(TRANSPOSE.indent(12));
         for (int r = 0; r < 8; r++) {
             m.append("c%1$d.intoArray(lanes, at + c * 8 + %1$d * 8);\n".formatted(r).indent(12));
