@@ -18,8 +18,9 @@ import java.lang.foreign.MemorySegment;
  *       no transpose</td></tr>
  *   <tr><td>end to end: s = 1, o_l = o_0 + l·L, every lane a row, the whole row at once (short rows of a
  *       contiguous tensor)</td>
- *       <td>one run for the whole group, transposed; rows of at most {@link #SHORT_POSITIONS} positions
- *       gathered from it (a 16 × 16 transpose would be mostly padding)</td></tr>
+ *       <td>in: straight into the lanes where the provider moves rows in registers (see below), else one run
+ *       for the whole group, transposed; rows of at most {@link #SHORT_POSITIONS} positions gathered from it (a
+ *       16 × 16 transpose would be mostly padding); out: one run for the group</td></tr>
  *   <tr><td>s = 1, every lane a row, more than {@link #SHORT_POSITIONS} positions, where the provider moves such
  *       rows in registers (at 8 lanes: FLOAT and BF16 both ways, FLOAT16 in)</td>
  *       <td>straight between memory and the lanes ({@link KernelProvider#rowsToLanes},
@@ -260,6 +261,9 @@ final class LaneStage {
         if (sideBySide) {
             provider.decodeLanes(segment, type, rowStart[0] + from * stride, stride, count, lanesOut, 0);
         } else if (wholeRows(from, count)) {
+            if (length > SHORT_POSITIONS && provider.rowsToLanes(segment, type, rowStart, 0, length, lanesOut, spare)) {
+                return;
+            }
             provider.decodeRun(segment, type, rowStart[0], lanes * length, tile, 0);
             if (length <= SHORT_POSITIONS) {
                 provider.gatherLanes(tile, wholeAt, lanes, 1, count, lanesOut, 0);
