@@ -248,6 +248,17 @@ class OutputFilesTest {
         Process p = bigWrite(out);
         String tmp = awaitTemporary(p);
         CliProcess.signal(p, "STOP");
+        // The writer may finish between the temporary's appearance and the signal (a `kill` process takes a few
+        // ms to start): then there was no run being written, so the scene is set again.
+        for (int attempt = 1; !temporaries().contains(tmp); attempt++) {
+            CliProcess.signal(p, "CONT");
+            assertTrue(p.waitFor(120, TimeUnit.SECONDS));
+            assertTrue(attempt < 5, "the writer finished before it could be stopped, " + attempt + " times");
+            Files.deleteIfExists(out);
+            p = bigWrite(out);
+            tmp = awaitTemporary(p);
+            CliProcess.signal(p, "STOP");
+        }
         try {
             assertEquals(0, run(input(), out).code());
             assertEquals(List.of(tmp), temporaries(), "the stopped writer's temporary is still there");
