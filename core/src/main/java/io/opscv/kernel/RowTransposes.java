@@ -16,11 +16,11 @@ import jdk.incubator.vector.VectorSpecies;
  * The 8 × 8 transposes between rows and lanes of {@link VectorTransposes}, one method per kind of rows
  * and direction: rows in a float array, or FLOAT and BF16 rows of a tensor read into the lanes and
  * written from them in registers (FLOAT16 rows read), with no staging tile between (the tile's copy
- * took as long as the transpose). {@code count} positions (a multiple of 8) of the 8 rows, position k of row l at
- * {@code lanes[at + k·8 + l]}; only at 8 lanes (AVX2). The transpose swaps blocks: round d = 4, 2, 1
- * exchanges, for each pair of rows d apart, the upper row's lanes with bit d set and the lower row's
- * lanes with bit d clear, a single-source permute and a blend a row (a two-source permute is two
- * permutes and a blend on AVX2).
+ * took as long as the transpose). {@code count} positions (a multiple of 8) of the 8 rows, position
+ * k of row l at {@code lanes[at + k·8 + l]}; only at 8 lanes (AVX2). The transpose swaps blocks:
+ * round d = 4, 2, 1 exchanges, for each pair of rows d apart, the upper row's lanes with bit d set
+ * and the lower row's lanes with bit d clear, a single-source permute and a blend a row (a
+ * two-source permute is two permutes and a blend on AVX2).
  */
 final class RowTransposes {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
@@ -40,8 +40,12 @@ final class RowTransposes {
 
     private RowTransposes() {}
 
-    /** {@code count} positions of 8 rows of a float array, row l from {@code rowsAt + l·rowStride} into the lanes. */
-    static void toLanesArray(float[] rows, int rowsAt, int rowStride, int count, float[] lanes, int at) {
+    /**
+     * {@code count} positions of 8 rows of a float array, row l from {@code rowsAt + l·rowStride},
+     * into the lanes.
+     */
+    static void toLanesArray(float[] rows, int rowsAt, int rowStride, int count, float[] lanes,
+            int at) {
         for (int c = 0; c < count; c += 8) {
             FloatVector r0 = FloatVector.fromArray(FLOATS, rows, rowsAt + c + 0 * rowStride);
             FloatVector r1 = FloatVector.fromArray(FLOATS, rows, rowsAt + c + 1 * rowStride);
@@ -86,8 +90,12 @@ final class RowTransposes {
         }
     }
 
-    /** The inverse of {@link #toLanesArray}: {@code count} positions of the lanes into 8 rows of a float array, row l from {@code rowsAt + l·rowStride}. */
-    static void fromLanesArray(float[] lanes, int at, int count, float[] rows, int rowsAt, int rowStride) {
+    /**
+     * The inverse of {@link #toLanesArray}: {@code count} positions of the lanes
+     * into 8 rows of a float array, row l from {@code rowsAt + l·rowStride}.
+     */
+    static void fromLanesArray(float[] lanes, int at, int count,
+            float[] rows, int rowsAt, int rowStride) {
         for (int c = 0; c < count; c += 8) {
             FloatVector r0 = FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 0 * 8);
             FloatVector r1 = FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 1 * 8);
@@ -141,8 +149,12 @@ final class RowTransposes {
         }
     }
 
-    /** {@code count} positions of 8 FLOAT rows of a tensor, row l from element {@code starts[l] + from} into the lanes. */
-    static void toLanesFloat(MemorySegment rows, long[] starts, long from, int count, float[] lanes, int at) {
+    /**
+     * {@code count} positions of 8 FLOAT rows of a tensor, row l from element {@code starts[l] + from},
+     * into the lanes.
+     */
+    static void toLanesFloat(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
+            int at) {
         for (int c = 0; c < count; c += 8) {
             FloatVector r0 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[0] + from + c) * Float.BYTES, ORDER);
             FloatVector r1 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[1] + from + c) * Float.BYTES, ORDER);
@@ -187,8 +199,12 @@ final class RowTransposes {
         }
     }
 
-    /** The inverse of {@link #toLanesFloat}: {@code count} positions of the lanes into 8 FLOAT rows of a tensor, row l from element {@code starts[l] + from}. */
-    static void fromLanesFloat(float[] lanes, int at, int count, MemorySegment rows, long[] starts, long from) {
+    /**
+     * The inverse of {@link #toLanesFloat}: {@code count} positions of the lanes
+     * into 8 FLOAT rows of a tensor, row l from element {@code starts[l] + from}.
+     */
+    static void fromLanesFloat(float[] lanes, int at, int count,
+            MemorySegment rows, long[] starts, long from) {
         for (int c = 0; c < count; c += 8) {
             FloatVector r0 = FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 0 * 8);
             FloatVector r1 = FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 1 * 8);
@@ -242,8 +258,12 @@ final class RowTransposes {
         }
     }
 
-    /** {@code count} positions of 8 BF16 rows of a tensor, row l from element {@code starts[l] + from} into the lanes. */
-    static void toLanesBf16(MemorySegment rows, long[] starts, long from, int count, float[] lanes, int at) {
+    /**
+     * {@code count} positions of 8 BF16 rows of a tensor, row l from element {@code starts[l] + from},
+     * into the lanes.
+     */
+    static void toLanesBf16(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
+            int at) {
         for (int c = 0; c < count; c += 8) {
             FloatVector r0 = ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[0] + from + c) * 2, ORDER)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
@@ -304,8 +324,12 @@ final class RowTransposes {
         }
     }
 
-    /** The inverse of {@link #toLanesBf16}: {@code count} positions of the lanes into 8 BF16 rows of a tensor, row l from element {@code starts[l] + from}. */
-    static void fromLanesBf16(float[] lanes, int at, int count, MemorySegment rows, long[] starts, long from) {
+    /**
+     * The inverse of {@link #toLanesBf16}: {@code count} positions of the lanes
+     * into 8 BF16 rows of a tensor, row l from element {@code starts[l] + from}.
+     */
+    static void fromLanesBf16(float[] lanes, int at, int count,
+            MemorySegment rows, long[] starts, long from) {
         for (int c = 0; c < count; c += 8) {
             FloatVector r0 = FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 0 * 8);
             FloatVector r1 = FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 1 * 8);
@@ -431,8 +455,12 @@ final class RowTransposes {
         }
     }
 
-    /** {@code count} positions of 8 FLOAT16 rows of a tensor, row l from element {@code starts[l] + from} into the lanes. */
-    static void toLanesFp16(MemorySegment rows, long[] starts, long from, int count, float[] lanes, int at, float[] spare) {
+    /**
+     * {@code count} positions of 8 FLOAT16 rows of a tensor, row l from element {@code starts[l] + from},
+     * into the lanes.
+     */
+    static void toLanesFp16(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
+            int at, float[] spare) {
         for (int c = 0; c < count; c += 8) {
             IntVector h0 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[0] + from + c) * 2, ORDER)
                     .convertShape(VectorOperators.S2I, INTS, 0);

@@ -97,11 +97,11 @@ final class RowTransposesGenerator {
                  * The 8 × 8 transposes between rows and lanes of {@link VectorTransposes}, one method per kind of rows
                  * and direction: rows in a float array, or FLOAT and BF16 rows of a tensor read into the lanes and
                  * written from them in registers (FLOAT16 rows read), with no staging tile between (the tile's copy
-                 * took as long as the transpose). {@code count} positions (a multiple of 8) of the 8 rows, position k of row l at
-                 * {@code lanes[at + k·8 + l]}; only at 8 lanes (AVX2). The transpose swaps blocks: round d = 4, 2, 1
-                 * exchanges, for each pair of rows d apart, the upper row's lanes with bit d set and the lower row's
-                 * lanes with bit d clear, a single-source permute and a blend a row (a two-source permute is two
-                 * permutes and a blend on AVX2).
+                 * took as long as the transpose). {@code count} positions (a multiple of 8) of the 8 rows, position
+                 * k of row l at {@code lanes[at + k·8 + l]}; only at 8 lanes (AVX2). The transpose swaps blocks:
+                 * round d = 4, 2, 1 exchanges, for each pair of rows d apart, the upper row's lanes with bit d set
+                 * and the lower row's lanes with bit d clear, a single-source permute and a blend a row (a
+                 * two-source permute is two permutes and a blend on AVX2).
                  */
                 final class RowTransposes {
                     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
@@ -133,8 +133,12 @@ final class RowTransposesGenerator {
     private static String toLanes(Kind k) {
         StringBuilder m = new StringBuilder("""
 
-                    /** {@code count} positions of 8 %1$s into the lanes. */
-                    static void toLanes%2$s(%3$s, int count, float[] lanes, int at%4$s) {
+                    /**
+                     * {@code count} positions of 8 %1$s,
+                     * into the lanes.
+                     */
+                    static void toLanes%2$s(%3$s, int count, float[] lanes,
+                            int at%4$s) {
                         for (int c = 0; c < count; c += 8) {
                 """.formatted(k.name(), k.suffix(), k.rows(), k.guard().isEmpty() ? "" : ", float[] spare"));
         for (int r = 0; r < 8; r++) {
@@ -154,8 +158,12 @@ final class RowTransposesGenerator {
     private static String fromLanes(Kind k) {
         StringBuilder m = new StringBuilder("""
 
-                    /** The inverse of {@link #toLanes%2$s}: {@code count} positions of the lanes into 8 %1$s. */
-                    static void fromLanes%2$s(float[] lanes, int at, int count, %3$s) {
+                    /**
+                     * The inverse of {@link #toLanes%2$s}: {@code count} positions of the lanes
+                     * into 8 %1$s.
+                     */
+                    static void fromLanes%2$s(float[] lanes, int at, int count,
+                            %3$s) {
                         for (int c = 0; c < count; c += 8) {
                 """.formatted(k.name(), k.suffix(), k.rows()));
         for (int r = 0; r < 8; r++) {
