@@ -116,10 +116,7 @@ final class VectorTransposes {
             if (held) {
                 whole += LANES;
             } else {
-                for (int l = 0; l < LANES; l++) {
-                    ElementCodec.decode(seg, type, starts[l] + from + whole, 1, count - whole, spare, l * LANES);
-                }
-                RowTransposes.toLanesArray(spare, 0, LANES, LANES, lanes, whole * LANES);
+                codecBlock(seg, type, starts, from + whole, count - whole, lanes, whole * LANES, spare);
             }
         }
         switch (type) {
@@ -130,10 +127,15 @@ final class VectorTransposes {
         return true;
     }
 
-    /** A block of 8 positions of 8 FP16 rows decoded by the codec into {@code spare} and transposed into the lanes. */
-    static void codecBlock(MemorySegment seg, long[] starts, long from, float[] lanes, int at, float[] spare) {
+    /**
+     * A block of the 8 rows, its first {@code count} positions decoded by the codec into {@code spare} and the block
+     * transposed into the lanes at {@code at} (its positions past count are slack): a partial last block that ends
+     * the segment, or an FP16 block holding an infinity or a NaN.
+     */
+    static void codecBlock(MemorySegment seg, DataType type, long[] starts, long from, int count, float[] lanes, int at,
+                           float[] spare) {
         for (int l = 0; l < LANES; l++) {
-            ElementCodec.decode(seg, DataType.FLOAT16, starts[l] + from, 1, LANES, spare, l * LANES);
+            ElementCodec.decode(seg, type, starts[l] + from, 1, count, spare, l * LANES);
         }
         RowTransposes.toLanesArray(spare, 0, LANES, LANES, lanes, at);
     }
