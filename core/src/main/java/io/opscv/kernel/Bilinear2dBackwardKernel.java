@@ -9,12 +9,12 @@ import java.util.Arrays;
  * strides (NHWC tensors come in as their permuted views), float sums, one rounding to the output
  * dtype. It is the cpu platform's fused kernel and the {@code UpsampleBilinear2dGrad} l0 step.
  *
- * <p>Separable. The forms, in the order {@link #run} tries them: NHWC tensors whose pixels are exactly one
- * vector of channels go along their rows ({@link Bilinear2dRows#backward}: each gradOut row of pixels is a
- * lane-major buffer); tiny dense 16-bit maps end to end as rows of sums ({@link FlatMaps}); NHWC maps of many
- * channels whose gradOut maps are the smaller along their rows, W summed by a row of per-element terms
- * ({@link RowSums}); small maps in lanes ({@link Bilinear2dMapLanes}); larger maps whose rows are runs of
- * pixels along their rows where their W sums fit; the rest as two 1-D backwards on rows in lanes
+ * <p>Separable. The forms, in the order {@link #run} tries them: NHWC tensors whose pixels are whole vectors
+ * of channels go along their rows at any size ({@link Bilinear2dRows#backward}, W summed pixel by pixel,
+ * {@link KernelProvider#sumPixels}); tiny dense 16-bit maps end to end as rows of sums ({@link FlatMaps});
+ * small maps in lanes ({@link Bilinear2dMapLanes}); larger maps whose rows are runs of pixels along their
+ * rows where their W sums fit (pixel by pixel, or a row of per-element terms, {@link RowSums}); the rest as
+ * two 1-D backwards on rows in lanes
  * ({@link Bilinear2dTiles}): the W pass sums each
  * gradOut row (n, c, h) along W into a float intermediate, the H pass sums the intermediate's columns
  * (n, c, w), which lie side by side, along H into out. Both are the gather form of
@@ -65,8 +65,7 @@ public final class Bilinear2dBackwardKernel {
         LinearTable ht = h.full();
         LinearTable wt = w.full();
         int pix = mapsInLanes ? Bilinear2dRows.wideChannels(gradOut, out, provider) : 0;
-        if (pix > 0) {
-            Bilinear2dRows.backward(gradOut, out, ht, wt, pix, null, provider, pool);
+        if (pix > 0 && Bilinear2dRows.tryBackward(gradOut, out, ht, wt, pix, provider, pool)) {
             return;
         }
         FlatMaps flat = mapsInLanes ? FlatMaps.backward(gradOut, out, ht, wt, provider) : null;
@@ -75,18 +74,13 @@ public final class Bilinear2dBackwardKernel {
             return;
         }
         int rowPix = mapsInLanes ? Bilinear2dRows.pixel(gradOut, out) : 0;
-        boolean wide = rowPix >= Bilinear2dRows.WIDE_PIXEL && rowPix % provider.lanes() == 0
-                && (long) ht.lout() * wt.lout() < (long) ht.lin() * wt.lin();
-        if (wide && Bilinear2dRows.tryBackward(gradOut, out, ht, wt, rowPix, provider, pool)) {
-            return;
-        }
         StridedTensor gradPixels = Bilinear2dMapLanes.pixels(gradOut, Bilinear2dMapLanes.BACKWARD_MAP_POSITIONS);
         StridedTensor outPixels = Bilinear2dMapLanes.pixels(out, Bilinear2dMapLanes.BACKWARD_MAP_POSITIONS);
         if (mapsInLanes && Bilinear2dMapLanes.servesBackward(gradPixels, outPixels, provider.lanes())) {
             Bilinear2dMapLanes.backward(gradPixels, outPixels, (int) gs[2], (int) gs[3], ht, wt, provider, pool);
             return;
         }
-        if (!wide && rowPix > 0 && Bilinear2dRows.tryBackward(gradOut, out, ht, wt, rowPix, provider, pool)) {
+        if (rowPix > 0 && Bilinear2dRows.tryBackward(gradOut, out, ht, wt, rowPix, provider, pool)) {
             return;
         }
         Bilinear2dTiles tiles = new Bilinear2dTiles(gradOut, out, (i0, i1) -> span(ht, i0, i1), null,

@@ -63,7 +63,7 @@ public final class Bilinear2dForwardKernel {
             flat.run(self, out, provider, pool);
             return;
         }
-        boolean wideChannels = pix > 1 && pix % provider.lanes() == 0;
+        boolean wideChannels = pix > 0 && Bilinear2dRows.wideChannels(self, out, provider) > 0;
         if (mapsInLanes && !wideChannels && Bilinear2dMapLanes.serves(selfPixels, outPixels)) {
             Bilinear2dMapLanes.forward(selfPixels, outPixels, (int) ss[2], (int) ss[3], ht, wt, provider, pool);
             return;

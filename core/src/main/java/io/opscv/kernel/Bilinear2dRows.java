@@ -43,48 +43,44 @@ final class Bilinear2dRows {
     }
 
     /**
-     * For the backward: C when both tensors are NHWC pixel rows of exactly one vector of channels (a row of
-     * pixels is then a lane-major buffer, summed along W by the provider's walk, 1.4 × faster than by
-     * {@link RowSums}), else 0.
+     * C when both tensors are NHWC pixel rows of whole vectors of channels, else 0. Their W pass goes pixel by
+     * pixel ({@link #pixelRuns}) and each row is plain vector loads, so they take this form at any size,
+     * where maps in lanes would stage every pixel through the lanes.
      */
-    static int wideChannels(StridedTensor gradOut, StridedTensor out, KernelProvider provider) {
-        int pix = kind(gradOut);
-        return pix > 1 && kind(out) == pix && pix == provider.lanes() ? pix : 0;
+    static int wideChannels(StridedTensor a, StridedTensor b, KernelProvider provider) {
+        int pix = pixel(a, b);
+        return pix > 1 && pix % provider.lanes() == 0 ? pix : 0;
+    }
+
+    /**
+     * Whether the W pass of pixels of {@code pix} elements goes pixel by pixel ({@link
+     * KernelProvider#interpolatePixels}, {@link KernelProvider#sumPixels}): pixels of a vector of channels or
+     * more, whose taps are runs, where per-element tables (about 24 bytes an element) would outweigh the row.
+     */
+    static boolean pixelRuns(int pix, KernelProvider provider) {
+        return pix > 1 && pix >= provider.lanes();
     }
 
     /** The most terms per input of a W sum along rows. */
     static final int MAX_SLOTS = 16;
-    /**
-     * The same for pixels of a vector of channels or more, whose tables (13 bytes an element and term) outweigh
-     * the row: (62, 32, 35 × 35 ← 128 × 128) BF16, eight terms an input, ran 1.37 × slower than the tiles.
-     */
-    static final int MAX_WIDE_SLOTS = 4;
     /**
      * The shortest out rows (elements) the backward takes along rows: rows of 56 elements (NCHW 112 × 112 ←
      * 56 × 56) ran 1.3 × slower than the tiles, of 90 1.6 × faster.
      */
     static final int MIN_BACKWARD_ROW = 64;
     /**
-     * The fewest channels (a multiple of the lanes) from which the backward of NHWC maps that maps in lanes
-     * would take goes along rows where gradOut's maps are the smaller: (115, 1024, 16 × 16 ← 8 × 8) and
-     * (1265, 512, 8 × 8 ← 4 × 4) FP16 ran 1.3 × faster, (223, 1024, 12 × 12 ← 10 × 10) BF16 and (282, 512,
-     * 12 × 12 ← 6 × 6) FP32 5-8 %; with fewer channels, or gradOut the larger, 1.06-2 × slower.
-     */
-    static final int WIDE_PIXEL = 512;
-
-    /**
      * Runs the backward along rows of {@code pix}-element pixels ({@link #pixel}) and returns true, where out rows
-     * are at least {@link #MIN_BACKWARD_ROW} elements long and W is an identity or its sums fit (no input
-     * takes more than {@link #MAX_SLOTS} terms, {@link #MAX_WIDE_SLOTS} for pixels of a vector of channels or
-     * more, no vector of them needs gathers); else returns false.
+     * are at least {@link #MIN_BACKWARD_ROW} elements long and W is an identity, goes pixel by pixel
+     * ({@link #pixelRuns}) or has sums that fit (no input takes more than {@link #MAX_SLOTS} terms, no vector
+     * of them needs gathers); else returns false.
      */
     static boolean tryBackward(StridedTensor gradOut, StridedTensor out, LinearTable h, LinearTable w, int pix,
                                KernelProvider provider, WorkerPool pool) {
-        int most = pix >= provider.lanes() ? MAX_WIDE_SLOTS : MAX_SLOTS;
-        if ((long) w.lin() * pix < MIN_BACKWARD_ROW || !w.identity() && RowSums.slots(w) > most) {
+        boolean runs = pixelRuns(pix, provider);
+        if ((long) w.lin() * pix < MIN_BACKWARD_ROW || !w.identity() && !runs && RowSums.slots(w) > MAX_SLOTS) {
             return false;
         }
-        RowSums sums = w.identity() ? null : w.derived(List.of("row sums", pix), () -> RowSums.of(w, pix));
+        RowSums sums = w.identity() || runs ? null : w.derived(List.of("row sums", pix), () -> RowSums.of(w, pix));
         if (sums != null && !sums.windows(provider.lanes()).fit()) {
             return false;
         }
@@ -110,10 +106,10 @@ final class Bilinear2dRows {
         int rowOut = Math.multiplyExact(w.lout(), pix);
         int rowIn = Math.multiplyExact(w.lin(), pix);
         int lanes = provider.lanes();
-        RowTaps taps = w.identity() ? null
+        RowTaps taps = w.identity() || pixelRuns(pix, provider) ? null
                 : w.derived(List.of("row taps", pix, lanes), () -> RowTaps.of(w, pix, lanes));
         forEachBand(planes, hout, rowOut, pool, b -> new Scratch(rowIn, rowOut, lanes, b),
-                (plane, r0, r1, s) -> band(self, out, h, taps, pix, plane, r0, r1, provider, s));
+                (plane, r0, r1, s) -> band(self, out, h, w, taps, pix, plane, r0, r1, provider, s));
     }
 
     /** One band: out rows {@code [r0, r1)} of a plane, on a thread's scratch. */
@@ -164,7 +160,8 @@ final class Bilinear2dRows {
         }
     }
 
-    private static void band(StridedTensor self, StridedTensor out, LinearTable h, RowTaps taps, int pix, long plane,
+    private static void band(StridedTensor self, StridedTensor out, LinearTable h, LinearTable w, RowTaps taps,
+                             int pix, long plane,
                              int h0, int h1, KernelProvider provider, Scratch s) {
         int rowOut = s.rowOut;
         int have0 = -1;
@@ -180,11 +177,11 @@ final class Bilinear2dRows {
                 have1 = -1;
             }
             if (have0 != r0) {
-                intermediate(self, taps, pix, plane, r0, provider, s, s.t0);
+                intermediate(self, w, taps, pix, plane, r0, provider, s, s.t0);
                 have0 = r0;
             }
             if (r1 != r0 && have1 != r1) {
-                intermediate(self, taps, pix, plane, r1, provider, s, s.t1);
+                intermediate(self, w, taps, pix, plane, r1, provider, s, s.t1);
                 have1 = r1;
             }
             long at = rowStart(out, pix, plane, r);
@@ -197,18 +194,25 @@ final class Bilinear2dRows {
         }
     }
 
-    /** Self row {@code row} of the plane interpolated along W into {@code t} (as it is along an identity W). */
-    private static void intermediate(StridedTensor self, RowTaps taps, int pix, long plane, int row,
+    /**
+     * Self row {@code row} of the plane interpolated along W into {@code t} (as it is along an identity W), by
+     * {@code taps} or, where they are null, pixel by pixel.
+     */
+    private static void intermediate(StridedTensor self, LinearTable w, RowTaps taps, int pix, long plane, int row,
                                      KernelProvider provider, Scratch s, float[] t) {
         MemorySegment seg = self.segment();
         DataType type = self.dataType();
         long start = rowStart(self, pix, plane, row);
-        if (taps == null) {
+        if (w.identity()) {
             provider.decodeRun(seg, type, start, s.rowOut, t, 0);
             return;
         }
         provider.decodeRun(seg, type, start, s.rowIn, s.x, 0);
-        provider.interpolateRow(taps, 0, taps.length(), s.x, 0, t, 0);
+        if (taps == null) {
+            provider.interpolatePixels(w, pix, s.x, t);
+        } else {
+            provider.interpolateRow(taps, 0, taps.length(), s.x, 0, t, 0);
+        }
     }
 
     /** Element index of element 0 of row {@code row} of the plane (a map (n, c) for NCHW rows, a batch n for NHWC). */
@@ -222,8 +226,8 @@ final class Bilinear2dRows {
     /**
      * The backward along rows of pixels: a band of out rows of a plane takes the gradOut rows that reach it in
      * ascending order, sums each along W into a row of Win pixels from +0 in the 1-D canonical order (by
-     * {@code sums}, {@link KernelProvider#sumRow}; where it is null and W is not an identity, pixels of one
-     * vector of channels by the provider's walk, {@link KernelProvider#sumLanes}, each channel a lane), and adds
+     * {@code sums}, {@link KernelProvider#sumRow}; where it is null and W is not an identity, pixel by pixel,
+     * {@link KernelProvider#sumPixels}), and adds
      * that row, times its H weights, into the (at most two) out rows it reaches, left tap first; an out row is
      * written once no later gradOut row reaches it. Every out element's terms come in the reference's order,
      * from +0.
@@ -316,8 +320,7 @@ final class Bilinear2dRows {
                 if (sums != null) {
                     t = s.t[k];
                 } else if (!w.identity()) {
-                    java.util.Arrays.fill(s.t[0], 0f);
-                    provider.sumLanes(w, 0, w.lin(), 0, w.lout(), s.g, 0, s.t[0], 0);
+                    provider.sumPixels(w, pix, s.g, s.t[0]);
                     t = s.t[0];
                 }
                 if (h.identity()) {

@@ -327,6 +327,25 @@ public interface KernelProvider {
     }
 
     /**
+     * Interpolation along W of a row of pixels of {@code pix} consecutive elements (channels-last): element c
+     * of out pixel j is {@code y[j·pix + c] = w0[j] · x[x0[j]·pix + c] + w1[j] · x[x1[j]·pix + c]}, the left
+     * product first, for every out pixel of {@code t}. Each pixel's taps are two runs, so no table per element.
+     */
+    default void interpolatePixels(LinearTable t, int pix, float[] x, float[] y) {
+        ScalarKernelProvider.interpolatePixelsScalar(t, pix, x, y);
+    }
+
+    /**
+     * The 1-D backward's sums of a row of pixels of {@code pix} consecutive elements (channels-last): element c
+     * of in pixel i, {@code y[i·pix + c]}, is +0 continued with the terms of the gradOut pixels j that reach
+     * i, {@code w0[j] · g[j·pix + c]} where i is j's left tap and {@code w1[j] · g[j·pix + c]} where it is j's
+     * right tap, in ascending j, left before right: the canonical order of {@link #sumLanes}.
+     */
+    default void sumPixels(LinearTable t, int pix, float[] g, float[] y) {
+        ScalarKernelProvider.sumPixelsScalar(t, pix, g, y);
+    }
+
+    /**
      * The 1-D backward's sums of one row for elements {@code e0 <= e < e1}: {@code y[e - yBase]} is +0
      * continued with {@code w[q] · g[at[q] - gBase]} for each slot k in turn where {@code has[q]}, q = k·stride + e
      * ({@link RowSums}: the canonical order of {@link #sumLanes}).

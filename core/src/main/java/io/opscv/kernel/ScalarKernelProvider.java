@@ -96,6 +96,34 @@ final class ScalarKernelProvider implements KernelProvider {
         }
     }
 
+    /** {@link KernelProvider#interpolatePixels}: element by element, left product first. */
+    static void interpolatePixelsScalar(LinearTable t, int pix, float[] x, float[] y) {
+        for (int j = 0; j < t.lout(); j++) {
+            float a = t.w0(j);
+            float b = t.w1(j);
+            int left = t.x0(j) * pix;
+            int right = t.x1(j) * pix;
+            for (int c = 0, at = j * pix; c < pix; c++) {
+                y[at + c] = a * x[left + c] + b * x[right + c];
+            }
+        }
+    }
+
+    /** {@link KernelProvider#sumPixels}: +0 throughout, then each gradOut pixel's terms in ascending j, left first. */
+    static void sumPixelsScalar(LinearTable t, int pix, float[] g, float[] y) {
+        java.util.Arrays.fill(y, 0, t.lin() * pix, 0f);
+        for (int j = 0; j < t.lout(); j++) {
+            float a = t.w0(j);
+            float b = t.w1(j);
+            int left = t.x0(j) * pix;
+            int right = t.x1(j) * pix;
+            for (int c = 0, at = j * pix; c < pix; c++) {
+                y[left + c] += a * g[at + c];
+                y[right + c] += b * g[at + c];
+            }
+        }
+    }
+
     /** {@link KernelProvider#sumRow}: from +0, slot by slot, each term only where the element has it. */
     static void sumRowScalar(RowSums sums, int e0, int e1, float[] g, int gBase, float[] y, int yBase) {
         for (int e = e0; e < e1; e++) {

@@ -167,6 +167,16 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     @Override
+    public void interpolatePixels(LinearTable t, int pix, float[] x, float[] y) {
+        VectorPixels.interpolate(t, pix, x, y);
+    }
+
+    @Override
+    public void sumPixels(LinearTable t, int pix, float[] g, float[] y) {
+        VectorPixels.sum(t, pix, g, y);
+    }
+
+    @Override
     public void sumRow(RowSums sums, int e0, int e1, float[] g, int gBase, float[] y, int yBase) {
         VectorRowSums.sum(sums, e0, e1, g, gBase, y, yBase);
     }

@@ -88,8 +88,8 @@ class Bilinear2dLanesTest {
                 new Case("rows_identity_w", 1, 3, 65, 100, 130, 100, true, 0, 0, f, l, false),
                 // Small NHWC maps of whole vectors of channels go along their rows too (the forward).
                 new Case("rows_small_maps_c32", 3, 32, 6, 7, 12, 5, false, 0, 0, f, l, false),
-                // The backward along rows of pixels of one vector of channels (16 at 512 bits, 8 at 256, 4 at
-                // 128): upsampling (the walk), downsampling (the scatter), bands of out rows.
+                // Both ways along rows of pixels of whole vectors of channels (one vector at 512, 256 and 128
+                // bits), W pixel by pixel: upsampling, downsampling, bands of out rows.
                 new Case("rows_c16_up_ac", 2, 16, 20, 30, 45, 70, true, 0, 0, f, l, false),
                 new Case("rows_c8_up", 1, 8, 40, 50, 70, 90, false, 0, 0, f, l, false),
                 new Case("rows_c4_down", 2, 4, 90, 70, 40, 50, false, 0, 0, f, l, false),
@@ -102,8 +102,12 @@ class Bilinear2dLanesTest {
                 new Case("rows_sums_unreached", 1, 3, 90, 100, 30, 33, false, 0.3, 0.3, f, l, false),
                 // Out rows of several terms, then rows that no gradOut row reaches (given scales), in one band.
                 new Case("rows_sums_summed_then_unreached", 1, 2, 130, 140, 260, 150, false, 3.0, 0, f, l, false),
-                // Small NHWC maps of 512 channels whose gradOut maps are the smaller go along rows too.
+                // Small NHWC maps of whole vectors of channels go along rows both ways, whichever maps are the
+                // smaller; pixels of a vector or more but not whole vectors (20 channels) along rows where maps in
+                // lanes do not take them, W summed pixel by pixel with a partial last vector.
                 new Case("rows_wide_c512_small_maps", 2, 512, 8, 6, 4, 3, true, 0, 0, f, l, false),
+                new Case("rows_wide_c64_gradout_larger", 3, 64, 5, 7, 9, 12, false, 0, 0, f, l, false),
+                new Case("rows_pixels_c20_down_ac", 1, 20, 140, 130, 70, 80, true, 0, 0, f, l, false),
                 // The forward of tiny dense maps as single rows of taps (FlatMaps): chunks of whole maps with a
                 // partial last chunk, vectors across row and map ends, an identity axis, given scales, and
                 // NHWC pixels of 3 and 700 channels.

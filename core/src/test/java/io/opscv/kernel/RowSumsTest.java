@@ -105,7 +105,7 @@ class RowSumsTest {
     }
 
     /** A table of {@code lin} inputs, its positions from an eighth to eight times as many, sometimes given scales. */
-    private static LinearTable table(Random random, int lin) {
+    static LinearTable table(Random random, int lin) {
         int lout = Math.max(1, (int) (lin * Math.exp((random.nextDouble() - 0.5) * 4.2)));
         boolean alignCorners = random.nextBoolean();
         double scales = !alignCorners && random.nextInt(4) == 0 ? (double) lout / lin * (0.6 + random.nextDouble()) : 0;
@@ -129,7 +129,7 @@ class RowSumsTest {
     }
 
     /** Gaussian values with NaN, infinities and -0 now and then. */
-    private static float[] gradOut(Random random, int length) {
+    static float[] gradOut(Random random, int length) {
         float[] g = new float[length];
         float[] special = {Float.NaN, Float.POSITIVE_INFINITY, Float.NEGATIVE_INFINITY, -0f};
         for (int k = 0; k < length; k++) {

@@ -1,0 +1,85 @@
+package io.opscv.kernel;
+
+import java.util.Random;
+import java.util.function.BiConsumer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@link KernelProvider#interpolatePixels} and {@link KernelProvider#sumPixels} (the 2-D operators' W pass over
+ * rows of channels-last pixels) against the 1-D references run channel by channel ({@link
+ * KernelProvider#linearForward}, the walk {@link KernelProvider#sumLanes}), with both providers: random tables
+ * from downsampling by 8 to upsampling by 8 ({@link RowSumsTest#table}: inputs no position reaches, a last
+ * input that is both taps), pixels of 1 to 100 elements (under a vector, whole vectors, a partial last
+ * vector), values with NaN, infinities and -0, and out rows holding garbage before the call (the sums start
+ * from +0 regardless).
+ */
+class PixelRowsTest {
+    private static final KernelProvider SCALAR = KernelProviders.scalar();
+    private static final KernelProvider VECTOR = KernelProviders.vector();
+    private static final int[] PIXELS = {1, 2, 3, 7, 8, 9, 15, 16, 17, 24, 31, 32, 33, 48, 100};
+
+    @Test
+    void pixelInterpolationIsTheForwardOnEachChannel() {
+        Random random = new Random(11);
+        for (int trial = 0; trial < 900; trial++) {
+            LinearTable t = RowSumsTest.table(random, 1 + random.nextInt(trial % 3 == 0 ? 120 : 24));
+            int pix = PIXELS[trial % PIXELS.length];
+            float[] x = RowSumsTest.gradOut(random, t.lin() * pix);
+            float[] expected = perChannel(x, pix, t.lin(), t.lout(),
+                    (row, y) -> SCALAR.linearForward(t, row, 0, 0, y, 0, 0, 1, 0, t.lout()));
+            String label = "trial " + trial + " (" + t.lin() + " -> " + t.lout() + ", pixels of " + pix + ")";
+            for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
+                float[] y = garbage(random, expected.length + random.nextInt(2) * 16);
+                provider.interpolatePixels(t, pix, x, y);
+                KernelCase.assertSameFloats(expected, 0, y, expected.length, label + " " + provider.name());
+            }
+        }
+    }
+
+    @Test
+    void pixelSumsAreTheWalkOnEachChannel() {
+        Random random = new Random(12);
+        for (int trial = 0; trial < 900; trial++) {
+            LinearTable t = RowSumsTest.table(random, 1 + random.nextInt(trial % 3 == 0 ? 120 : 24));
+            int pix = PIXELS[trial % PIXELS.length];
+            float[] g = RowSumsTest.gradOut(random, t.lout() * pix);
+            float[] expected = perChannel(g, pix, t.lout(), t.lin(),
+                    (row, sums) -> SCALAR.sumLanes(t, 0, t.lin(), 0, t.lout(), row, 0, sums, 0));
+            String label = "trial " + trial + " (" + t.lin() + " <- " + t.lout() + ", pixels of " + pix + ")";
+            for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
+                float[] y = garbage(random, expected.length + random.nextInt(2) * 16);
+                provider.sumPixels(t, pix, g, y);
+                KernelCase.assertSameFloats(expected, 0, y, expected.length, label + " " + provider.name());
+            }
+        }
+    }
+
+    /**
+     * A row of {@code to} pixels from one of {@code from} pixels of {@code pix} channels, each channel's row of
+     * {@code from} elements mapped to one of {@code to} (out zeroed first) by {@code oneChannel}.
+     */
+    private static float[] perChannel(float[] in, int pix, int from, int to, BiConsumer<float[], float[]> oneChannel) {
+        float[] result = new float[to * pix];
+        for (int c = 0; c < pix; c++) {
+            float[] row = new float[from];
+            for (int i = 0; i < from; i++) {
+                row[i] = in[i * pix + c];
+            }
+            float[] mapped = new float[to];
+            oneChannel.accept(row, mapped);
+            for (int j = 0; j < to; j++) {
+                result[j * pix + c] = mapped[j];
+            }
+        }
+        return result;
+    }
+
+    /** A buffer of values the call must overwrite. */
+    private static float[] garbage(Random random, int length) {
+        float[] v = new float[length];
+        for (int k = 0; k < length; k++) {
+            v[k] = random.nextBoolean() ? Float.NaN : 1e30f;
+        }
+        return v;
+    }
+}
