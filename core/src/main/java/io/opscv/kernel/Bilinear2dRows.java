@@ -207,10 +207,10 @@ final class Bilinear2dRows {
             provider.decodeRun(seg, type, start, s.rowOut, t, 0);
             return;
         }
-        provider.decodeRun(seg, type, start, s.rowIn, s.x, 0);
         if (taps == null) {
-            provider.interpolatePixels(w, pix, s.x, t);
+            provider.interpolatePixels(w, pix, seg, type, start, s.x, t);
         } else {
+            provider.decodeRun(seg, type, start, s.rowIn, s.x, 0);
             provider.interpolateRow(taps, 0, taps.length(), s.x, 0, t, 0);
         }
     }

@@ -327,11 +327,15 @@ public interface KernelProvider {
     }
 
     /**
-     * Interpolation along W of a row of pixels of {@code pix} consecutive elements (channels-last): element c
-     * of out pixel j is {@code y[j·pix + c] = w0[j] · x[x0[j]·pix + c] + w1[j] · x[x1[j]·pix + c]}, the left
-     * product first, for every out pixel of {@code t}. Each pixel's taps are two runs, so no table per element.
+     * Interpolation along W of a row of pixels of {@code pix} consecutive elements (channels-last), element c of in
+     * pixel i, x[i·pix + c], at element {@code first + i·pix + c} of {@code seg}: element c of out pixel j is
+     * {@code y[j·pix + c] = w0[j] · x[x0[j]·pix + c] + w1[j] · x[x1[j]·pix + c]}, the left product first, for every
+     * out pixel of {@code t}. Each pixel's taps are two runs, so no table per element. {@code x} has room for the
+     * row's {@code lin·pix} floats, should the row be decoded first.
      */
-    default void interpolatePixels(LinearTable t, int pix, float[] x, float[] y) {
+    default void interpolatePixels(LinearTable t, int pix, MemorySegment seg, DataType type, long first, float[] x,
+                                   float[] y) {
+        decodeRun(seg, type, first, t.lin() * pix, x, 0);
         ScalarKernelProvider.interpolatePixelsScalar(t, pix, x, y);
     }
 

@@ -167,8 +167,9 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     @Override
-    public void interpolatePixels(LinearTable t, int pix, float[] x, float[] y) {
-        VectorPixels.interpolate(t, pix, x, y);
+    public void interpolatePixels(LinearTable t, int pix, MemorySegment seg, DataType type, long first, float[] x,
+                                  float[] y) {
+        VectorPixels.interpolate(this, t, pix, seg, type, first, x, y);
     }
 
     @Override

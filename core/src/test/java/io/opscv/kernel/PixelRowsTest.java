@@ -1,5 +1,8 @@
 package io.opscv.kernel;
 
+import io.opscv.runtime.DataType;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.util.Random;
 import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
@@ -11,7 +14,8 @@ import org.junit.jupiter.api.Test;
  * from downsampling by 8 to upsampling by 8 ({@link RowSumsTest#table}: inputs no position reaches, a last
  * input that is both taps), pixels of 1 to 100 elements (under a vector, whole vectors, a partial last
  * vector), values with NaN, infinities and -0, and out rows holding garbage before the call (the sums start
- * from +0 regardless).
+ * from +0 regardless); the interpolation of rows read from a tensor of each dtype, at an offset, ending the
+ * segment or not.
  */
 class PixelRowsTest {
     private static final KernelProvider SCALAR = KernelProviders.scalar();
@@ -21,17 +25,28 @@ class PixelRowsTest {
     @Test
     void pixelInterpolationIsTheForwardOnEachChannel() {
         Random random = new Random(11);
-        for (int trial = 0; trial < 900; trial++) {
+        for (int trial = 0; trial < 1500; trial++) {
             LinearTable t = RowSumsTest.table(random, 1 + random.nextInt(trial % 3 == 0 ? 120 : 24));
             int pix = PIXELS[trial % PIXELS.length];
-            float[] x = RowSumsTest.gradOut(random, t.lin() * pix);
-            float[] expected = perChannel(x, pix, t.lin(), t.lout(),
-                    (row, y) -> SCALAR.linearForward(t, row, 0, 0, y, 0, 0, 1, 0, t.lout()));
-            String label = "trial " + trial + " (" + t.lin() + " -> " + t.lout() + ", pixels of " + pix + ")";
-            for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
-                float[] y = garbage(random, expected.length + random.nextInt(2) * 16);
-                provider.interpolatePixels(t, pix, x, y);
-                KernelCase.assertSameFloats(expected, 0, y, expected.length, label + " " + provider.name());
+            DataType type = new DataType[] {DataType.FLOAT, DataType.BF16, DataType.FLOAT16}[trial / 5 % 3];
+            int n = t.lin() * pix;
+            // The row at an offset, ending the segment on every other trial (no slack past its last element).
+            long first = random.nextInt(9);
+            long elements = first + n + (trial % 2 == 0 ? 0 : random.nextInt(40));
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment seg = arena.allocate(elements * type.byteSize());
+                ElementCodec.encode(RowSumsTest.gradOut(random, (int) elements), 0, (int) elements, seg, type, 0, 1);
+                float[] x = new float[n];
+                ElementCodec.decode(seg, type, first, 1, n, x, 0);
+                float[] expected = perChannel(x, pix, t.lin(), t.lout(),
+                        (row, y) -> SCALAR.linearForward(t, row, 0, 0, y, 0, 0, 1, 0, t.lout()));
+                String label = "trial " + trial + " " + type + " (" + t.lin() + " -> " + t.lout() + ", pixels of " + pix
+                        + ", from " + first + " of " + elements + ")";
+                for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
+                    float[] y = garbage(random, expected.length + random.nextInt(2) * 16);
+                    provider.interpolatePixels(t, pix, seg, type, first, garbage(random, n), y);
+                    KernelCase.assertSameFloats(expected, 0, y, expected.length, label + " " + provider.name());
+                }
             }
         }
     }
