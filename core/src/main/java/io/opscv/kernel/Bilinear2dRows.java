@@ -297,10 +297,12 @@ final class Bilinear2dRows {
         s.highState = FRESH;
         int jFrom = h.identity() ? i0 : h.gatherFrom(i0);
         int jTo = h.identity() ? i1 : h.gatherTo(i1);
+        // Pixel sums read their gradOut row themselves.
+        boolean pixels = sums == null && !w.identity();
         for (int j0 = jFrom, batch; j0 < jTo; j0 += batch) {
             // The batch's W sums first (sharing the tables' loads), then each row into the out rows in order.
             batch = sums == null ? 1 : Math.min(BATCH, jTo - j0);
-            for (int k = 0; k < batch; k++) {
+            for (int k = 0; k < batch && !pixels; k++) {
                 provider.decodeRun(gradOut.segment(), gradOut.dataType(), rowStart(gradOut, pix, plane, j0 + k),
                         s.rowOut, s.g, k * s.gPitch);
             }
@@ -319,8 +321,9 @@ final class Bilinear2dRows {
                 float[] t = s.g;
                 if (sums != null) {
                     t = s.t[k];
-                } else if (!w.identity()) {
-                    provider.sumPixels(w, pix, s.g, s.t[0]);
+                } else if (pixels) {
+                    provider.sumPixels(w, pix, gradOut.segment(), gradOut.dataType(), rowStart(gradOut, pix, plane, j),
+                            s.g, s.t[0]);
                     t = s.t[0];
                 }
                 if (h.identity()) {

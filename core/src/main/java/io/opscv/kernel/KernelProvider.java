@@ -329,9 +329,9 @@ public interface KernelProvider {
     /**
      * Interpolation along W of a row of pixels of {@code pix} consecutive elements (channels-last), element c of in
      * pixel i, x[i·pix + c], at element {@code first + i·pix + c} of {@code seg}: element c of out pixel j is
-     * {@code y[j·pix + c] = w0[j] · x[x0[j]·pix + c] + w1[j] · x[x1[j]·pix + c]}, the left product first, for every
-     * out pixel of {@code t}. Each pixel's taps are two runs, so no table per element. {@code x} has room for the
-     * row's {@code lin·pix} floats, should the row be decoded first.
+     * {@code y[j·pix + c] = w0[j] · x[x0[j]·pix + c] + w1[j] · x[x1[j]·pix + c]}, the left product first, for
+     * every out pixel of {@code t}. Each pixel's taps are two runs, so no table per element. {@code x} has room
+     * for the row's {@code lin·pix} floats, should the row be decoded first.
      */
     default void interpolatePixels(LinearTable t, int pix, MemorySegment seg, DataType type, long first, float[] x,
                                    float[] y) {
@@ -340,12 +340,16 @@ public interface KernelProvider {
     }
 
     /**
-     * The 1-D backward's sums of a row of pixels of {@code pix} consecutive elements (channels-last): element c
-     * of in pixel i, {@code y[i·pix + c]}, is +0 continued with the terms of the gradOut pixels j that reach
-     * i, {@code w0[j] · g[j·pix + c]} where i is j's left tap and {@code w1[j] · g[j·pix + c]} where it is j's
-     * right tap, in ascending j, left before right: the canonical order of {@link #sumLanes}.
+     * The 1-D backward's sums of a row of pixels of {@code pix} consecutive elements (channels-last), element c of
+     * gradOut pixel j, g[j·pix + c], at element {@code first + j·pix + c} of {@code seg}: element c of in pixel i,
+     * {@code y[i·pix + c]}, is +0 continued with the terms of the gradOut pixels j that reach i,
+     * {@code w0[j] · g[j·pix + c]} where i is j's left tap and {@code w1[j] · g[j·pix + c]} where it is j's right
+     * tap, in ascending j, left before right: the canonical order of {@link #sumLanes}. {@code g} has room for the
+     * row's {@code lout·pix} floats, should the row be decoded first.
      */
-    default void sumPixels(LinearTable t, int pix, float[] g, float[] y) {
+    default void sumPixels(LinearTable t, int pix, MemorySegment seg, DataType type, long first, float[] g,
+                           float[] y) {
+        decodeRun(seg, type, first, t.lout() * pix, g, 0);
         ScalarKernelProvider.sumPixelsScalar(t, pix, g, y);
     }
 

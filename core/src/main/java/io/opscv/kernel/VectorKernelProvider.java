@@ -173,8 +173,8 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     @Override
-    public void sumPixels(LinearTable t, int pix, float[] g, float[] y) {
-        VectorPixels.sum(t, pix, g, y);
+    public void sumPixels(LinearTable t, int pix, MemorySegment seg, DataType type, long first, float[] g, float[] y) {
+        VectorPixels.sum(this, t, pix, seg, type, first, g, y);
     }
 
     @Override

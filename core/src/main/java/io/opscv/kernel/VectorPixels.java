@@ -113,7 +113,50 @@ final class VectorPixels {
                 .reinterpretAsFloats();
     }
 
-    static void sum(LinearTable t, int pix, float[] g, float[] y) {
+    /**
+     * {@link KernelProvider#sumPixels}: FLOAT and BF16 rows of pixels of a vector or more read straight from the
+     * segment (each gradOut element is read once), any other row decoded into {@code g} first.
+     */
+    static void sum(KernelProvider provider, LinearTable t, int pix, MemorySegment seg, DataType type, long first,
+                    float[] g, float[] y) {
+        if (pix < LANES || type != DataType.FLOAT && type != DataType.BF16) {
+            provider.decodeRun(seg, type, first, t.lout() * pix, g, 0);
+            sum(t, pix, g, y);
+            return;
+        }
+        LinearTable f = t.full();
+        final int[] x0 = f.x0;
+        final float[] w0 = f.w0;
+        final float[] w1 = f.w1;
+        final int last = t.lin() - 1;
+        final int whole = pix - pix % LANES;
+        final boolean bf16 = type == DataType.BF16;
+        final long size = type.byteSize();
+        java.util.Arrays.fill(y, 0, t.lin() * pix, 0f);
+        for (int j = 0, n = t.lout(); j < n; j++) {
+            float wa = w0[j];
+            float wb = w1[j];
+            FloatVector a = FloatVector.broadcast(FLOATS, wa);
+            FloatVector b = FloatVector.broadcast(FLOATS, wb);
+            int left = x0[j] * pix;
+            int right = (x0[j] < last ? x0[j] + 1 : x0[j]) * pix;
+            long at = (first + (long) j * pix) * size;
+            for (int c = 0; c < whole; c += LANES) {
+                FloatVector v = bf16 ? bf16(seg, at + c * 2L)
+                        : FloatVector.fromMemorySegment(FLOATS, seg, at + c * 4L, ORDER);
+                FloatVector.fromArray(FLOATS, y, left + c).add(v.mul(a)).intoArray(y, left + c);
+                FloatVector.fromArray(FLOATS, y, right + c).add(v.mul(b)).intoArray(y, right + c);
+            }
+            for (int c = whole; c < pix; c++) {
+                float v = ElementCodec.get(seg, type, first + (long) j * pix + c);
+                y[left + c] += wa * v;
+                y[right + c] += wb * v;
+            }
+        }
+    }
+
+    /** A decoded row's sums, a loop of its own as {@link #interpolate}'s decoded row has. */
+    private static void sum(LinearTable t, int pix, float[] g, float[] y) {
         LinearTable f = t.full();
         final int[] x0 = f.x0;
         final float[] w0 = f.w0;

@@ -14,8 +14,7 @@ import org.junit.jupiter.api.Test;
  * from downsampling by 8 to upsampling by 8 ({@link RowSumsTest#table}: inputs no position reaches, a last
  * input that is both taps), pixels of 1 to 100 elements (under a vector, whole vectors, a partial last
  * vector), values with NaN, infinities and -0, and out rows holding garbage before the call (the sums start
- * from +0 regardless); the interpolation of rows read from a tensor of each dtype, at an offset, ending the
- * segment or not.
+ * from +0 regardless); rows read from a tensor of each dtype, at an offset, ending the segment or not.
  */
 class PixelRowsTest {
     private static final KernelProvider SCALAR = KernelProviders.scalar();
@@ -30,21 +29,15 @@ class PixelRowsTest {
             int pix = PIXELS[trial % PIXELS.length];
             DataType type = new DataType[] {DataType.FLOAT, DataType.BF16, DataType.FLOAT16}[trial / 5 % 3];
             int n = t.lin() * pix;
-            // The row at an offset, ending the segment on every other trial (no slack past its last element).
-            long first = random.nextInt(9);
-            long elements = first + n + (trial % 2 == 0 ? 0 : random.nextInt(40));
             try (Arena arena = Arena.ofConfined()) {
-                MemorySegment seg = arena.allocate(elements * type.byteSize());
-                ElementCodec.encode(RowSumsTest.gradOut(random, (int) elements), 0, (int) elements, seg, type, 0, 1);
-                float[] x = new float[n];
-                ElementCodec.decode(seg, type, first, 1, n, x, 0);
-                float[] expected = perChannel(x, pix, t.lin(), t.lout(),
+                Row x = Row.of(arena, random, type, n, trial % 2 == 0);
+                float[] expected = perChannel(x.values(), pix, t.lin(), t.lout(),
                         (row, y) -> SCALAR.linearForward(t, row, 0, 0, y, 0, 0, 1, 0, t.lout()));
-                String label = "trial " + trial + " " + type + " (" + t.lin() + " -> " + t.lout() + ", pixels of " + pix
-                        + ", from " + first + " of " + elements + ")";
+                String label = "trial " + trial + " " + x + " (" + t.lin() + " -> " + t.lout() + ", pixels of " + pix
+                        + ")";
                 for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
                     float[] y = garbage(random, expected.length + random.nextInt(2) * 16);
-                    provider.interpolatePixels(t, pix, seg, type, first, garbage(random, n), y);
+                    provider.interpolatePixels(t, pix, x.seg(), type, x.first(), garbage(random, n), y);
                     KernelCase.assertSameFloats(expected, 0, y, expected.length, label + " " + provider.name());
                 }
             }
@@ -54,18 +47,42 @@ class PixelRowsTest {
     @Test
     void pixelSumsAreTheWalkOnEachChannel() {
         Random random = new Random(12);
-        for (int trial = 0; trial < 900; trial++) {
+        for (int trial = 0; trial < 1500; trial++) {
             LinearTable t = RowSumsTest.table(random, 1 + random.nextInt(trial % 3 == 0 ? 120 : 24));
             int pix = PIXELS[trial % PIXELS.length];
-            float[] g = RowSumsTest.gradOut(random, t.lout() * pix);
-            float[] expected = perChannel(g, pix, t.lout(), t.lin(),
-                    (row, sums) -> SCALAR.sumLanes(t, 0, t.lin(), 0, t.lout(), row, 0, sums, 0));
-            String label = "trial " + trial + " (" + t.lin() + " <- " + t.lout() + ", pixels of " + pix + ")";
-            for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
-                float[] y = garbage(random, expected.length + random.nextInt(2) * 16);
-                provider.sumPixels(t, pix, g, y);
-                KernelCase.assertSameFloats(expected, 0, y, expected.length, label + " " + provider.name());
+            DataType type = new DataType[] {DataType.FLOAT, DataType.BF16, DataType.FLOAT16}[trial / 5 % 3];
+            int n = t.lout() * pix;
+            try (Arena arena = Arena.ofConfined()) {
+                Row g = Row.of(arena, random, type, n, trial % 2 == 0);
+                float[] expected = perChannel(g.values(), pix, t.lout(), t.lin(),
+                        (row, sums) -> SCALAR.sumLanes(t, 0, t.lin(), 0, t.lout(), row, 0, sums, 0));
+                String label = "trial " + trial + " " + g + " (" + t.lin() + " <- " + t.lout() + ", pixels of " + pix
+                        + ")";
+                for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
+                    float[] y = garbage(random, expected.length + random.nextInt(2) * 16);
+                    provider.sumPixels(t, pix, g.seg(), type, g.first(), garbage(random, n), y);
+                    KernelCase.assertSameFloats(expected, 0, y, expected.length, label + " " + provider.name());
+                }
             }
+        }
+    }
+
+    /** A row of random values (NaN, infinities and -0 among them) in a tensor of {@code type}, and its values. */
+    private record Row(MemorySegment seg, DataType type, long first, long elements, float[] values) {
+        /** {@code n} elements at a random offset, the segment ending with them where {@code ending}. */
+        static Row of(Arena arena, Random random, DataType type, int n, boolean ending) {
+            long first = random.nextInt(9);
+            long elements = first + n + (ending ? 0 : random.nextInt(40));
+            MemorySegment seg = arena.allocate(elements * type.byteSize());
+            ElementCodec.encode(RowSumsTest.gradOut(random, (int) elements), 0, (int) elements, seg, type, 0, 1);
+            float[] values = new float[n];
+            ElementCodec.decode(seg, type, first, 1, n, values, 0);
+            return new Row(seg, type, first, elements, values);
+        }
+
+        @Override
+        public String toString() {
+            return type + " from " + first + " of " + elements;
         }
     }
 
