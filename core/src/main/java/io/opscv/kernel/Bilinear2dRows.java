@@ -11,8 +11,9 @@ import java.util.function.Function;
  * a batch n, a pixel its C channels). Each out row of a plane is {@code y = h0·t[x0] + h1·t[x1]} of two
  * intermediate rows, each a self row interpolated along W ({@code t = w0·x[x0] + w1·x[x1]},
  * {@link KernelProvider#interpolateRow}: whole vectors of a row's elements, the taps picked by permutes
- * or loaded as runs); a band's out rows go in order and keep the last two intermediate rows, so a self
- * row is decoded and interpolated once per band. The H pass is a plain loop over the row's elements,
+ * or loaded as runs; pixels of a vector of channels or more pixel by pixel,
+ * {@link KernelProvider#interpolatePixels}); a band's out rows go in order and keep the last two intermediate
+ * rows, so a self row is read and interpolated once per band. The H pass is a plain loop over the row's elements,
  * which the JIT vectorizes (Java forbids fusing its multiply and add). Rows in lanes (the tiles)
  * stream 16 rows at once and transpose every element of the W pass twice; here a thread streams one
  * self row and one out row. The order is the reference's: W first, the left product first on both axes;
@@ -161,8 +162,7 @@ final class Bilinear2dRows {
     }
 
     private static void band(StridedTensor self, StridedTensor out, LinearTable h, LinearTable w, RowTaps taps,
-                             int pix, long plane,
-                             int h0, int h1, KernelProvider provider, Scratch s) {
+                             int pix, long plane, int h0, int h1, KernelProvider provider, Scratch s) {
         int rowOut = s.rowOut;
         int have0 = -1;
         int have1 = -1;

@@ -340,12 +340,12 @@ public interface KernelProvider {
     }
 
     /**
-     * The 1-D backward's sums of a row of pixels of {@code pix} consecutive elements (channels-last), element c of
-     * gradOut pixel j, g[j·pix + c], at element {@code first + j·pix + c} of {@code seg}: element c of in pixel i,
-     * {@code y[i·pix + c]}, is +0 continued with the terms of the gradOut pixels j that reach i,
-     * {@code w0[j] · g[j·pix + c]} where i is j's left tap and {@code w1[j] · g[j·pix + c]} where it is j's right
-     * tap, in ascending j, left before right: the canonical order of {@link #sumLanes}. {@code g} has room for the
-     * row's {@code lout·pix} floats, should the row be decoded first.
+     * The 1-D backward's sums, channel by channel, of a row of pixels of {@code pix} consecutive elements
+     * (channels-last), element c of gradOut pixel j, g[j·pix + c], at element {@code first + j·pix + c} of
+     * {@code seg}: element c of in pixel i, {@code y[i·pix + c]}, is +0 continued with the terms of the gradOut
+     * pixels j that reach i, {@code w0[j] · g[j·pix + c]} where i is j's left tap and {@code w1[j] · g[j·pix + c]}
+     * where it is j's right tap, in ascending j, left before right: the canonical order of {@link #sumLanes}.
+     * {@code g} has room for the row's {@code lout·pix} floats, should the row be decoded first.
      */
     default void sumPixels(LinearTable t, int pix, MemorySegment seg, DataType type, long first, float[] g,
                            float[] y) {
