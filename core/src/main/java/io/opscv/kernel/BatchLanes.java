@@ -1,5 +1,6 @@
 package io.opscv.kernel;
 
+import io.opscv.runtime.DataType;
 import java.util.Arrays;
 
 /**
@@ -29,12 +30,19 @@ final class BatchLanes {
      * Whether {@code gradOut} (rows of {@code lout}) is a channels-last tensor of {@code 2 <= C <= lanes}
      * channels whose batches are runs ({@code strides (S, 1, C)}, {@code S >= C·lout}), and {@code out} (rows of
      * {@code lin}) has rows of consecutive elements evenly spaced across batches, each batch's block at most
-     * {@link #MAX_BATCH_ELEMENTS} on either side.
+     * {@link #MAX_BATCH_ELEMENTS} on either side; not for 16-bit downsampled rows of two or three channels, nor
+     * for rows of one input of as many channels as lanes, which the forms after it take faster: A/B at 256 bits, in
+     * one process with this form toggled, four rounds, 16-bit (C, Lin ← Lout) = (2 or 3, 18 ← 3, 8 ← 6, 12 ← 4,
+     * 16 ← 12) 0.59-0.84 x the time here (the sweep's (881926, 2, 18 ← 3) FP16 18.9 → 12.2 ms in separate
+     * processes; FLOAT 0.82-1.22 x, so it stays), (8, 1 ← 16 or 80) 0.47-0.70 x in FLOAT and FP16.
      */
     static boolean applies(StridedTensor gradOut, int lout, StridedTensor out, int lin, int lanes) {
         long channels = gradOut.shape()[1];
         long[] s = gradOut.strides();
         long[] o = out.strides();
+        if (channels <= 3 && lin > lout && gradOut.dataType() != DataType.FLOAT || channels == lanes && lin == 1) {
+            return false;
+        }
         return channels >= 2 && channels <= lanes
                 && s[1] == 1 && s[2] == channels && (gradOut.shape()[0] == 1 || s[0] >= channels * lout)
                 && channels * Math.max(lout, lin) <= MAX_BATCH_ELEMENTS

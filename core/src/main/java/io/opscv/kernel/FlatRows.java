@@ -28,10 +28,16 @@ final class FlatRows {
     /**
      * The longest out rows taken at any ratio (the backward's: at all); longer forward rows only below an
      * upsampling by {@link #MAX_UPSAMPLING}: rows of a few inputs upsampled by 12 or more (4 -> 48, 7 -> 1337)
-     * ran as fast or faster in lanes.
+     * ran as fast or faster in lanes with 16 lanes.
      */
     static final int SHORT_OUT = 32;
     static final int MAX_UPSAMPLING = 4;
+    /**
+     * The longest forward rows taken at any upsampling where vectors have fewer than 16 lanes, where rows in lanes
+     * buy fewer rows with a group's costs: at 256 bits rows of 48-200 outputs (1 -> 48, 4 -> 100, 40 -> 200) ran
+     * 0.49-0.82 x the time in lanes, every dtype; 16 -> 300 and 100 -> 450 1.04-1.34 x.
+     */
+    static final int NARROW_UPSAMPLED_OUT = 256;
     /**
      * The strongest forward downsampling taken where vectors of outputs reach beyond the permute windows
      * (their taps gathered): channels-last (881926, 2, 18 -> 3) FP16 ran 2.5 x and a strided (132757, 1,
@@ -43,7 +49,9 @@ final class FlatRows {
     static final int MAX_SLOTS = 16;
     /**
      * The same from a FLOAT gradOut, which rows in lanes stage without conversions: (4096, 64, 16 <- 64), ten
-     * terms an input, ran 1.17 x slower flat; 16-bit (606644, 4, 4 <- 15), ten terms, 1.45 x faster.
+     * terms an input, ran 1.17 x slower flat; 16-bit (606644, 4, 4 <- 15), ten terms, 1.45 x faster with 16
+     * lanes. Below 16 lanes the 16-bit rows that rows in lanes take keep to it too where some vector permutes a
+     * window of four vectors (no two-vector permute instruction there): that row ran 1.6 x faster in lanes.
      */
     static final int MAX_FLOAT_SLOTS = 8;
     /**
@@ -75,6 +83,7 @@ final class FlatRows {
     static RowTaps forwardTaps(LinearTable t, StridedTensor self, StridedTensor out, KernelProvider provider) {
         int channels = layout(self, t.lin(), out, t.lout());
         if (channels == 0 || t.identity() || t.lout() > SHORT_OUT && t.lout() >= (long) MAX_UPSAMPLING * t.lin()
+                && (provider.lanes() >= 16 || t.lout() > NARROW_UPSAMPLED_OUT)
                 || channels > 1 && t.lout() > t.lin()) {
             return null;
         }
@@ -103,6 +112,10 @@ final class FlatRows {
         int rows = sumsRowsPerChunk(t.lin(), t.lout(), channels, out);
         RowSums sums = t.derived(List.of("flat sums", rows, channels), () -> RowSums.flat(t, rows, channels));
         TapWindows windows = sums.windows(provider.lanes());
+        if (channels == 1 && t.lin() <= LANES_OUT && provider.lanes() < 16 && windows.quads()) {
+            // Rows in lanes take the call too, and below 16 lanes a window of four vectors is not one permute.
+            most = MAX_FLOAT_SLOTS;
+        }
         return windows.fit() && (slots <= most || windows.runs()) ? sums : null;
     }
 

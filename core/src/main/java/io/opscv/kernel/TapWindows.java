@@ -102,6 +102,16 @@ record TapWindows(int lanes, int[] base, byte[] kind, int[] reach, int[] slots, 
         return true;
     }
 
+    /** Whether some whole vector permutes a window of four vectors. */
+    boolean quads() {
+        for (byte k : kind) {
+            if (k == QUAD) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether no whole vector needs gathers: every one within four vectors of inputs. */
     boolean fit() {
         for (byte k : kind) {

@@ -81,6 +81,9 @@ class ForwardLanesTest {
                 new KernelCase("flat_down2x", 4, 333, 3, 6, true, 0, f, cont, false),
                 new KernelCase("flat_down2.5x_long", 3, 17, 82, 205, false, 0, f, cont, true),
                 new KernelCase("flat_up_scales", 2, 150, 9, 5, false, 1.6, f, cont, false),
+                // Rows upsampled by 4 or more to at most 256 outputs: end to end below 16 lanes, in lanes above.
+                new KernelCase("flat_up12x_long", 9, 31, 48, 4, false, 0, f, cont, true),
+                new KernelCase("flat_up25x_ac", 4, 7, 200, 8, true, 0, f, cont, false),
                 // A channels-last self of few channels, downsampled: chunks of whole batches read as one run,
                 // with a partial last chunk.
                 new KernelCase("flat_c8_down8to6_ac", 400, 8, 6, 8, true, 0, f, KernelCase.Layout.TRANSPOSED_GRAD_OUT, true),
@@ -155,6 +158,24 @@ class ForwardLanesTest {
      * vector's table entries shared, against the scalar loop, on random axes (up to 700 inputs and 2000
      * outputs, either way), blocks, bases and pitches, the last row with and without slack after its taps.
      */
+    /**
+     * Contiguous rows upsampled by 4 or more to more than 32 outputs go end to end (FlatRows) below 16 lanes up to 256
+     * outputs, and in lanes with 16 lanes or beyond 256 outputs.
+     */
+    @Test
+    void upsampledRowsGoEndToEndBelowSixteenLanes() {
+        int lanes = VECTOR.lanes();
+        try (Arena arena = Arena.ofShared()) {
+            for (int[] s : new int[][] {{4, 48, 1}, {8, 200, 1}, {40, 256, 1}, {16, 300, 0}, {40, 257, 0}}) {
+                KernelCase kc = new KernelCase("up", 3, 5, s[1], s[0], false, 0, DataType.FLOAT,
+                        KernelCase.Layout.CONTIGUOUS, false);
+                LinearTable t = LinearTable.of(s[0], s[1], false, 0).full();
+                RowTaps taps = FlatRows.forwardTaps(t, kc.gradOut(arena), kc.out(arena), VECTOR);
+                assertEquals(s[2] == 1 && lanes < 16, taps != null, s[0] + " -> " + s[1] + " at " + lanes + " lanes");
+            }
+        }
+    }
+
     @Test
     void rowFormMatchesTheScalarLoop() {
         java.util.Random random = new java.util.Random(11);

@@ -336,6 +336,43 @@ class KernelProviderEquivalenceTest {
     }
 
     /**
+     * Batches in lanes leave 16-bit downsampled rows of two or three channels, and rows of one input from as many
+     * channels as lanes, to the forms after them; FLOAT downsampled rows and 16-bit ones of more channels stay.
+     */
+    @Test
+    void batchesInLanesLeaveTheShapesOtherFormsTakeFaster() {
+        int lanes = VECTOR.lanes();
+        try (Arena arena = Arena.ofShared()) {
+            record Shape(int c, int lin, int lout, DataType dtype, boolean batches) {}
+            for (Shape s : List.of(new Shape(2, 18, 3, DataType.FLOAT16, false), new Shape(3, 8, 6, DataType.BF16, false),
+                    new Shape(2, 18, 3, DataType.FLOAT, true), new Shape(4, 18, 3, DataType.FLOAT16, 4 <= lanes),
+                    new Shape(2, 3, 16, DataType.FLOAT16, true), new Shape(lanes, 1, 16, DataType.FLOAT, false),
+                    new Shape(lanes, 2, 16, DataType.FLOAT, true), new Shape(2, 1, 16, DataType.FLOAT16, true))) {
+                KernelCase kc = new KernelCase("s", 6, s.c(), s.lin(), s.lout(), false, 0, s.dtype(),
+                        KernelCase.Layout.TRANSPOSED_GRAD_OUT, false);
+                boolean batches = BatchLanes.applies(kc.gradOut(arena), kc.lout(), kc.out(arena), kc.lin(), lanes);
+                assertEquals(s.batches(), batches, s.toString());
+            }
+        }
+    }
+
+    /**
+     * Below 16 lanes, 16-bit short rows whose sums would permute windows of four vectors, more than eight terms an
+     * input, go whole rows in lanes rather than end to end: (4 ← 15) takes ten terms an input.
+     */
+    @Test
+    void quadWindowsOfManyTermsGoInLanesBelowSixteenLanes() {
+        int lanes = VECTOR.lanes();
+        try (Arena arena = Arena.ofShared()) {
+            KernelCase kc = new KernelCase("q", 64, 4, 4, 15, true, 0, DataType.FLOAT16, KernelCase.Layout.CONTIGUOUS,
+                    false);
+            RowPass pass = FlatRows.backwardPass(kc.table(), kc.gradOut(arena), kc.out(arena), VECTOR);
+            assertNotNull(pass, kc.toString());
+            assertEquals(lanes < 16, pass.lanes() != null, kc + " at " + lanes + " lanes");
+        }
+    }
+
+    /**
      * Groups whose rows lie side by side in gradOut, two groups' channels or more to a position, in calls of 16 MiB
      * or more, are summed together (each chunk of positions read for all of them, their lines read once), as many
      * as divide a batch's groups; rows of other layouts, smaller calls or out rows of several blocks, group by group.
