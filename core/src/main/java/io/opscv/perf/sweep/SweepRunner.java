@@ -28,8 +28,15 @@ public final class SweepRunner {
     }
 
     /**
-     * Warm-up in slices of 0.1 s (a call at least) until 0.4 s have passed and the last slice is no longer 10 %
-     * faster than the best (two slices at least, at most 2 s); then 7 rounds.
+     * The least warm-up, as long as the fixed cases': on a 2-core machine C2 compiles a case's new paths on the cores
+     * the kernel runs on, and after 0.4 s cells still ran 1.1-1.7 x slower than after 2 s (the 1-D backward's
+     * (15, 2, 591175 <- 1045925) FP16 36.9 against 25.8 ms, (606644, 4, 4 <- 15) FP16 32.8 against 19.7).
+     */
+    private static final long WARMUP_NANOS = 2_000_000_000L;
+
+    /**
+     * Warm-up in slices of a quarter of {@link #WARMUP_NANOS} (a call at least) until it has passed and the last slice
+     * is no longer 10 % faster than the best (at most 5 × as long); then 7 rounds.
      */
     public List<SweepResult> run(List<SweepCase> cases) {
         List<SweepResult> results = new ArrayList<>(cases.size());
@@ -38,7 +45,7 @@ public final class SweepRunner {
             index++;
             try (SweepFixture fixture = new SweepFixture(k)) {
                 PairedTiming.warmUntilSteady(fixture::runOperator, fixture::runCopy, 1,
-                        quick ? 0 : 400_000_000L);
+                        quick ? 0 : WARMUP_NANOS);
                 PairedTiming.Medians m = PairedTiming.alternate(fixture::runOperator, fixture::runCopy, quick ? 3 : 7,
                         () -> { });
                 SweepResult r = new SweepResult(k, threads, m.opNanos() / 1e6, m.copyNanos() / 1e6);
