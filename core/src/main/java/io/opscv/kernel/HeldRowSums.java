@@ -15,8 +15,9 @@ import jdk.incubator.vector.VectorSpecies;
  * The held sums of {@link VectorRowSums}: sums whose period is one vector (integer upsampling and
  * downsampling by 2, 4, 8 or 16 repeat every vector), each slot's index, weight and flags loaded once
  * into registers for a whole run, where the general loop loads them from the tables each vector, which
- * took longer than the sums themselves. One method per kind of gradOut and out (both the same): staged
- * in float arrays, or FLOAT or BF16 tensors read and written in place (no staging). {@code count}
+ * took longer than the sums themselves. One method per kind of gradOut and out (both the same), staged
+ * in float arrays, or FLOAT or BF16 tensors read and written in place (no staging), and per window of
+ * two vectors or four (a pair window permuted as a quad one cost 1.5-1.7 x the time). {@code count}
  * vectors of sums, vector k's window two or four vectors from element {@code gAt + k·shift} of g, its
  * sums stored at element {@code outAt + k·lanes} of out, rounded once. Slots {@code slot .. slot + 3}
  * are added at a time; sums of more than four slots take a pass per four, the passes before the last
@@ -37,9 +38,9 @@ final class HeldRowSums {
 
     private HeldRowSums() {}
 
-    /** The held loop for gradOut and out staged in float arrays. */
-    static void sumArray(RowSums sums, TapWindows windows, boolean quad, int slot, int count, float[] g,
-            long gAt, float[] y, int yAt, float[] out, long outAt) {
+    /** The held loop for gradOut and out staged in float arrays, windows of four vectors. */
+    static void sumArrayQuad(RowSums sums, TapWindows windows, int slot, int count, float[] g, long gAt,
+            float[] y, int yAt, float[] out, long outAt) {
         int[] rel = windows.rel();
         float[] w = sums.w;
         boolean[] has = sums.has;
@@ -63,6 +64,7 @@ final class HeldRowSums {
         VectorMask<Float> h1 = VectorMask.fromArray(FLOATS, has, q1).and(FLOATS.maskAll(slot + 1 < slots));
         VectorMask<Float> h2 = VectorMask.fromArray(FLOATS, has, q2).and(FLOATS.maskAll(slot + 2 < slots));
         VectorMask<Float> h3 = VectorMask.fromArray(FLOATS, has, q3).and(FLOATS.maskAll(slot + 3 < slots));
+        // Lanes past the near pair take the far pair's.
         VectorMask<Integer> f0 = i0.compare(VectorOperators.GE, 2 * LANES);
         VectorMask<Integer> f1 = i1.compare(VectorOperators.GE, 2 * LANES);
         VectorMask<Integer> f2 = i2.compare(VectorOperators.GE, 2 * LANES);
@@ -76,19 +78,15 @@ final class HeldRowSums {
         int step = slot == 0 ? 0 : LANES;
         int at = slot == 0 ? 0 : yAt;
         boolean last = slot + SLOTS >= slots;
-        // A pair window reads its two vectors again as the far pair, which no lane picks: one loop for
-        // both kinds, so that C2 compiles it on the profile of both (a loop per kind left the other's
-        // vectors boxed in processes that met it later, see KERNELS.md, "JIT state").
         long near = (long) LANES * 1;
-        long far = quad ? 2 * near : 0;
         long shift = (long) sums.shift * 1;
         long f = gAt * 1;
         long o = outAt * 1;
         for (int k = 0; k < count; k++, f += shift, o += near, at += step) {
             IntVector a0 = FloatVector.fromArray(FLOATS, g, (int) (f)).reinterpretAsInts();
             IntVector a1 = FloatVector.fromArray(FLOATS, g, (int) (f + near)).reinterpretAsInts();
-            IntVector a2 = FloatVector.fromArray(FLOATS, g, (int) (f + far)).reinterpretAsInts();
-            IntVector a3 = FloatVector.fromArray(FLOATS, g, (int) (f + far + near)).reinterpretAsInts();
+            IntVector a2 = FloatVector.fromArray(FLOATS, g, (int) (f + 2 * near)).reinterpretAsInts();
+            IntVector a3 = FloatVector.fromArray(FLOATS, g, (int) (f + 3 * near)).reinterpretAsInts();
             FloatVector s = FloatVector.fromArray(FLOATS, start, at);
             s = s.add(i0.selectFrom(a0, a1).blend(i0.selectFrom(a2, a3), f0).reinterpretAsFloats().mul(w0), h0);
             s = s.add(i1.selectFrom(a0, a1).blend(i1.selectFrom(a2, a3), f1).reinterpretAsFloats().mul(w1), h1);
@@ -102,9 +100,9 @@ final class HeldRowSums {
         }
     }
 
-    /** The held loop for FLOAT gradOut and out. */
-    static void sumFloat(RowSums sums, TapWindows windows, boolean quad, int slot, int count, MemorySegment g,
-            long gAt, float[] y, int yAt, MemorySegment out, long outAt) {
+    /** The held loop for gradOut and out staged in float arrays, windows of two vectors. */
+    static void sumArrayPair(RowSums sums, TapWindows windows, int slot, int count, float[] g, long gAt,
+            float[] y, int yAt, float[] out, long outAt) {
         int[] rel = windows.rel();
         float[] w = sums.w;
         boolean[] has = sums.has;
@@ -128,6 +126,58 @@ final class HeldRowSums {
         VectorMask<Float> h1 = VectorMask.fromArray(FLOATS, has, q1).and(FLOATS.maskAll(slot + 1 < slots));
         VectorMask<Float> h2 = VectorMask.fromArray(FLOATS, has, q2).and(FLOATS.maskAll(slot + 2 < slots));
         VectorMask<Float> h3 = VectorMask.fromArray(FLOATS, has, q3).and(FLOATS.maskAll(slot + 3 < slots));
+        // The first pass starts from +0, a vector of them read in place of y's; the last stores into out.
+        float[] start = slot == 0 ? ZEROS : y;
+        int step = slot == 0 ? 0 : LANES;
+        int at = slot == 0 ? 0 : yAt;
+        boolean last = slot + SLOTS >= slots;
+        long near = (long) LANES * 1;
+        long shift = (long) sums.shift * 1;
+        long f = gAt * 1;
+        long o = outAt * 1;
+        for (int k = 0; k < count; k++, f += shift, o += near, at += step) {
+            IntVector a0 = FloatVector.fromArray(FLOATS, g, (int) (f)).reinterpretAsInts();
+            IntVector a1 = FloatVector.fromArray(FLOATS, g, (int) (f + near)).reinterpretAsInts();
+            FloatVector s = FloatVector.fromArray(FLOATS, start, at);
+            s = s.add(i0.selectFrom(a0, a1).reinterpretAsFloats().mul(w0), h0);
+            s = s.add(i1.selectFrom(a0, a1).reinterpretAsFloats().mul(w1), h1);
+            s = s.add(i2.selectFrom(a0, a1).reinterpretAsFloats().mul(w2), h2);
+            s = s.add(i3.selectFrom(a0, a1).reinterpretAsFloats().mul(w3), h3);
+            if (!last) {
+                s.intoArray(y, yAt + k * LANES);
+                continue;
+            }
+            s.intoArray(out, (int) o);
+        }
+    }
+
+    /** The held loop for FLOAT gradOut and out, windows of four vectors. */
+    static void sumFloatQuad(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
+            float[] y, int yAt, MemorySegment out, long outAt) {
+        int[] rel = windows.rel();
+        float[] w = sums.w;
+        boolean[] has = sums.has;
+        int n = sums.stride;
+        int slots = windows.slots()[0];
+        // Slots past the used ones read the last used one's entries, no lane adding them: no vector is
+        // made in a branch (C2 leaves one made where its profile saw it seldom boxed).
+        int q0 = slot * n;
+        int q1 = Math.min(slot + 1, slots - 1) * n;
+        int q2 = Math.min(slot + 2, slots - 1) * n;
+        int q3 = Math.min(slot + 3, slots - 1) * n;
+        IntVector i0 = IntVector.fromArray(INTS, rel, q0);
+        IntVector i1 = IntVector.fromArray(INTS, rel, q1);
+        IntVector i2 = IntVector.fromArray(INTS, rel, q2);
+        IntVector i3 = IntVector.fromArray(INTS, rel, q3);
+        FloatVector w0 = FloatVector.fromArray(FLOATS, w, q0);
+        FloatVector w1 = FloatVector.fromArray(FLOATS, w, q1);
+        FloatVector w2 = FloatVector.fromArray(FLOATS, w, q2);
+        FloatVector w3 = FloatVector.fromArray(FLOATS, w, q3);
+        VectorMask<Float> h0 = VectorMask.fromArray(FLOATS, has, q0);
+        VectorMask<Float> h1 = VectorMask.fromArray(FLOATS, has, q1).and(FLOATS.maskAll(slot + 1 < slots));
+        VectorMask<Float> h2 = VectorMask.fromArray(FLOATS, has, q2).and(FLOATS.maskAll(slot + 2 < slots));
+        VectorMask<Float> h3 = VectorMask.fromArray(FLOATS, has, q3).and(FLOATS.maskAll(slot + 3 < slots));
+        // Lanes past the near pair take the far pair's.
         VectorMask<Integer> f0 = i0.compare(VectorOperators.GE, 2 * LANES);
         VectorMask<Integer> f1 = i1.compare(VectorOperators.GE, 2 * LANES);
         VectorMask<Integer> f2 = i2.compare(VectorOperators.GE, 2 * LANES);
@@ -141,19 +191,15 @@ final class HeldRowSums {
         int step = slot == 0 ? 0 : LANES;
         int at = slot == 0 ? 0 : yAt;
         boolean last = slot + SLOTS >= slots;
-        // A pair window reads its two vectors again as the far pair, which no lane picks: one loop for
-        // both kinds, so that C2 compiles it on the profile of both (a loop per kind left the other's
-        // vectors boxed in processes that met it later, see KERNELS.md, "JIT state").
         long near = (long) LANES * 4;
-        long far = quad ? 2 * near : 0;
         long shift = (long) sums.shift * 4;
         long f = gAt * 4;
         long o = outAt * 4;
         for (int k = 0; k < count; k++, f += shift, o += near, at += step) {
             IntVector a0 = FloatVector.fromMemorySegment(FLOATS, g, f, ORDER).reinterpretAsInts();
             IntVector a1 = FloatVector.fromMemorySegment(FLOATS, g, f + near, ORDER).reinterpretAsInts();
-            IntVector a2 = FloatVector.fromMemorySegment(FLOATS, g, f + far, ORDER).reinterpretAsInts();
-            IntVector a3 = FloatVector.fromMemorySegment(FLOATS, g, f + far + near, ORDER).reinterpretAsInts();
+            IntVector a2 = FloatVector.fromMemorySegment(FLOATS, g, f + 2 * near, ORDER).reinterpretAsInts();
+            IntVector a3 = FloatVector.fromMemorySegment(FLOATS, g, f + 3 * near, ORDER).reinterpretAsInts();
             FloatVector s = FloatVector.fromArray(FLOATS, start, at);
             s = s.add(i0.selectFrom(a0, a1).blend(i0.selectFrom(a2, a3), f0).reinterpretAsFloats().mul(w0), h0);
             s = s.add(i1.selectFrom(a0, a1).blend(i1.selectFrom(a2, a3), f1).reinterpretAsFloats().mul(w1), h1);
@@ -167,9 +213,9 @@ final class HeldRowSums {
         }
     }
 
-    /** The held loop for BF16 gradOut and out. */
-    static void sumBf16(RowSums sums, TapWindows windows, boolean quad, int slot, int count, MemorySegment g,
-            long gAt, float[] y, int yAt, MemorySegment out, long outAt) {
+    /** The held loop for FLOAT gradOut and out, windows of two vectors. */
+    static void sumFloatPair(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
+            float[] y, int yAt, MemorySegment out, long outAt) {
         int[] rel = windows.rel();
         float[] w = sums.w;
         boolean[] has = sums.has;
@@ -193,6 +239,58 @@ final class HeldRowSums {
         VectorMask<Float> h1 = VectorMask.fromArray(FLOATS, has, q1).and(FLOATS.maskAll(slot + 1 < slots));
         VectorMask<Float> h2 = VectorMask.fromArray(FLOATS, has, q2).and(FLOATS.maskAll(slot + 2 < slots));
         VectorMask<Float> h3 = VectorMask.fromArray(FLOATS, has, q3).and(FLOATS.maskAll(slot + 3 < slots));
+        // The first pass starts from +0, a vector of them read in place of y's; the last stores into out.
+        float[] start = slot == 0 ? ZEROS : y;
+        int step = slot == 0 ? 0 : LANES;
+        int at = slot == 0 ? 0 : yAt;
+        boolean last = slot + SLOTS >= slots;
+        long near = (long) LANES * 4;
+        long shift = (long) sums.shift * 4;
+        long f = gAt * 4;
+        long o = outAt * 4;
+        for (int k = 0; k < count; k++, f += shift, o += near, at += step) {
+            IntVector a0 = FloatVector.fromMemorySegment(FLOATS, g, f, ORDER).reinterpretAsInts();
+            IntVector a1 = FloatVector.fromMemorySegment(FLOATS, g, f + near, ORDER).reinterpretAsInts();
+            FloatVector s = FloatVector.fromArray(FLOATS, start, at);
+            s = s.add(i0.selectFrom(a0, a1).reinterpretAsFloats().mul(w0), h0);
+            s = s.add(i1.selectFrom(a0, a1).reinterpretAsFloats().mul(w1), h1);
+            s = s.add(i2.selectFrom(a0, a1).reinterpretAsFloats().mul(w2), h2);
+            s = s.add(i3.selectFrom(a0, a1).reinterpretAsFloats().mul(w3), h3);
+            if (!last) {
+                s.intoArray(y, yAt + k * LANES);
+                continue;
+            }
+            s.intoMemorySegment(out, o, ORDER);
+        }
+    }
+
+    /** The held loop for BF16 gradOut and out, windows of four vectors. */
+    static void sumBf16Quad(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
+            float[] y, int yAt, MemorySegment out, long outAt) {
+        int[] rel = windows.rel();
+        float[] w = sums.w;
+        boolean[] has = sums.has;
+        int n = sums.stride;
+        int slots = windows.slots()[0];
+        // Slots past the used ones read the last used one's entries, no lane adding them: no vector is
+        // made in a branch (C2 leaves one made where its profile saw it seldom boxed).
+        int q0 = slot * n;
+        int q1 = Math.min(slot + 1, slots - 1) * n;
+        int q2 = Math.min(slot + 2, slots - 1) * n;
+        int q3 = Math.min(slot + 3, slots - 1) * n;
+        IntVector i0 = IntVector.fromArray(INTS, rel, q0);
+        IntVector i1 = IntVector.fromArray(INTS, rel, q1);
+        IntVector i2 = IntVector.fromArray(INTS, rel, q2);
+        IntVector i3 = IntVector.fromArray(INTS, rel, q3);
+        FloatVector w0 = FloatVector.fromArray(FLOATS, w, q0);
+        FloatVector w1 = FloatVector.fromArray(FLOATS, w, q1);
+        FloatVector w2 = FloatVector.fromArray(FLOATS, w, q2);
+        FloatVector w3 = FloatVector.fromArray(FLOATS, w, q3);
+        VectorMask<Float> h0 = VectorMask.fromArray(FLOATS, has, q0);
+        VectorMask<Float> h1 = VectorMask.fromArray(FLOATS, has, q1).and(FLOATS.maskAll(slot + 1 < slots));
+        VectorMask<Float> h2 = VectorMask.fromArray(FLOATS, has, q2).and(FLOATS.maskAll(slot + 2 < slots));
+        VectorMask<Float> h3 = VectorMask.fromArray(FLOATS, has, q3).and(FLOATS.maskAll(slot + 3 < slots));
+        // Lanes past the near pair take the far pair's.
         VectorMask<Integer> f0 = i0.compare(VectorOperators.GE, 2 * LANES);
         VectorMask<Integer> f1 = i1.compare(VectorOperators.GE, 2 * LANES);
         VectorMask<Integer> f2 = i2.compare(VectorOperators.GE, 2 * LANES);
@@ -206,11 +304,7 @@ final class HeldRowSums {
         int step = slot == 0 ? 0 : LANES;
         int at = slot == 0 ? 0 : yAt;
         boolean last = slot + SLOTS >= slots;
-        // A pair window reads its two vectors again as the far pair, which no lane picks: one loop for
-        // both kinds, so that C2 compiles it on the profile of both (a loop per kind left the other's
-        // vectors boxed in processes that met it later, see KERNELS.md, "JIT state").
         long near = (long) LANES * 2;
-        long far = quad ? 2 * near : 0;
         long shift = (long) sums.shift * 2;
         long f = gAt * 2;
         long o = outAt * 2;
@@ -219,15 +313,77 @@ final class HeldRowSums {
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
             IntVector a1 = ((IntVector) ShortVector.fromMemorySegment(HALFS, g, f + near, ORDER)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
-            IntVector a2 = ((IntVector) ShortVector.fromMemorySegment(HALFS, g, f + far, ORDER)
+            IntVector a2 = ((IntVector) ShortVector.fromMemorySegment(HALFS, g, f + 2 * near, ORDER)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
-            IntVector a3 = ((IntVector) ShortVector.fromMemorySegment(HALFS, g, f + far + near, ORDER)
+            IntVector a3 = ((IntVector) ShortVector.fromMemorySegment(HALFS, g, f + 3 * near, ORDER)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
             FloatVector s = FloatVector.fromArray(FLOATS, start, at);
             s = s.add(i0.selectFrom(a0, a1).blend(i0.selectFrom(a2, a3), f0).reinterpretAsFloats().mul(w0), h0);
             s = s.add(i1.selectFrom(a0, a1).blend(i1.selectFrom(a2, a3), f1).reinterpretAsFloats().mul(w1), h1);
             s = s.add(i2.selectFrom(a0, a1).blend(i2.selectFrom(a2, a3), f2).reinterpretAsFloats().mul(w2), h2);
             s = s.add(i3.selectFrom(a0, a1).blend(i3.selectFrom(a2, a3), f3).reinterpretAsFloats().mul(w3), h3);
+            if (!last) {
+                s.intoArray(y, yAt + k * LANES);
+                continue;
+            }
+            {
+                // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
+                // keeps its top half, quieted.
+                IntVector bits = s.reinterpretAsInts();
+                IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
+                IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
+                        .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0)).intoMemorySegment(out, o,
+                        ORDER);
+            }
+        }
+    }
+
+    /** The held loop for BF16 gradOut and out, windows of two vectors. */
+    static void sumBf16Pair(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
+            float[] y, int yAt, MemorySegment out, long outAt) {
+        int[] rel = windows.rel();
+        float[] w = sums.w;
+        boolean[] has = sums.has;
+        int n = sums.stride;
+        int slots = windows.slots()[0];
+        // Slots past the used ones read the last used one's entries, no lane adding them: no vector is
+        // made in a branch (C2 leaves one made where its profile saw it seldom boxed).
+        int q0 = slot * n;
+        int q1 = Math.min(slot + 1, slots - 1) * n;
+        int q2 = Math.min(slot + 2, slots - 1) * n;
+        int q3 = Math.min(slot + 3, slots - 1) * n;
+        IntVector i0 = IntVector.fromArray(INTS, rel, q0);
+        IntVector i1 = IntVector.fromArray(INTS, rel, q1);
+        IntVector i2 = IntVector.fromArray(INTS, rel, q2);
+        IntVector i3 = IntVector.fromArray(INTS, rel, q3);
+        FloatVector w0 = FloatVector.fromArray(FLOATS, w, q0);
+        FloatVector w1 = FloatVector.fromArray(FLOATS, w, q1);
+        FloatVector w2 = FloatVector.fromArray(FLOATS, w, q2);
+        FloatVector w3 = FloatVector.fromArray(FLOATS, w, q3);
+        VectorMask<Float> h0 = VectorMask.fromArray(FLOATS, has, q0);
+        VectorMask<Float> h1 = VectorMask.fromArray(FLOATS, has, q1).and(FLOATS.maskAll(slot + 1 < slots));
+        VectorMask<Float> h2 = VectorMask.fromArray(FLOATS, has, q2).and(FLOATS.maskAll(slot + 2 < slots));
+        VectorMask<Float> h3 = VectorMask.fromArray(FLOATS, has, q3).and(FLOATS.maskAll(slot + 3 < slots));
+        // The first pass starts from +0, a vector of them read in place of y's; the last stores into out.
+        float[] start = slot == 0 ? ZEROS : y;
+        int step = slot == 0 ? 0 : LANES;
+        int at = slot == 0 ? 0 : yAt;
+        boolean last = slot + SLOTS >= slots;
+        long near = (long) LANES * 2;
+        long shift = (long) sums.shift * 2;
+        long f = gAt * 2;
+        long o = outAt * 2;
+        for (int k = 0; k < count; k++, f += shift, o += near, at += step) {
+            IntVector a0 = ((IntVector) ShortVector.fromMemorySegment(HALFS, g, f, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
+            IntVector a1 = ((IntVector) ShortVector.fromMemorySegment(HALFS, g, f + near, ORDER)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
+            FloatVector s = FloatVector.fromArray(FLOATS, start, at);
+            s = s.add(i0.selectFrom(a0, a1).reinterpretAsFloats().mul(w0), h0);
+            s = s.add(i1.selectFrom(a0, a1).reinterpretAsFloats().mul(w1), h1);
+            s = s.add(i2.selectFrom(a0, a1).reinterpretAsFloats().mul(w2), h2);
+            s = s.add(i3.selectFrom(a0, a1).reinterpretAsFloats().mul(w3), h3);
             if (!last) {
                 s.intoArray(y, yAt + k * LANES);
                 continue;

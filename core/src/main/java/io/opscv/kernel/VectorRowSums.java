@@ -52,8 +52,13 @@ final class VectorRowSums {
             if (m1 > m0) {
                 periods(sums, e0, m0 * LANES, g, gBase, y, yBase);
                 for (int k = 0; k < windows.slots()[0]; k += HeldRowSums.SLOTS) {
-                    HeldRowSums.sumArray(sums, windows, quad, k, m1 - m0, g, base + m0 * sums.shift, y,
-                            m0 * LANES - yBase, y, m0 * LANES - yBase);
+                    int from = base + m0 * sums.shift;
+                    int at = m0 * LANES - yBase;
+                    if (quad) {
+                        HeldRowSums.sumArrayQuad(sums, windows, k, m1 - m0, g, from, y, at, y, at);
+                    } else {
+                        HeldRowSums.sumArrayPair(sums, windows, k, m1 - m0, g, from, y, at, y, at);
+                    }
                 }
                 periods(sums, m1 * LANES, e1, g, gBase, y, yBase);
                 return;
@@ -94,10 +99,14 @@ final class VectorRowSums {
         }
         long from = first + m0 * shift;
         for (int slot = 0; slot < windows.slots()[0]; slot += HeldRowSums.SLOTS) {
-            if (type == DataType.FLOAT) {
-                HeldRowSums.sumFloat(sums, windows, quad, slot, m1 - m0, g, from, yScratch, 0, y, yAt + a);
+            if (type == DataType.FLOAT && quad) {
+                HeldRowSums.sumFloatQuad(sums, windows, slot, m1 - m0, g, from, yScratch, 0, y, yAt + a);
+            } else if (type == DataType.FLOAT) {
+                HeldRowSums.sumFloatPair(sums, windows, slot, m1 - m0, g, from, yScratch, 0, y, yAt + a);
+            } else if (quad) {
+                HeldRowSums.sumBf16Quad(sums, windows, slot, m1 - m0, g, from, yScratch, 0, y, yAt + a);
             } else {
-                HeldRowSums.sumBf16(sums, windows, quad, slot, m1 - m0, g, from, yScratch, 0, y, yAt + a);
+                HeldRowSums.sumBf16Pair(sums, windows, slot, m1 - m0, g, from, yScratch, 0, y, yAt + a);
             }
         }
         if (b < e1) {

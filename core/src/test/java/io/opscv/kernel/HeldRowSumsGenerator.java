@@ -70,8 +70,9 @@ final class HeldRowSumsGenerator {
                  * The held sums of {@link VectorRowSums}: sums whose period is one vector (integer upsampling and
                  * downsampling by 2, 4, 8 or 16 repeat every vector), each slot's index, weight and flags loaded once
                  * into registers for a whole run, where the general loop loads them from the tables each vector, which
-                 * took longer than the sums themselves. One method per kind of gradOut and out (both the same): staged
-                 * in float arrays, or FLOAT or BF16 tensors read and written in place (no staging). {@code count}
+                 * took longer than the sums themselves. One method per kind of gradOut and out (both the same), staged
+                 * in float arrays, or FLOAT or BF16 tensors read and written in place (no staging), and per window of
+                 * two vectors or four (a pair window permuted as a quad one cost 1.5-1.7 x the time). {@code count}
                  * vectors of sums, vector k's window two or four vectors from element {@code gAt + k·shift} of g, its
                  * sums stored at element {@code outAt + k·lanes} of out, rounded once. Slots {@code slot .. slot + 3}
                  * are added at a time; sums of more than four slots take a pass per four, the passes before the last
@@ -93,17 +94,24 @@ final class HeldRowSumsGenerator {
                     private HeldRowSums() {}
                 """);
         for (Dtype d : DTYPES) {
-            s.append(method(d));
+            s.append(method(d, false));
+            s.append(method(d, true));
         }
         return s.append("}\n").toString();
     }
 
-    private static String method(Dtype d) {
-        String head = """
+    /**
+     * A dtype's held loop for windows of four vectors ({@code Quad}) or two ({@code Pair}): a method each, every
+     * vector local to its loop, where one loop for both kinds permuted a pair window's two vectors twice, the second
+     * time for lanes none of which took them.
+     */
+    private static String method(Dtype d, boolean pair) {
+        String kind = pair ? "Pair" : "Quad";
+        StringBuilder m = new StringBuilder("""
 
-                    /** The held loop for %1$s. */
-                    static void sum%2$s(RowSums sums, TapWindows windows, boolean quad, int slot, int count, %4$s g,
-                            long gAt, float[] y, int yAt, %4$s out, long outAt) {
+                    /** The held loop for %1$s, windows of %5$s vectors. */
+                    static void sum%2$s%6$s(RowSums sums, TapWindows windows, int slot, int count, %4$s g, long gAt,
+                            float[] y, int yAt, %4$s out, long outAt) {
                         int[] rel = windows.rel();
                         float[] w = sums.w;
                         boolean[] has = sums.has;
@@ -127,40 +135,45 @@ final class HeldRowSumsGenerator {
                         VectorMask<Float> h1 = VectorMask.fromArray(FLOATS, has, q1).and(FLOATS.maskAll(slot + 1 < slots));
                         VectorMask<Float> h2 = VectorMask.fromArray(FLOATS, has, q2).and(FLOATS.maskAll(slot + 2 < slots));
                         VectorMask<Float> h3 = VectorMask.fromArray(FLOATS, has, q3).and(FLOATS.maskAll(slot + 3 < slots));
-                        VectorMask<Integer> f0 = i0.compare(VectorOperators.GE, 2 * LANES);
-                        VectorMask<Integer> f1 = i1.compare(VectorOperators.GE, 2 * LANES);
-                        VectorMask<Integer> f2 = i2.compare(VectorOperators.GE, 2 * LANES);
-                        VectorMask<Integer> f3 = i3.compare(VectorOperators.GE, 2 * LANES);
-                        i0 = i0.and(2 * LANES - 1);
-                        i1 = i1.and(2 * LANES - 1);
-                        i2 = i2.and(2 * LANES - 1);
-                        i3 = i3.and(2 * LANES - 1);
+                """.formatted(d.name(), d.suffix(), d.size(), d.tensor(), pair ? "two" : "four", kind));
+        if (!pair) {
+            m.append("""
+                            // Lanes past the near pair take the far pair's.
+                            VectorMask<Integer> f0 = i0.compare(VectorOperators.GE, 2 * LANES);
+                            VectorMask<Integer> f1 = i1.compare(VectorOperators.GE, 2 * LANES);
+                            VectorMask<Integer> f2 = i2.compare(VectorOperators.GE, 2 * LANES);
+                            VectorMask<Integer> f3 = i3.compare(VectorOperators.GE, 2 * LANES);
+                            i0 = i0.and(2 * LANES - 1);
+                            i1 = i1.and(2 * LANES - 1);
+                            i2 = i2.and(2 * LANES - 1);
+                            i3 = i3.and(2 * LANES - 1);
+                    """);
+        }
+        m.append("""
                         // The first pass starts from +0, a vector of them read in place of y's; the last stores into out.
                         float[] start = slot == 0 ? ZEROS : y;
                         int step = slot == 0 ? 0 : LANES;
                         int at = slot == 0 ? 0 : yAt;
                         boolean last = slot + SLOTS >= slots;
-                        // A pair window reads its two vectors again as the far pair, which no lane picks: one loop for
-                        // both kinds, so that C2 compiles it on the profile of both (a loop per kind left the other's
-                        // vectors boxed in processes that met it later, see KERNELS.md, "JIT state").
-                        long near = (long) LANES * %3$d;
-                        long far = quad ? 2 * near : 0;
-                        long shift = (long) sums.shift * %3$d;
-                        long f = gAt * %3$d;
-                        long o = outAt * %3$d;
+                        long near = (long) LANES * %1$d;
+                        long shift = (long) sums.shift * %1$d;
+                        long f = gAt * %1$d;
+                        long o = outAt * %1$d;
                         for (int k = 0; k < count; k++, f += shift, o += near, at += step) {
-                """.formatted(d.name(), d.suffix(), d.size(), d.tensor());
-        StringBuilder m = new StringBuilder(head);
+                """.formatted(d.size()));
         m.append(indent(d.load().formatted("a0", "f"), 12));
         m.append(indent(d.load().formatted("a1", "f + near"), 12));
-        m.append(indent(d.load().formatted("a2", "f + far"), 12));
-        m.append(indent(d.load().formatted("a3", "f + far + near"), 12));
+        if (!pair) {
+            m.append(indent(d.load().formatted("a2", "f + 2 * near"), 12));
+            m.append(indent(d.load().formatted("a3", "f + 3 * near"), 12));
+        }
+        m.append("            FloatVector s = FloatVector.fromArray(FLOATS, start, at);\n");
+        for (int k = 0; k < 4; k++) {
+            String pick = pair ? "i%1$d.selectFrom(a0, a1)".formatted(k)
+                    : "i%1$d.selectFrom(a0, a1).blend(i%1$d.selectFrom(a2, a3), f%1$d)".formatted(k);
+            m.append("            s = s.add(%s.reinterpretAsFloats().mul(w%d), h%d);\n".formatted(pick, k, k));
+        }
         m.append("""
-                            FloatVector s = FloatVector.fromArray(FLOATS, start, at);
-                            s = s.add(i0.selectFrom(a0, a1).blend(i0.selectFrom(a2, a3), f0).reinterpretAsFloats().mul(w0), h0);
-                            s = s.add(i1.selectFrom(a0, a1).blend(i1.selectFrom(a2, a3), f1).reinterpretAsFloats().mul(w1), h1);
-                            s = s.add(i2.selectFrom(a0, a1).blend(i2.selectFrom(a2, a3), f2).reinterpretAsFloats().mul(w2), h2);
-                            s = s.add(i3.selectFrom(a0, a1).blend(i3.selectFrom(a2, a3), f3).reinterpretAsFloats().mul(w3), h3);
                             if (!last) {
                                 s.intoArray(y, yAt + k * LANES);
                                 continue;
