@@ -94,9 +94,15 @@ final class VectorPixels {
                 if (c > tail) {
                     c = tail;
                 }
-                FloatVector l = bf16 ? bf16(seg, left + c * 2L)
+                // A BF16 element widened by a shift, written out here: no vector crosses a method boundary
+                // (KERNELS.md, "JIT state").
+                FloatVector l = bf16 ? ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, left + c * 2L, ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
+                        .reinterpretAsFloats()
                         : FloatVector.fromMemorySegment(FLOATS, seg, left + c * 4L, ORDER);
-                FloatVector r = bf16 ? bf16(seg, right + c * 2L)
+                FloatVector r = bf16 ? ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, right + c * 2L, ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
+                        .reinterpretAsFloats()
                         : FloatVector.fromMemorySegment(FLOATS, seg, right + c * 4L, ORDER);
                 l.mul(a).add(r.mul(b)).intoArray(y, at + c);
                 if (c == tail) {
@@ -104,13 +110,6 @@ final class VectorPixels {
                 }
             }
         }
-    }
-
-    /** A vector of BF16 elements from byte {@code offset}, widened. */
-    private static FloatVector bf16(MemorySegment seg, long offset) {
-        return ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, offset, ORDER)
-                .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                .reinterpretAsFloats();
     }
 
     /**
@@ -142,7 +141,9 @@ final class VectorPixels {
             int right = (x0[j] < last ? x0[j] + 1 : x0[j]) * pix;
             long at = (first + (long) j * pix) * size;
             for (int c = 0; c < whole; c += LANES) {
-                FloatVector v = bf16 ? bf16(seg, at + c * 2L)
+                FloatVector v = bf16 ? ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, at + c * 2L, ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
+                        .reinterpretAsFloats()
                         : FloatVector.fromMemorySegment(FLOATS, seg, at + c * 4L, ORDER);
                 FloatVector.fromArray(FLOATS, y, left + c).add(v.mul(a)).intoArray(y, left + c);
                 FloatVector.fromArray(FLOATS, y, right + c).add(v.mul(b)).intoArray(y, right + c);
