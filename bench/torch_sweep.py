@@ -7,7 +7,11 @@
 Each CSV row is rebuilt in PyTorch with the same shapes, dtype, alignCorners, scales and layout (transposed:
 the input is (N, L, C) storage viewed as (N, C, L); strided_out: out a slice of rows L + max(1, L // 8) long;
 nhwc: channels_last), on the row's thread count (torch.set_num_threads), writing into a preallocated out
-(the aten .out / .grad_input overloads). It prints per case opscv's op_ms (from the CSV), PyTorch's median ms
+(the aten .out / .grad_input overloads). Each timed call follows a copy of the same bytes as the sweep's
+copy baseline (half the input's and out's bytes, on the same threads), as the sweep alternates the operator
+with its copy: both sides then start each call with the caches the copy left, which matters where an
+operator reads a fraction of its input (a strong downsampling of the forward); --warm times calls back to
+back instead. It prints per case opscv's op_ms (from the CSV), PyTorch's median ms
 and the speed-up (PyTorch ms / opscv ms: above 1, opscv is faster), then a summary. PyTorch is not a
 dependency of the project; Debian's python3-torch is enough. Cases a PyTorch build does not support (e.g.
 FP16 on the CPU in older versions) are listed as unsupported; each case runs in a child process, so that
@@ -17,6 +21,7 @@ one where PyTorch crashes (1.13 does on some BF16 strided views) is listed as cr
 import argparse
 import csv
 import json
+import math
 import statistics
 import subprocess
 import sys
@@ -95,16 +100,28 @@ def call_for(row):
     raise ValueError("unknown op " + op)
 
 
-def median_ms(call, rounds, warmup_s, budget_s):
-    """The median of `rounds` timed calls after a warm-up; fewer rounds where one call alone is long."""
+def copy_for(row):
+    """The sweep's copy baseline for `row`: (input + out bytes) / 2 bytes copied, on torch's threads."""
+    size = torch.empty((), dtype=DTYPES[row["dtype"]]).element_size()
+    elements = sum(math.prod(shape(row[k])) for k in ("in_shape", "out_shape"))
+    src = torch.ones(elements * size // 2, dtype=torch.uint8)
+    dst = torch.zeros_like(src)
+    return lambda: dst.copy_(src)
+
+
+def median_ms(call, rounds, warmup_s, budget_s, before=lambda: None):
+    """The median of `rounds` timed calls, each after `before` (untimed), after a warm-up; fewer rounds where
+    one call alone is long."""
     t0 = time.perf_counter()
     call()
     first = time.perf_counter() - t0
     start = time.perf_counter()
     while time.perf_counter() - start < warmup_s:
+        before()
         call()
     times = []
     for _ in range(max(1, min(rounds, int(budget_s / max(first, 1e-9))))):
+        before()
         t0 = time.perf_counter_ns()
         call()
         times.append(time.perf_counter_ns() - t0)
@@ -116,7 +133,8 @@ def one_case(args):
     row = json.loads(args.one)
     torch.set_num_threads(args.threads or int(row["threads"]))
     try:
-        print("ms %r" % median_ms(call_for(row), args.rounds, args.warmup, args.budget))
+        before = (lambda: None) if args.warm else copy_for(row)
+        print("ms %r" % median_ms(call_for(row), args.rounds, args.warmup, args.budget, before))
     except (RuntimeError, NotImplementedError) as e:
         print("unsupported " + str(e).splitlines()[0])
 
@@ -125,6 +143,7 @@ def timed_in_child(row, args):
     """PyTorch's median ms for `row`, or None with the reason."""
     command = [sys.executable, __file__, "-", "--one", json.dumps(row), "--rounds", str(args.rounds), "--warmup",
                str(args.warmup), "--budget", str(args.budget)] + (["--threads", str(args.threads)] if args.threads else [])
+    command += ["--warm"] if args.warm else []
     child = subprocess.run(command, capture_output=True, text=True)
     answer = child.stdout.strip()
     if child.returncode != 0:
@@ -148,6 +167,8 @@ def main():
     parser.add_argument("--budget", type=float, default=5.0,
                         help="seconds of timed calls per case at most (fewer rounds for slow calls; default 5)")
     parser.add_argument("--no-cache", action="store_true", help="skip the cache-resident (l2_) cases")
+    parser.add_argument("--warm", action="store_true",
+                        help="time calls back to back, without the sweep's copy between them (warm caches)")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
