@@ -2,6 +2,7 @@ package io.opscv.kernel;
 
 import io.opscv.runtime.DataType;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 
 /**
  * The 1-D forward of a strong downsampling: each output reads its two inputs straight from self, and
@@ -38,6 +39,12 @@ final class SparseForward {
     private static final int ACROSS_ROWS_OUTPUTS = 64;
     /** Outputs a task covers at least: handing out a task costs about as much as a microsecond. */
     private static final long TASK_OUTPUTS = 1 << 13;
+    /** Bytes a run's taps of one output position span, at most, for runs touched a block ahead ({@link #touch}). */
+    private static final int TOUCH_BYTES = 256;
+    /** Runs touched at once. */
+    private static final int TOUCH_BLOCK = 16;
+    /** Never written in practice: the touched bytes' sum flows here only so that the loads stay. */
+    private static volatile int touched;
 
     private SparseForward() {}
 
@@ -87,9 +94,15 @@ final class SparseForward {
         long runsPerTask = Math.max(1, TASK_OUTPUTS / perRun);
         int tasks = Math.toIntExact((runs + runsPerTask - 1) / runsPerTask);
         final long c0 = channels;
+        // Short runs (a few lines each, a page or more apart) are touched a block ahead; see touch.
+        final boolean touch = acrossRows && perRun * Math.abs(si[1]) * self.dataType().byteSize() <= TOUCH_BYTES;
         WorkerPool.ScratchTask<float[]> body = (task, work) -> {
-            for (long u = task * runsPerTask, u1 = Math.min(runs, u + runsPerTask); u < u1; u++) {
+            long u0 = task * runsPerTask;
+            for (long u = u0, u1 = Math.min(runs, u + runsPerTask); u < u1; u++) {
                 if (acrossRows) {
+                    if (touch && (u - u0) % TOUCH_BLOCK == 0) {
+                        touch(self, t, u, Math.min(u1, u + TOUCH_BLOCK), runsPerLine, perRun, c0);
+                    }
                     long line = u / runsPerLine;
                     long first = u % runsPerLine * perRun;
                     long n = line / lout;
@@ -107,6 +120,38 @@ final class SparseForward {
         };
         // A thread's taps and results: one array for all its tasks.
         pool.forEach(tasks, tasks == 1 || pool.parallelism() == 1, b -> acrossRows ? b.floats(3 * RUN) : null, body);
+    }
+
+    /**
+     * Loads the first and last byte of the taps of runs {@code [u, end)} (across rows), and nothing else. A run
+     * of a few channels side by side is a line or two of self, the next run's a page or more away: run after
+     * run, each line's miss waited alone behind the previous run's decode, combine and round (the forward's
+     * (4683, 16, 500 → 1) BF16 channels-last took 0.66 ms after a copy and 0.12 ms from cache). Loaded
+     * together first, a block's misses overlap; the values only feed a test that keeps the loads.
+     */
+    private static void touch(StridedTensor self, LinearTable t, long u, long end, long runsPerLine, long perRun,
+                              long channels) {
+        MemorySegment seg = self.segment();
+        long size = self.dataType().byteSize();
+        long[] si = self.strides();
+        int lout = t.lout();
+        int last = t.lin() - 1;
+        int seen = 0;
+        for (; u < end; u++) {
+            long line = u / runsPerLine;
+            long first = u % runsPerLine * perRun;
+            int j = (int) (line % lout);
+            long in = self.offset() + line / lout * si[0] + first * si[1];
+            long span = (Math.min(perRun, channels - first) - 1) * si[1];
+            long left = in + t.x0[j] * si[2];
+            long right = in + (t.x0[j] < last ? t.x0[j] + 1 : t.x0[j]) * si[2];
+            long lo = Math.min(Math.min(left, left + span), Math.min(right, right + span));
+            long hi = Math.max(Math.max(left, left + span), Math.max(right, right + span));
+            seen += seg.get(ValueLayout.JAVA_BYTE, lo * size) + seg.get(ValueLayout.JAVA_BYTE, hi * size + size - 1);
+        }
+        if (seen == Integer.MIN_VALUE) {
+            touched = seen;
+        }
     }
 
     /**
