@@ -22,8 +22,8 @@ final class VectorLines {
     /**
      * Lines {@code [q0, q1)} of {@link KernelProvider#sumLines}, four at a time, the last one to three as the last
      * four again (those summed twice store the same bits twice); returns the first line not summed, where the
-     * range has fewer than four. The provider's line-by-line rest sends each position through an array copy:
-     * (127, 2048, 6 × 6 ← 7 × 7) FP32, three lines of seven and two of six so, took 1.45 × as long.
+     * range has fewer than four. The provider's line-by-line rest sends each position through an array copy,
+     * which cost more than summing up to three lines twice.
      */
     static int sum(LinearTable t, int q0, int q1, float[] from, float[] to, int outStride) {
         if (q1 - q0 < LINES) {
