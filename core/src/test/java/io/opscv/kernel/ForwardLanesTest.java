@@ -154,11 +154,6 @@ class ForwardLanesTest {
     }
 
     /**
-     * The row form (the long rows' forward, {@code GatherForward}): gathered taps of one to four rows, each
-     * vector's table entries shared, against the scalar loop, on random axes (up to 700 inputs and 2000
-     * outputs, either way), blocks, bases and pitches, the last row with and without slack after its taps.
-     */
-    /**
      * Contiguous rows upsampled by 4 or more to more than 32 outputs go end to end (FlatRows) below 16 lanes up to 256
      * outputs, and in lanes with 16 lanes or beyond 256 outputs.
      */
@@ -176,6 +171,11 @@ class ForwardLanesTest {
         }
     }
 
+    /**
+     * The row form (the long rows' forward, {@code GatherForward}): gathered taps of one to four rows, each
+     * vector's table entries shared, against the scalar loop, on random axes (up to 700 inputs and 2000
+     * outputs, either way), blocks, bases and pitches, the last row with and without slack after its taps.
+     */
     @Test
     void rowFormMatchesTheScalarLoop() {
         java.util.Random random = new java.util.Random(11);
