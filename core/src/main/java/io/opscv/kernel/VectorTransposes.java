@@ -23,6 +23,11 @@ final class VectorTransposes {
     private static final int ROUNDS = Integer.numberOfTrailingZeros(LANES);
     private static final IntVector ZIP_LOW = zip(0);
     private static final IntVector ZIP_HIGH = zip(LANES / 2);
+    /**
+     * The most positions of a partial block moved element by element: a whole transpose and a masked store per
+     * row cost more than these few moves.
+     */
+    static final int SCALAR_TAIL = 3;
     private VectorTransposes() {}
 
     /** Lane k takes lane from + k/2 of the first vector (k even) or of the second (k odd). */
@@ -67,6 +72,14 @@ final class VectorTransposes {
             }
             if (LANES == 8 && n == LANES) {
                 RowTransposes.fromLanesArray(lanes, at + c * LANES, LANES, rows, rowsAt + c, rowStride);
+                continue;
+            }
+            if (n <= SCALAR_TAIL) {
+                for (int l = 0; l < LANES; l++) {
+                    for (int k = 0; k < n; k++) {
+                        rows[rowsAt + l * rowStride + c + k] = lanes[at + (c + k) * LANES + l];
+                    }
+                }
                 continue;
             }
             // A partial block (or another width): the rounds in the spare buffer's two halves, then n per row by
