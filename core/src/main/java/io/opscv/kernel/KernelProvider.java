@@ -231,27 +231,28 @@ public interface KernelProvider {
     }
 
     /**
-     * Reads {@code count} positions of {@link #lanes()} rows of consecutive elements, row l from element
-     * {@code starts[l] + from}, straight into the lane-major {@code lanes} from 0 (as {@link #decodeRows} then
-     * {@link #toLanes}, with no tile between) where this provider moves rows in registers; false, nothing read, where
-     * it does not. May write {@code lanes} up to position {@code roundUp(count, lanes())}.
+     * Reads {@code count} positions of the first {@code rows} of {@link #lanes()} rows of consecutive elements, row l
+     * from element {@code starts[l] + from}, straight into the lane-major {@code lanes} from 0 (as {@link #decodeRows}
+     * then {@link #toLanes}, with no tile between) where this provider moves rows in registers; false, nothing read,
+     * where it does not. Lanes from {@code rows} on hold unspecified values; {@code starts} from {@code rows} on may be
+     * overwritten. May write {@code lanes} up to position {@code roundUp(count, lanes())}.
      *
      * @param spare scratch of at least {@code 2·lanes²} floats
      */
-    default boolean rowsToLanes(MemorySegment seg, DataType type, long[] starts, long from, int count, float[] lanes,
-                                float[] spare) {
+    default boolean rowsToLanes(MemorySegment seg, DataType type, long[] starts, int rows, long from, int count,
+                                float[] lanes, float[] spare) {
         return false;
     }
 
     /**
-     * The inverse of {@link #rowsToLanes}: writes exactly {@code count} positions of each row from the lane-major
-     * {@code lanes}, rounded once, where this provider moves rows in registers; false, nothing written, where it does
-     * not.
+     * The inverse of {@link #rowsToLanes}: writes exactly {@code count} positions of each of the first {@code rows}
+     * rows from the lane-major {@code lanes}, rounded once, where this provider moves rows in registers; false,
+     * nothing written, where it does not. Lanes and {@code starts} from {@code rows} on may be overwritten.
      *
      * @param spare scratch of at least {@code 2·lanes²} floats
      */
-    default boolean lanesToRows(float[] lanes, int count, MemorySegment seg, DataType type, long[] starts, long from,
-                                float[] spare) {
+    default boolean lanesToRows(float[] lanes, int count, MemorySegment seg, DataType type, long[] starts, int rows,
+                                long from, float[] spare) {
         return false;
     }
 

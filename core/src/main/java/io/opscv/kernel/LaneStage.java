@@ -21,8 +21,9 @@ import java.lang.foreign.MemorySegment;
  *       <td>in: straight into the lanes where the provider moves rows in registers (see below), else one run
  *       for the whole group, transposed; rows of at most {@link #SHORT_POSITIONS} positions gathered from it (a
  *       16 × 16 transpose would be mostly padding); out: one run for the group</td></tr>
- *   <tr><td>s = 1, every lane a row, more than {@link #SHORT_POSITIONS} positions, where the provider moves such
- *       rows in registers (at 8 lanes: FLOAT and BF16 both ways, FLOAT16 in)</td>
+ *   <tr><td>s = 1, more than {@link #SHORT_POSITIONS} positions, where the provider moves such rows in registers (at
+ *       8 lanes: FLOAT and BF16 both ways, FLOAT16 in; a partial group too, its lanes past the rows repeating its last
+ *       row, but not in FLOAT16)</td>
  *       <td>straight between memory and the lanes ({@link KernelProvider#rowsToLanes},
  *       {@link KernelProvider#lanesToRows}), no tile or group buffer: the copy into a tile took as long as the
  *       transpose</td></tr>
@@ -31,7 +32,7 @@ import java.lang.foreign.MemorySegment;
  *       there; out, where the caller announces whole rows ({@link #writesWholeRows}): transposed into a
  *       buffer and written in one run once complete (memory streams once, not as {@code lanes} rows side by
  *       side); out rows evenly a pitch apart collect the same way and go out row after row</td></tr>
- *   <tr><td>s = 1 (contiguous rows, any row strides; a last group of fewer rows)</td>
+ *   <tr><td>s = 1 (contiguous rows, any row strides; a last group of fewer rows where the provider declines)</td>
  *       <td>one run per row ({@link KernelProvider#decodeRows}, {@link KernelProvider#encodeRows}),
  *       transposed</td></tr>
  *   <tr><td>interleaved: s ≠ 1, rows starting less than s apart (a channels-last tensor with fewer channels
@@ -87,7 +88,10 @@ final class LaneStage {
     /** Positions along L, and the element stride between them. */
     private final int length;
     private final long stride;
-    /** Element index of position 0 of each lane's row, for the selected group. */
+    /**
+     * Element index of position 0 of each lane's row, for the selected group; entries past the valid rows are the
+     * provider's to overwrite ({@link KernelProvider#rowsToLanes}).
+     */
     private final long[] rowStart;
     /** Rows of positions between memory and the transposes: {@code lanes} rows {@code tileStride} apart. */
     private final float[] tile;
@@ -261,7 +265,7 @@ final class LaneStage {
         if (sideBySide) {
             provider.decodeLanes(segment, type, rowStart[0] + from * stride, stride, count, lanesOut, 0);
         } else if (wholeRows(from, count)) {
-            if (length > SHORT_POSITIONS && provider.rowsToLanes(segment, type, rowStart, 0, length, lanesOut, spare)) {
+            if (length > SHORT_POSITIONS && provider.rowsToLanes(segment, type, rowStart, lanes, 0, length, lanesOut, spare)) {
                 return;
             }
             provider.decodeRun(segment, type, rowStart[0], lanes * length, tile, 0);
@@ -309,7 +313,7 @@ final class LaneStage {
             ElementCodec.decodeShortRows(segment, type, rowStart, rowStep, valid, from, stride, count, lanesOut, lanes);
             return;
         }
-        if (stride == 1 && valid == lanes && provider.rowsToLanes(segment, type, rowStart, from, count, lanesOut, spare)) {
+        if (stride == 1 && provider.rowsToLanes(segment, type, rowStart, valid, from, count, lanesOut, spare)) {
             return;
         }
         if (groupHeld(from)) {
@@ -393,8 +397,8 @@ final class LaneStage {
 
     /** {@link #write} row by row, kept apart as {@link #readRows}. */
     private void writeRows(int from, int count, float[] lanesIn) {
-        if ((pending == 0 || pending == length || straight) && stride == 1 && valid == lanes
-                && provider.lanesToRows(lanesIn, count, segment, type, rowStart, from, spare)) {
+        if ((pending == 0 || pending == length || straight) && stride == 1
+                && provider.lanesToRows(lanesIn, count, segment, type, rowStart, valid, from, spare)) {
             // Rows announced whole that the provider writes straight from the lanes are counted, not collected.
             if (pending > 0) {
                 straight = true;

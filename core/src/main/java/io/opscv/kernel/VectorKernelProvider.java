@@ -469,16 +469,16 @@ final class VectorKernelProvider implements KernelProvider {
 
     /** At 8 lanes, FLOAT, BF16 and FLOAT16 rows in registers ({@link VectorTransposes#rowsToLanes}). */
     @Override
-    public boolean rowsToLanes(MemorySegment seg, DataType type, long[] starts, long from, int count, float[] lanes,
-                               float[] spare) {
-        return VectorTransposes.rowsToLanes(seg, type, starts, from, count, lanes, spare);
+    public boolean rowsToLanes(MemorySegment seg, DataType type, long[] starts, int rows, long from, int count,
+                               float[] lanes, float[] spare) {
+        return VectorTransposes.rowsToLanes(seg, type, starts, rows, from, count, lanes, spare);
     }
 
     /** At 8 lanes, FLOAT and BF16 rows in registers ({@link VectorTransposes#lanesToRows}). */
     @Override
-    public boolean lanesToRows(float[] lanes, int count, MemorySegment seg, DataType type, long[] starts, long from,
-                               float[] spare) {
-        return VectorTransposes.lanesToRows(lanes, count, seg, type, starts, from, spare);
+    public boolean lanesToRows(float[] lanes, int count, MemorySegment seg, DataType type, long[] starts, int rows,
+                               long from, float[] spare) {
+        return VectorTransposes.lanesToRows(lanes, count, seg, type, starts, rows, from, spare);
     }
 
     /** The inverse of {@link #decodeRows}, rounded once. */

@@ -112,14 +112,18 @@ final class VectorTransposes {
 
     /**
      * {@link KernelProvider#rowsToLanes}: at 8 lanes, FLOAT, BF16 and FLOAT16 rows straight into the lanes ({@link
-     * RowTransposes}); a partial last block read whole where the segment holds every row's vector (its lanes past the
-     * rows are slack), else decoded row by row into {@code spare} and transposed from there.
+     * RowTransposes}), a partial group's lanes past its rows reading its last row again ({@link #repeatLastStart}; not
+     * FLOAT16); a partial last block read whole where the segment holds every row's vector (its lanes past the rows
+     * are slack), else decoded row by row into {@code spare} and transposed from there.
      */
-    static boolean rowsToLanes(MemorySegment seg, DataType type, long[] starts, long from, int count, float[] lanes,
-                               float[] spare) {
-        if (!RowTransposes.APPLIES || type != DataType.FLOAT && type != DataType.BF16 && type != DataType.FLOAT16) {
+    static boolean rowsToLanes(MemorySegment seg, DataType type, long[] starts, int rows, long from, int count,
+                               float[] lanes, float[] spare) {
+        if (!RowTransposes.APPLIES || type != DataType.FLOAT && type != DataType.BF16 && type != DataType.FLOAT16
+                || rows < LANES && type == DataType.FLOAT16) {
+            // A partial group of FP16 rows, written through the tile anyway, measured no faster read straight.
             return false;
         }
+        repeatLastStart(starts, rows);
         int whole = count / LANES * LANES;
         if (whole < count) {
             boolean held = true;
@@ -155,12 +159,20 @@ final class VectorTransposes {
 
     /**
      * {@link KernelProvider#lanesToRows}: at 8 lanes, FLOAT and BF16 rows straight from the lanes ({@link
-     * RowTransposes}); a partial last block transposed into {@code spare} and rounded row by row by the codec.
+     * RowTransposes}), a partial group's lanes past its rows repeating its last row; a partial last block transposed
+     * into {@code spare} and rounded row by row by the codec.
      */
-    static boolean lanesToRows(float[] lanes, int count, MemorySegment seg, DataType type, long[] starts, long from,
-                               float[] spare) {
+    static boolean lanesToRows(float[] lanes, int count, MemorySegment seg, DataType type, long[] starts, int rows,
+                               long from, float[] spare) {
         if (!RowTransposes.APPLIES || type != DataType.FLOAT && type != DataType.BF16) {
             return false;
+        }
+        if (rows < LANES) {
+            // The lanes past the rows repeat the last row, values and start: its stores write its bits again.
+            repeatLastStart(starts, rows);
+            for (int k = 0; k < count; k++) {
+                java.util.Arrays.fill(lanes, k * LANES + rows, (k + 1) * LANES, lanes[k * LANES + rows - 1]);
+            }
         }
         int whole = count / LANES * LANES;
         if (type == DataType.FLOAT) {
@@ -170,11 +182,22 @@ final class VectorTransposes {
         }
         if (whole < count) {
             RowTransposes.fromLanesArray(lanes, whole * LANES, LANES, spare, 0, LANES);
-            for (int l = 0; l < LANES; l++) {
+            for (int l = 0; l < rows; l++) {
                 ElementCodec.encode(spare, l * LANES, count - whole, seg, type, starts[l] + from + whole, 1);
             }
         }
         return true;
+    }
+
+    /**
+     * A partial group's lanes past its {@code rows} rows take the last row's start: they read that row again (its
+     * lanes are dropped), so the 8 × 8 transposes serve a partial group as a whole one, where a run per row into a
+     * tile and a transpose from there cost twice the time.
+     */
+    private static void repeatLastStart(long[] starts, int rows) {
+        for (int l = rows; l < LANES; l++) {
+            starts[l] = starts[rows - 1];
+        }
     }
 
     /** A 16 × 16 transpose in registers: {@link #zipRound}'s four rounds on locals (the JIT keeps only locals in registers). */
