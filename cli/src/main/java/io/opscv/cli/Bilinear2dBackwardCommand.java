@@ -101,7 +101,8 @@ final class Bilinear2dBackwardCommand implements Callable<Integer> {
         Tensor out = OpscvCli.allocate(device, outShape, gradOut.dataType(), format);
         WorkspaceAndExecutor phase1 = UpsampleBilinear2dBackwardV2.getWorkspaceSize(platform, gradOut, outputSizeArray,
                 inputSizeArray, alignCorners, scalesH, scalesW, out);
-        Phase2Runner.run(device, stream, phase1, UpsampleBilinear2dBackwardV2::run, explain, parent.out());
+        Phase2Runner.run(device, stream, phase1, UpsampleBilinear2dBackwardV2::run, explain, parent.out(), gradOut,
+                out);
         NpyTensors.save(out, outFile, loaded.descr());
     }
 

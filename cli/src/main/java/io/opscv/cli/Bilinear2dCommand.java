@@ -83,7 +83,7 @@ final class Bilinear2dCommand implements Callable<Integer> {
                 Tensor out = OpscvCli.allocate(device, outShape, self.dataType(), format);
                 WorkspaceAndExecutor phase1 = UpsampleBilinear2d.getWorkspaceSize(platform, self, outputSizeArray,
                         alignCorners, scalesH, scalesW, out);
-                Phase2Runner.run(device, stream, phase1, UpsampleBilinear2d::run, explain, parent.out());
+                Phase2Runner.run(device, stream, phase1, UpsampleBilinear2d::run, explain, parent.out(), self, out);
                 NpyTensors.save(out, outFile, loaded.descr());
             }
         }

@@ -84,7 +84,8 @@ final class Linear1dBackwardCommand implements Callable<Integer> {
                 Tensor out = OpscvCli.allocate(device, outShape, gradOut.dataType());
                 WorkspaceAndExecutor phase1 = UpsampleLinear1dBackward.getWorkspaceSize(platform, gradOut, outputSizeArray,
                         inputSizeArray, alignCorners, scales, out);
-                Phase2Runner.run(device, stream, phase1, UpsampleLinear1dBackward::run, explain, parent.out());
+                Phase2Runner.run(device, stream, phase1, UpsampleLinear1dBackward::run, explain, parent.out(), gradOut,
+                        out);
                 NpyTensors.save(out, outFile, loaded.descr());
             }
         }

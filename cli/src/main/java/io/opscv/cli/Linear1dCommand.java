@@ -75,7 +75,7 @@ final class Linear1dCommand implements Callable<Integer> {
                 Tensor out = OpscvCli.allocate(device, outShape, self.dataType());
                 WorkspaceAndExecutor phase1 = UpsampleLinear1d.getWorkspaceSize(platform, self, outputSizeArray,
                         alignCorners, scales, out);
-                Phase2Runner.run(device, stream, phase1, UpsampleLinear1d::run, explain, parent.out());
+                Phase2Runner.run(device, stream, phase1, UpsampleLinear1d::run, explain, parent.out(), self, out);
                 NpyTensors.save(out, outFile, loaded.descr());
             }
         }

@@ -41,6 +41,8 @@ public final class OpscvCli implements Runnable {
     private PrintStream err = System.err;
 
     public static void main(String[] args) {
+        // This process makes at most one operator call: its kernels are chosen for that (Phase2Runner.kernelsFor).
+        Phase2Runner.oneCallProcess = true;
         System.exit(execute(args, System.out, System.err));
     }
 

@@ -21,9 +21,21 @@ import io.opscv.npy.Npy;
 final class CliProcess {
     private CliProcess() {}
 
-    /** How the child is started: its umask, a file size limit (in 512-byte blocks, 0 = none), unprivileged. */
-    record Setting(String umask, long fileSizeBlocks, boolean unprivileged) {
+    /**
+     * How the child is started: its umask, a file size limit (in 512-byte blocks, 0 = none), unprivileged, and
+     * options for its JVM.
+     */
+    record Setting(String umask, long fileSizeBlocks, boolean unprivileged, List<String> jvmOptions) {
         static final Setting PLAIN = new Setting(null, 0, false);
+
+        Setting(String umask, long fileSizeBlocks, boolean unprivileged) {
+            this(umask, fileSizeBlocks, unprivileged, List.of());
+        }
+
+        /** A plain child whose JVM takes {@code options}. */
+        static Setting jvm(String... options) {
+            return new Setting(null, 0, false, List.of(options));
+        }
     }
 
     static Process start(Setting setting, String... args) throws IOException {
@@ -42,6 +54,7 @@ final class CliProcess {
         }
         command.addAll(List.of("/bin/sh", "-c", shell + "exec \"$@\"", "sh"));
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(setting.jvmOptions());
         command.addAll(List.of("--add-modules", "jdk.incubator.vector", "--enable-native-access=ALL-UNNAMED", "-cp",
                 System.getProperty("java.class.path"), OpscvCli.class.getName()));
         command.addAll(List.of(args));
