@@ -10,9 +10,12 @@ package io.opscv.kernel;
  * the vector uses (the rest have no term in any lane). Worked out once per call rather than per vector and row.
  * {@code near} is {@code rel} a byte each, for the permutes' windows (below 4·lanes): the backward's sums read
  * an index vector per slot, and a quarter of the bytes made them faster; the forward reads two per vector and
- * keeps the ints.
+ * keeps the ints. A four-vector window whose every slot's lanes lie within two vectors also slides
+ * ({@link #slides}): slot k's pair starts {@code lift[k·n + v·lanes]} inputs into the window, its lanes at
+ * {@code slid} (ints) or {@code slidNear} (bytes) from there, so that a slot permutes two vectors, not four.
  */
-record TapWindows(int lanes, int[] base, byte[] kind, int[] reach, int[] slots, int[] rel, byte[] near) {
+record TapWindows(int lanes, int[] base, byte[] kind, int[] reach, int[] slots, int[] rel, byte[] near,
+                  boolean[] slides, int[] lift, int[] slid, byte[] slidNear) {
     static final byte RUNS = 0;
     static final byte PAIR = 1;
     static final byte QUAD = 2;
@@ -37,6 +40,9 @@ record TapWindows(int lanes, int[] base, byte[] kind, int[] reach, int[] slots, 
         int[] reach = new int[vectors];
         int[] slots = new int[vectors];
         int[] rel = new int[at.length];
+        boolean[] slides = new boolean[vectors];
+        int[] lift = new int[at.length];
+        int[] slid = new int[at.length];
         for (int v = 0; v < vectors; v++) {
             int e = v * lanes;
             int used = has == null ? count : 0;
@@ -68,12 +74,43 @@ record TapWindows(int lanes, int[] base, byte[] kind, int[] reach, int[] slots, 
             kind[v] = runs ? shared(lanes, n, e, used, has, w) ? SPAN : RUNS
                     : span < 2L * lanes ? PAIR : span < 4L * lanes ? QUAD : GATHER;
             reach[v] = kind[v] == PAIR ? 2 * lanes : kind[v] == QUAD ? 4 * lanes : (int) span + 1;
+            slides[v] = kind[v] == QUAD && slide(lanes, n, e, used, rel, lift, slid);
         }
         byte[] near = new byte[rel.length];
+        byte[] slidNear = new byte[rel.length];
         for (int q = 0; q < rel.length; q++) {
             near[q] = (byte) rel[q];
+            slidNear[q] = (byte) slid[q];
         }
-        return new TapWindows(lanes, base, kind, reach, slots, rel, near);
+        return new TapWindows(lanes, base, kind, reach, slots, rel, near, slides, lift, slid, slidNear);
+    }
+
+    /**
+     * Whether each of the vector at e's {@code used} slots has its lanes within two vectors of the window; if so,
+     * each slot's start in the window (at most two vectors in, so that its pair stays inside) goes to {@code lift}
+     * at the slot's first lane, and its lanes' places from there to {@code slid}.
+     */
+    private static boolean slide(int lanes, int n, int e, int used, int[] rel, int[] lift, int[] slid) {
+        for (int k = 0; k < used; k++) {
+            int q = k * n + e;
+            int low = Integer.MAX_VALUE;
+            int high = Integer.MIN_VALUE;
+            for (int l = q; l < q + lanes; l++) {
+                low = Math.min(low, rel[l]);
+                high = Math.max(high, rel[l]);
+            }
+            if (high - low >= 2 * lanes) {
+                return false;
+            }
+            lift[q] = Math.min(low, 2 * lanes);
+        }
+        for (int k = 0; k < used; k++) {
+            int q = k * n + e;
+            for (int l = q; l < q + lanes; l++) {
+                slid[l] = rel[l] - lift[q];
+            }
+        }
+        return true;
     }
 
     /** Whether every lane of the vector at e has a term in each of its {@code used} slots, with the same weight. */

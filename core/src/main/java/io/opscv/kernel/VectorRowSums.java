@@ -184,7 +184,8 @@ final class VectorRowSums {
     /**
      * Four rows of the sums, row k's gradOut {@code offk} after row 0's ({@code 0 <= off1 <= off2 <= off3}) and
      * its sums element e at {@code yk[e - yBasek]}: each slot's index, weight and flags are loaded once for the four.
-     * Four-vector windows go two rows at a time (sixteen window vectors at once would not stay in registers).
+     * Four-vector windows slide where each slot's lanes lie within two vectors ({@link #slideFour}), else go two rows
+     * at a time (sixteen window vectors at once would not stay in registers).
      */
     private static void sumFour(RowSums sums, int e0, int e1, float[] g, int gBase, int off1, int off2, int off3,
                                 float[] y0, int yBase0, float[] y1, int yBase1, float[] y2, int yBase2, float[] y3,
@@ -199,6 +200,7 @@ final class VectorRowSums {
         final int[] slots = windows.slots();
         final int[] at = windows.rel();
         final byte[] near = windows.near();
+        final boolean[] slides = windows.slides();
         final int period = sums.period;
         int e = Math.min(e1, (e0 + LANES - 1) / LANES * LANES);
         scalar(sums, e0, e, g, gBase, off1, off2, off3, y0, yBase0, y1, yBase1, y2, yBase2, y3, yBase3);
@@ -224,6 +226,11 @@ final class VectorRowSums {
                 continue;
             }
             int end = p + slots[v] * n;
+            if (kind == TapWindows.QUAD && slides[v]) {
+                slideFour(w, has, windows, p, end, n, g, from, off1, off2, off3, y0, e - yBase0, y1, e - yBase1, y2,
+                        e - yBase2, y3, e - yBase3, count);
+                continue;
+            }
             if (kind == TapWindows.QUAD) {
                 quadTwo(w, has, near, at, p, end, n, g, from, off1, y0, e - yBase0, y1, e - yBase1, count);
                 quadTwo(w, has, near, at, p, end, n, g, from + off2, off3 - off2, y2, e - yBase2, y3, e - yBase3,
@@ -329,6 +336,50 @@ final class VectorRowSums {
         VectorMask<Float> store = FLOATS.indexInRange(0, count);
         s0.intoArray(y0, to0, store);
         s1.intoArray(y1, to1, store);
+    }
+
+    /**
+     * Four rows of a sliding four-vector window's slots ({@link TapWindows#slides}): each slot loads the two vectors
+     * its lanes lie in and permutes those, where {@link #quadTwo} permutes all four window vectors; rows k from
+     * {@code offk} after row 0, their first {@code count} lanes stored.
+     */
+    private static void slideFour(float[] w, boolean[] has, TapWindows windows, int p, int end, int n, float[] g,
+                                  int from, int off1, int off2, int off3, float[] y0, int to0, float[] y1, int to1,
+                                  float[] y2, int to2, float[] y3, int to3, int count) {
+        final int[] lift = windows.lift();
+        final int[] slid = windows.slid();
+        final byte[] slidNear = windows.slidNear();
+        FloatVector s0 = FloatVector.zero(FLOATS);
+        FloatVector s1 = s0;
+        FloatVector s2 = s0;
+        FloatVector s3 = s0;
+        for (int q = p; q < end; q += n) {
+            IntVector index = NEAR == null ? IntVector.fromArray(INTS, slid, q)
+                    : (IntVector) ByteVector.fromArray(NEAR, slidNear, q).convertShape(VectorOperators.B2I, INTS, 0);
+            FloatVector weight = FloatVector.fromArray(FLOATS, w, q);
+            VectorMask<Float> term = VectorMask.fromArray(FLOATS, has, q);
+            int f0 = from + lift[q];
+            int f1 = f0 + off1;
+            int f2 = f0 + off2;
+            int f3 = f0 + off3;
+            s0 = s0.add(index.selectFrom(FloatVector.fromArray(FLOATS, g, f0).reinterpretAsInts(),
+                    FloatVector.fromArray(FLOATS, g, f0 + LANES).reinterpretAsInts()).reinterpretAsFloats().mul(weight),
+                    term);
+            s1 = s1.add(index.selectFrom(FloatVector.fromArray(FLOATS, g, f1).reinterpretAsInts(),
+                    FloatVector.fromArray(FLOATS, g, f1 + LANES).reinterpretAsInts()).reinterpretAsFloats().mul(weight),
+                    term);
+            s2 = s2.add(index.selectFrom(FloatVector.fromArray(FLOATS, g, f2).reinterpretAsInts(),
+                    FloatVector.fromArray(FLOATS, g, f2 + LANES).reinterpretAsInts()).reinterpretAsFloats().mul(weight),
+                    term);
+            s3 = s3.add(index.selectFrom(FloatVector.fromArray(FLOATS, g, f3).reinterpretAsInts(),
+                    FloatVector.fromArray(FLOATS, g, f3 + LANES).reinterpretAsInts()).reinterpretAsFloats().mul(weight),
+                    term);
+        }
+        VectorMask<Float> store = FLOATS.indexInRange(0, count);
+        s0.intoArray(y0, to0, store);
+        s1.intoArray(y1, to1, store);
+        s2.intoArray(y2, to2, store);
+        s3.intoArray(y3, to3, store);
     }
 
     /** The scalar loop on the four rows. */
