@@ -265,7 +265,8 @@ final class LaneStage {
         if (sideBySide) {
             provider.decodeLanes(segment, type, rowStart[0] + from * stride, stride, count, lanesOut, 0);
         } else if (wholeRows(from, count)) {
-            if (length > SHORT_POSITIONS && provider.rowsToLanes(segment, type, rowStart, lanes, 0, length, lanesOut, spare)) {
+            if (length > SHORT_POSITIONS
+                    && provider.rowsToLanes(segment, type, rowStart, lanes, 0, length, lanesOut, spare)) {
                 return;
             }
             provider.decodeRun(segment, type, rowStart[0], lanes * length, tile, 0);

@@ -11,7 +11,7 @@ package io.opscv.kernel;
  * {@code near} is {@code rel} a byte each, for the permutes' windows (below 4·lanes): the backward's sums read
  * an index vector per slot, and a quarter of the bytes made them faster; the forward reads two per vector and
  * keeps the ints. A four-vector window whose every slot's lanes lie within two vectors also slides
- * ({@link #slides}): slot k's pair starts {@code lift[k·n + v·lanes]} inputs into the window, its lanes at
+ * ({@link #slides}): slot k's pair starts {@code lift[k·vectors + v]} inputs into the window, its lanes at
  * {@code slid} (ints) or {@code slidNear} (bytes) from there, so that a slot permutes two vectors, not four.
  */
 record TapWindows(int lanes, int[] base, byte[] kind, int[] reach, int[] slots, int[] rel, byte[] near,
@@ -41,7 +41,7 @@ record TapWindows(int lanes, int[] base, byte[] kind, int[] reach, int[] slots, 
         int[] slots = new int[vectors];
         int[] rel = new int[at.length];
         boolean[] slides = new boolean[vectors];
-        int[] lift = new int[at.length];
+        int[] lift = new int[count * vectors];
         int[] slid = new int[at.length];
         for (int v = 0; v < vectors; v++) {
             int e = v * lanes;
@@ -74,7 +74,7 @@ record TapWindows(int lanes, int[] base, byte[] kind, int[] reach, int[] slots, 
             kind[v] = runs ? shared(lanes, n, e, used, has, w) ? SPAN : RUNS
                     : span < 2L * lanes ? PAIR : span < 4L * lanes ? QUAD : GATHER;
             reach[v] = kind[v] == PAIR ? 2 * lanes : kind[v] == QUAD ? 4 * lanes : (int) span + 1;
-            slides[v] = kind[v] == QUAD && slide(lanes, n, e, used, rel, lift, slid);
+            slides[v] = kind[v] == QUAD && slide(lanes, n, v, vectors, used, rel, lift, slid);
         }
         byte[] near = new byte[rel.length];
         byte[] slidNear = new byte[rel.length];
@@ -86,13 +86,13 @@ record TapWindows(int lanes, int[] base, byte[] kind, int[] reach, int[] slots, 
     }
 
     /**
-     * Whether each of the vector at e's {@code used} slots has its lanes within two vectors of the window; if so,
-     * each slot's start in the window (at most two vectors in, so that its pair stays inside) goes to {@code lift}
-     * at the slot's first lane, and its lanes' places from there to {@code slid}.
+     * Whether each of vector v's {@code used} slots has its lanes within two vectors of the window; if so, each
+     * slot's start in the window (at most two vectors in, so that its pair stays inside) goes to {@code lift}, and
+     * its lanes' places from there to {@code slid}.
      */
-    private static boolean slide(int lanes, int n, int e, int used, int[] rel, int[] lift, int[] slid) {
+    private static boolean slide(int lanes, int n, int v, int vectors, int used, int[] rel, int[] lift, int[] slid) {
         for (int k = 0; k < used; k++) {
-            int q = k * n + e;
+            int q = k * n + v * lanes;
             int low = Integer.MAX_VALUE;
             int high = Integer.MIN_VALUE;
             for (int l = q; l < q + lanes; l++) {
@@ -102,12 +102,12 @@ record TapWindows(int lanes, int[] base, byte[] kind, int[] reach, int[] slots, 
             if (high - low >= 2 * lanes) {
                 return false;
             }
-            lift[q] = Math.min(low, 2 * lanes);
+            lift[k * vectors + v] = Math.min(low, 2 * lanes);
         }
         for (int k = 0; k < used; k++) {
-            int q = k * n + e;
+            int q = k * n + v * lanes;
             for (int l = q; l < q + lanes; l++) {
-                slid[l] = rel[l] - lift[q];
+                slid[l] = rel[l] - lift[k * vectors + v];
             }
         }
         return true;

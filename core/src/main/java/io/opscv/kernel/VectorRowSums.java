@@ -227,8 +227,8 @@ final class VectorRowSums {
             }
             int end = p + slots[v] * n;
             if (kind == TapWindows.QUAD && slides[v]) {
-                slideFour(w, has, windows, p, end, n, g, from, off1, off2, off3, y0, e - yBase0, y1, e - yBase1, y2,
-                        e - yBase2, y3, e - yBase3, count);
+                slideFour(w, has, windows, v, p, end, n, g, from, off1, off2, off3, y0, e - yBase0, y1, e - yBase1,
+                        y2, e - yBase2, y3, e - yBase3, count);
                 continue;
             }
             if (kind == TapWindows.QUAD) {
@@ -343,22 +343,23 @@ final class VectorRowSums {
      * its lanes lie in and permutes those, where {@link #quadTwo} permutes all four window vectors; rows k from
      * {@code offk} after row 0, their first {@code count} lanes stored.
      */
-    private static void slideFour(float[] w, boolean[] has, TapWindows windows, int p, int end, int n, float[] g,
-                                  int from, int off1, int off2, int off3, float[] y0, int to0, float[] y1, int to1,
-                                  float[] y2, int to2, float[] y3, int to3, int count) {
+    private static void slideFour(float[] w, boolean[] has, TapWindows windows, int v, int p, int end, int n,
+                                  float[] g, int from, int off1, int off2, int off3, float[] y0, int to0, float[] y1,
+                                  int to1, float[] y2, int to2, float[] y3, int to3, int count) {
         final int[] lift = windows.lift();
         final int[] slid = windows.slid();
         final byte[] slidNear = windows.slidNear();
+        final int vectors = windows.base().length;
         FloatVector s0 = FloatVector.zero(FLOATS);
         FloatVector s1 = s0;
         FloatVector s2 = s0;
         FloatVector s3 = s0;
-        for (int q = p; q < end; q += n) {
+        for (int q = p, slot = v; q < end; q += n, slot += vectors) {
             IntVector index = NEAR == null ? IntVector.fromArray(INTS, slid, q)
                     : (IntVector) ByteVector.fromArray(NEAR, slidNear, q).convertShape(VectorOperators.B2I, INTS, 0);
             FloatVector weight = FloatVector.fromArray(FLOATS, w, q);
             VectorMask<Float> term = VectorMask.fromArray(FLOATS, has, q);
-            int f0 = from + lift[q];
+            int f0 = from + lift[slot];
             int f1 = f0 + off1;
             int f2 = f0 + off2;
             int f3 = f0 + off3;

@@ -192,7 +192,7 @@ final class VectorTransposes {
     /**
      * A partial group's lanes past its {@code rows} rows take the last row's start: they read that row again (its
      * lanes are dropped), so the 8 × 8 transposes serve a partial group as a whole one, where a run per row into a
-     * tile and a transpose from there cost twice the time.
+     * tile and a transpose from there cost more.
      */
     private static void repeatLastStart(long[] starts, int rows) {
         for (int l = rows; l < LANES; l++) {
