@@ -45,7 +45,7 @@ final class Linear1dCommand implements Callable<Integer> {
     @Mixin
     SocOption soc;
 
-    @Option(names = "--explain", description = "Print the execution plan (steps, operands, workspace) before running it.")
+    @Option(names = "--explain", description = Phase2Runner.EXPLAIN)
     boolean explain;
 
     @Option(names = "--out", required = true, paramLabel = "Y.npy", description = "Where to write out.")

@@ -16,6 +16,10 @@ import java.io.PrintStream;
 final class Phase2Runner {
     /** The system property that chooses the kernels ({@link KernelProviders}). */
     static final String KERNELS = "opscv.kernels";
+    /** The operator subcommands' {@code --explain}. */
+    static final String EXPLAIN = "Print the execution plan (steps, operands, workspace) and the kernels that run it,"
+            + " before running it; the CLI runs calls of up to 2 GiB (input and output) on the scalar kernels, whose"
+            + " loops compile early (-Dopscv.kernels in OPSCV_JAVA_OPTS chooses others).";
     /** The most bytes (the call's inputs and outputs) a process of one call runs on the scalar kernels. */
     static final long SCALAR_CALL_BYTES = 2L << 30;
 
