@@ -14,14 +14,13 @@ import java.io.PrintStream;
  * own process, which makes one call, on the kernels that run one call fastest ({@link #kernelsFor}).
  */
 final class Phase2Runner {
-    /** The system property that chooses the kernels ({@link KernelProviders}). */
-    static final String KERNELS = "opscv.kernels";
-    /** The operator subcommands' {@code --explain}. */
-    static final String EXPLAIN = "Print the execution plan (steps, operands, workspace) and the kernels that run it,"
-            + " before running it; the CLI runs calls of up to 2 GiB (input and output) on the scalar kernels, whose"
-            + " loops compile early (-Dopscv.kernels in OPSCV_JAVA_OPTS chooses others).";
     /** The most bytes (the call's inputs and outputs) a process of one call runs on the scalar kernels. */
     static final long SCALAR_CALL_BYTES = 2L << 30;
+    /** The operator subcommands' {@code --explain}. */
+    static final String EXPLAIN = "Print the execution plan (steps, operands, workspace) and the kernels that run it,"
+            + " before running it; the CLI runs calls of up to " + (SCALAR_CALL_BYTES >> 30) + " GiB (input and output)"
+            + " on the scalar kernels, whose loops compile early (-D" + KernelProviders.PROPERTY + " in OPSCV_JAVA_OPTS"
+            + " chooses others).";
 
     /**
      * Whether this process makes one call ({@link OpscvCli#main}); false where the commands run inside another
@@ -39,14 +38,14 @@ final class Phase2Runner {
 
     /**
      * Runs {@code phase1}'s plan; {@code tensors} are the call's input and output, whose bytes choose the kernels
-     * where {@value #KERNELS} does not.
+     * where {@value KernelProviders#PROPERTY} does not.
      */
     static void run(Device device, Stream stream, WorkspaceAndExecutor phase1, Call call, boolean explain, PrintStream out,
                     Tensor... tensors) {
-        String chosen = oneCallProcess ? kernelsFor(System.getProperty(KERNELS), bytes(tensors)) : null;
+        String chosen = oneCallProcess ? kernelsFor(System.getProperty(KernelProviders.PROPERTY), bytes(tensors)) : null;
         if (chosen != null) {
             // Read once, when the first kernel runs (KernelProviders), which is after this.
-            System.setProperty(KERNELS, chosen);
+            System.setProperty(KernelProviders.PROPERTY, chosen);
         }
         if (explain) {
             out.print(phase1.executor().explain());

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.opscv.kernel.KernelProviders;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -47,13 +48,13 @@ class OneCallKernelsTest {
 
     @Test
     void commandsRunInsideAnotherProgramLeaveItsKernelsAlone() throws IOException {
-        assumeTrue(System.getProperty(Phase2Runner.KERNELS) == null, "this JVM names no kernels");
+        assumeTrue(System.getProperty(KernelProviders.PROPERTY) == null, "this JVM names no kernels");
         Path in = CliProcess.floats(tmp.resolve("g.npy"), 1, 1, 6);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int code = OpscvCli.execute(new String[] {"linear1d-backward", "--grad-out", in.toString(), "--input-size", "1,1,3",
                 "--out", tmp.resolve("o.npy").toString()}, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
         assertEquals(0, code);
-        assertNull(System.getProperty(Phase2Runner.KERNELS));
+        assertNull(System.getProperty(KernelProviders.PROPERTY));
     }
 }

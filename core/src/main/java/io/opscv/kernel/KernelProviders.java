@@ -14,6 +14,8 @@ import java.util.Locale;
  * names the flag that enables the vector ones: the fallback is ten times slower and otherwise silent.
  */
 public final class KernelProviders {
+    /** The system property that chooses the kernels: {@code scalar}, else the Vector API ones where present. */
+    public static final String PROPERTY = "opscv.kernels";
     private static final System.Logger LOG = System.getLogger(KernelProviders.class.getName());
     /** The WARNING the fallback logs, once per process (the provider is chosen once). */
     static final String FALLBACK_WARNING = "opscv: using the scalar kernels (about 10x slower): start the JVM with"
@@ -47,7 +49,7 @@ public final class KernelProviders {
     }
 
     private static KernelProvider choose() {
-        String wanted = System.getProperty("opscv.kernels", "auto").toLowerCase(Locale.ROOT);
+        String wanted = System.getProperty(PROPERTY, "auto").toLowerCase(Locale.ROOT);
         if (!wanted.equals("scalar")) {
             KernelProvider v = vector();
             if (v != null) {
