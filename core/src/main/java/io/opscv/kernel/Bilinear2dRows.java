@@ -13,7 +13,10 @@ import java.util.function.Function;
  * {@link KernelProvider#interpolateRow}: whole vectors of a row's elements, the taps picked by permutes
  * or loaded as runs; pixels of a vector of channels or more pixel by pixel,
  * {@link KernelProvider#interpolatePixels}); a band's out rows go in order and keep the last two intermediate
- * rows, so a self row is read and interpolated once per band. The H pass is a plain loop over the row's elements,
+ * rows, so a self row is read and interpolated once per band; where the provider runs both passes in one loop
+ * ({@link KernelProvider#combinePixels}: FLOAT and BF16 pixels of a vector of channels or more) each out row
+ * reads its four taps straight from self instead, and no intermediate row is written, read back and copied out.
+ * The H pass is a plain loop over the row's elements,
  * which the JIT vectorizes (Java forbids fusing its multiply and add). Rows in lanes (the tiles)
  * stream 16 rows at once and transpose every element of the W pass twice; here a thread streams one
  * self row and one out row. The order is the reference's: W first, the left product first on both axes;
@@ -164,6 +167,13 @@ final class Bilinear2dRows {
     private static void band(StridedTensor self, StridedTensor out, LinearTable h, LinearTable w, RowTaps taps,
                              int pix, long plane, int h0, int h1, KernelProvider provider, Scratch s) {
         int rowOut = s.rowOut;
+        if (taps == null && !w.identity() && !h.identity() && self.dataType() == out.dataType()
+                && combined(self, out, h, w, pix, plane, h0, provider)) {
+            for (int r = h0 + 1; r < h1; r++) {
+                combined(self, out, h, w, pix, plane, r, provider);
+            }
+            return;
+        }
         int have0 = -1;
         int have1 = -1;
         for (int r = h0; r < h1; r++) {
@@ -192,6 +202,14 @@ final class Bilinear2dRows {
                         out.dataType(), at);
             }
         }
+    }
+
+    /** Out row {@code r} of the plane in one loop of both passes, where the provider takes it. */
+    private static boolean combined(StridedTensor self, StridedTensor out, LinearTable h, LinearTable w, int pix,
+                                    long plane, int r, KernelProvider provider) {
+        return provider.combinePixels(w, pix, h.w0(r), rowStart(self, pix, plane, h.x0(r)), h.w1(r),
+                rowStart(self, pix, plane, h.x1(r)), self.segment(), self.dataType(), out.segment(),
+                rowStart(out, pix, plane, r));
     }
 
     /**

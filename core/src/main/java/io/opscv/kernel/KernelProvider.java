@@ -341,6 +341,18 @@ public interface KernelProvider {
     }
 
     /**
+     * The 2-D forward's out row of channels-last pixels from two self rows, where this provider runs both passes in
+     * one loop: element k of the row is {@code a·t0[k] + b·t1[k]} (the left product first), where t0 and t1 are
+     * the self rows at elements {@code first0} and {@code first1} of {@code seg} interpolated along W as by {@link
+     * #interpolatePixels} (W not an identity), rounded once to {@code type} at element {@code at} of {@code out};
+     * false, nothing written, where it does not.
+     */
+    default boolean combinePixels(LinearTable w, int pix, float a, long first0, float b, long first1,
+                                  MemorySegment seg, DataType type, MemorySegment out, long at) {
+        return false;
+    }
+
+    /**
      * The 1-D backward's sums, channel by channel, of a row of pixels of {@code pix} consecutive elements
      * (channels-last), element c of gradOut pixel j, g[j·pix + c], at element {@code first + j·pix + c} of
      * {@code seg}: element c of in pixel i, {@code y[i·pix + c]}, is +0 continued with the terms of the gradOut

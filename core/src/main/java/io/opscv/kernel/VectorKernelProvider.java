@@ -32,15 +32,13 @@ final class VectorKernelProvider implements KernelProvider {
     /** The longest rows {@link #decodeRows} and {@link #encodeRows} move as masked vectors. */
     private static final int SHORT_RUN = 64;
     /**
-     * The most runs of consecutive lanes {@link #gatherLanes} loads one by one rather than by a hardware gather:
-     * two runs (channels-last rows of 8 to 15 channels) were 1.3 × faster on long rows; at 3 to 8 runs (2 to
-     * 4 channels) the loads and blends were 5-25 % slower than the gathers.
+     * The most runs of consecutive lanes {@link #gatherLanes} loads one by one rather than by a hardware gather
+     * (channels-last rows of 8 to 15 channels); from three runs the gathers are faster.
      */
     private static final int GATHER_RUNS = 2;
     /**
-     * Positions from which up to {@link #LONG_CALL_RUNS} runs load and store faster than gathers and
-     * scatters: maps of 3 channels (five runs) ran 1.35 × (5 × 5 maps) to 2 × (49 × 49) faster; eight
-     * runs of two lanes were 10 % slower, and at 16 positions the runs' set-up costs more than it saves.
+     * Positions from which up to {@link #LONG_CALL_RUNS} runs load and store faster than gathers and scatters
+     * (maps of 3 channels: five runs); in shorter calls the runs' set-up costs more than it saves.
      */
     private static final int LONG_CALL = 24;
     private static final int LONG_CALL_RUNS = 5;
@@ -102,8 +100,7 @@ final class VectorKernelProvider implements KernelProvider {
      * about 4) by two pairs of them blended; other vectors, and the outputs from the first whose right tap is
      * clamped, go through the scalar loop. The left product first. The vector's table entries (taps and
      * weights, 12 bytes an output, read from L2 on long rows) are loaded once for every row.
-     * ({@link #interpolateRow} does the same for pixel rows from stored taps; its per-vector tests made these
-     * rows 8–15 % slower.)
+     * ({@link #interpolateRow} does the same from stored taps, whose per-vector tests are slower on these rows.)
      */
     @Override
     public void linearForward(LinearTable table, float[] x, int xBase, int xPitch, float[] y, int yBase, int yPitch,
@@ -173,6 +170,12 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     @Override
+    public boolean combinePixels(LinearTable w, int pix, float a, long first0, float b, long first1, MemorySegment seg,
+                                 DataType type, MemorySegment out, long at) {
+        return VectorPixels.combine(w, pix, a, first0, b, first1, seg, type, out, at);
+    }
+
+    @Override
     public void sumPixels(LinearTable t, int pix, MemorySegment seg, DataType type, long first, float[] g, float[] y) {
         VectorPixels.sum(this, t, pix, seg, type, first, g, y);
     }
@@ -183,9 +186,8 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     /**
-     * BF16 stored straight into out ({@link CombineRows}), and FLOAT where a vector is a whole cache line: its
-     * half-line stores at 256 bits were 1.1-1.2 × slower than the row's copy ({@code memcpy}), where 512-bit ones
-     * were 1.1-1.25 × faster on upsampling. FLOAT16 rounds faster through the JDK's loop.
+     * BF16 stored straight into out ({@link CombineRows}), and FLOAT where a vector is a whole cache line (half-line
+     * stores are slower than the row's copy); FLOAT16 rounds faster through the JDK's loop.
      */
     @Override
     public void combineRun(float a, float[] u, float b, float[] v, float[] y, int count, MemorySegment seg,
@@ -331,9 +333,8 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     /**
-     * A masked vector of bytes a row, the mask built once, which copies short rows a pitch apart faster than typed
-     * accesses. Without AVX-512 a masked store of bytes is no instruction ({@link VectorCodec#AVX512}): typed
-     * accesses.
+     * A masked vector of bytes a row, the mask built once, faster than typed accesses; without AVX-512 a masked
+     * store of bytes is no instruction ({@link VectorCodec#AVX512}): typed accesses.
      */
     @Override
     public void copyRows(MemorySegment from, long fromAt, long fromPitch, MemorySegment to, long toAt, long toPitch,
@@ -532,9 +533,8 @@ final class VectorKernelProvider implements KernelProvider {
 
     /**
      * Rows of {@code count} floats, end to end in {@code src}, to rows {@code pitch} elements apart from element
-     * {@code first}, a vector at a time, the tail's mask built once for all rows (the codec's call a row built
-     * it every time). Typed twice, floats and 16-bit bits: written once over a generic species it ran 1.3-2 x
-     * slower (C2 did not intrinsify the loads).
+     * {@code first}, a vector at a time, the tail's mask built once for all rows. Typed twice, floats and 16-bit
+     * bits: over a generic species C2 did not intrinsify the loads.
      */
     private static void storeFloatRows(float[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
         int whole = count / LANES;

@@ -1,15 +1,18 @@
 package io.opscv.kernel;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import io.opscv.runtime.DataType;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
 import java.util.Random;
 import java.util.function.BiConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
  * {@link KernelProvider#interpolatePixels} and {@link KernelProvider#sumPixels} (the 2-D operators' W pass over
- * rows of channels-last pixels) against the 1-D references run channel by channel ({@link
+ * rows of channels-last pixels), and {@link KernelProvider#combinePixels} (both of the forward's passes at once), against the 1-D references run channel by channel ({@link
  * KernelProvider#linearForward}, the walk {@link KernelProvider#sumLanes}), with both providers: random tables
  * from downsampling by 8 to upsampling by 8 ({@link RowSumsTest#table}: inputs no position reaches, a last
  * input that is both taps), pixels of 1 to 100 elements (under a vector, whole vectors, a partial last
@@ -65,6 +68,63 @@ class PixelRowsTest {
                 }
             }
         }
+    }
+
+    @Test
+    void combinedPixelRowsAreBothPassesApart() {
+        Random random = new Random(13);
+        int taken = 0;
+        for (int trial = 0; trial < 1500; trial++) {
+            LinearTable t = RowSumsTest.table(random, 1 + random.nextInt(trial % 3 == 0 ? 120 : 24));
+            if (t.identity()) {
+                continue;
+            }
+            int pix = PIXELS[trial % PIXELS.length];
+            DataType type = new DataType[] {DataType.FLOAT, DataType.BF16, DataType.FLOAT16}[trial / 5 % 3];
+            int n = t.lin() * pix;
+            int gap = trial % 4 == 0 ? -n : random.nextInt(3) * pix;
+            float a = trial % 7 == 0 ? 0f : random.nextFloat();
+            float b = trial % 7 == 1 ? 0f : 1f - a;
+            try (Arena arena = Arena.ofConfined()) {
+                Row x = Row.of(arena, random, type, 2 * n + gap, trial % 2 == 0);
+                float[] values = x.values();
+                float[] row1 = Arrays.copyOfRange(values, n + gap, 2 * n + gap);
+                BiConsumer<float[], float[]> forward = (row, y) -> SCALAR.linearForward(t, row, 0, 0, y, 0, 0, 1, 0,
+                        t.lout());
+                float[] t0 = perChannel(values, pix, t.lin(), t.lout(), forward);
+                float[] t1 = perChannel(row1, pix, t.lin(), t.lout(), forward);
+                int m = t0.length;
+                float[] combined = new float[m];
+                for (int k = 0; k < m; k++) {
+                    combined[k] = a * t0[k] + b * t1[k];
+                }
+                long at = random.nextInt(5);
+                MemorySegment out = arena.allocate((at + m + 3) * type.byteSize());
+                MemorySegment expected = arena.allocate(out.byteSize());
+                ElementCodec.encode(garbage(random, (int) (at + m + 3)), 0, (int) (at + m + 3), out, type, 0, 1);
+                expected.copyFrom(out);
+                ElementCodec.encode(combined, 0, m, expected, type, at, 1);
+                String label = "trial " + trial + " " + x + " (" + t.lin() + " -> " + t.lout() + ", pixels of " + pix
+                        + ", rows " + (n + gap) + " apart)";
+                for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
+                    boolean done = provider.combinePixels(t, pix, a, x.first(), b, x.first() + n + gap, x.seg(), type,
+                            out, at);
+                    if (provider == VECTOR && pix >= VECTOR.lanes() && type != DataType.FLOAT16) {
+                        assertTrue(done, label);
+                    }
+                    if (done) {
+                        taken++;
+                        int all = (int) (at + m + 3);
+                        float[] want = new float[all];
+                        float[] got = new float[all];
+                        ElementCodec.decode(expected, type, 0, 1, all, want, 0);
+                        ElementCodec.decode(out, type, 0, 1, all, got, 0);
+                        KernelCase.assertSameFloats(want, 0, got, all, label + " " + provider.name());
+                    }
+                }
+            }
+        }
+        assertTrue(taken > 300, "combined rows taken: " + taken);
     }
 
     /** A row of random values (NaN, infinities and -0 among them) in a tensor of {@code type}, and its values. */
