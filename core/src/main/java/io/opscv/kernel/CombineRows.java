@@ -15,11 +15,13 @@ import jdk.incubator.vector.VectorSpecies;
  * {@link KernelProvider#combineRun} on the Vector API, one method per dtype of out: elements
  * {@code a·u[k] + b·v[k]} (the left product first) stored straight into out, rounded once, a vector
  * at a time, without the float row that a second pass would write out; the last partial vector goes
- * through the codec.
+ * through the codec. Also both passes of rows of channels-last pixels in one loop, per dtype of self
+ * and out ({@link KernelProvider#combinePixels}).
  */
 final class CombineRows {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
     private static final int LANES = FLOATS.length();
+    private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, FLOATS.vectorShape());
     /** As many 16-bit lanes as {@link #FLOATS} has floats. */
     private static final VectorSpecies<Short> HALFS = VectorSpecies.of(short.class,
             VectorShape.forBitSize(LANES * Short.SIZE));
@@ -61,6 +63,111 @@ final class CombineRows {
         }
         for (; k < count; k++) {
             ElementCodec.set(seg, DataType.BF16, first + k, a * u[k] + b * v[k]);
+        }
+    }
+
+    /**
+     * {@link KernelProvider#combinePixels} of FLOAT self and out, pixels of a vector of channels
+     * or more: per vector of channels the four taps loaded from self, the W products left first,
+     * then the H products left first; a pixel's last vector ends at its end, overlapping the one
+     * before (the same bits stored again).
+     */
+    static void pixelsFloat(LinearTable t, int pix, float ha, long first0, float hb, long first1,
+            MemorySegment seg, MemorySegment out, long at) {
+        LinearTable f = t.full();
+        final int[] x0 = f.x0;
+        final float[] w0 = f.w0;
+        final float[] w1 = f.w1;
+        final int last = t.lin() - 1;
+        final int tail = pix - LANES;
+        final FloatVector h0 = FloatVector.broadcast(FLOATS, ha);
+        final FloatVector h1 = FloatVector.broadcast(FLOATS, hb);
+        final long rows = (first1 - first0) * 4;
+        for (int j = 0, n = t.lout(); j < n; j++) {
+            FloatVector a = FloatVector.broadcast(FLOATS, w0[j]);
+            FloatVector b = FloatVector.broadcast(FLOATS, w1[j]);
+            long left = (first0 + (long) x0[j] * pix) * 4;
+            long right = (first0 + (long) (x0[j] < last ? x0[j] + 1 : x0[j]) * pix) * 4;
+            long to = (at + (long) j * pix) * 4;
+            for (int c = 0; ; c += LANES) {
+                if (c > tail) {
+                    c = tail;
+                }
+                long l = left + c * 4L;
+                long r = right + c * 4L;
+                FloatVector l0 = FloatVector.fromMemorySegment(FLOATS, seg, l, ORDER);
+                FloatVector r0 = FloatVector.fromMemorySegment(FLOATS, seg, r, ORDER);
+                FloatVector l1 = FloatVector.fromMemorySegment(FLOATS, seg, l + rows, ORDER);
+                FloatVector r1 = FloatVector.fromMemorySegment(FLOATS, seg, r + rows, ORDER);
+                FloatVector t0 = l0.mul(a).add(r0.mul(b));
+                FloatVector t1 = l1.mul(a).add(r1.mul(b));
+                FloatVector s = t0.mul(h0).add(t1.mul(h1));
+                s.intoMemorySegment(out, to + c * 4L, ORDER);
+                if (c == tail) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /**
+     * {@link KernelProvider#combinePixels} of BF16 self and out, pixels of a vector of channels
+     * or more: per vector of channels the four taps loaded from self, the W products left first,
+     * then the H products left first; a pixel's last vector ends at its end, overlapping the one
+     * before (the same bits stored again).
+     */
+    static void pixelsBf16(LinearTable t, int pix, float ha, long first0, float hb, long first1,
+            MemorySegment seg, MemorySegment out, long at) {
+        LinearTable f = t.full();
+        final int[] x0 = f.x0;
+        final float[] w0 = f.w0;
+        final float[] w1 = f.w1;
+        final int last = t.lin() - 1;
+        final int tail = pix - LANES;
+        final FloatVector h0 = FloatVector.broadcast(FLOATS, ha);
+        final FloatVector h1 = FloatVector.broadcast(FLOATS, hb);
+        final long rows = (first1 - first0) * 2;
+        for (int j = 0, n = t.lout(); j < n; j++) {
+            FloatVector a = FloatVector.broadcast(FLOATS, w0[j]);
+            FloatVector b = FloatVector.broadcast(FLOATS, w1[j]);
+            long left = (first0 + (long) x0[j] * pix) * 2;
+            long right = (first0 + (long) (x0[j] < last ? x0[j] + 1 : x0[j]) * pix) * 2;
+            long to = (at + (long) j * pix) * 2;
+            for (int c = 0; ; c += LANES) {
+                if (c > tail) {
+                    c = tail;
+                }
+                long l = left + c * 2L;
+                long r = right + c * 2L;
+                FloatVector l0 = ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, l, ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                FloatVector r0 = ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, r, ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                FloatVector l1 = ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, l + rows, ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                FloatVector r1 = ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, r + rows, ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                FloatVector t0 = l0.mul(a).add(r0.mul(b));
+                FloatVector t1 = l1.mul(a).add(r1.mul(b));
+                FloatVector s = t0.mul(h0).add(t1.mul(h1));
+                {
+                    // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
+                    // keeps its top half, quieted.
+                    IntVector bits = s.reinterpretAsInts();
+                    IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
+                    IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
+                            .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+                    ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0)).intoMemorySegment(out, to + c * 2L,
+                            ORDER);
+                }
+                if (c == tail) {
+                    break;
+                }
+            }
         }
     }
 }

@@ -116,68 +116,19 @@ final class VectorPixels {
      * {@link KernelProvider#combinePixels}: FLOAT and BF16 rows of pixels of a vector or more, both passes in one
      * loop straight from self to out (four loads and a store a vector of channels), where the two passes apart
      * write each intermediate row, read it back and copy the out row once more; returns false for other rows.
+     * The loops are generated per dtype ({@link CombineRows}), as other loops over every dtype are (KERNELS.md,
+     * "JIT state").
      */
     static boolean combine(LinearTable t, int pix, float ha, long first0, float hb, long first1, MemorySegment seg,
                            DataType type, MemorySegment out, long at) {
-        if (pix < LANES || type != DataType.FLOAT && type != DataType.BF16) {
+        if (pix < LANES) {
             return false;
         }
-        LinearTable f = t.full();
-        final int[] x0 = f.x0;
-        final float[] w0 = f.w0;
-        final float[] w1 = f.w1;
-        final int last = t.lin() - 1;
-        final boolean bf16 = type == DataType.BF16;
-        final long size = type.byteSize();
-        final int tail = pix - LANES;
-        final FloatVector h0 = FloatVector.broadcast(FLOATS, ha);
-        final FloatVector h1 = FloatVector.broadcast(FLOATS, hb);
-        final long rows = (first1 - first0) * size;
-        for (int j = 0, n = t.lout(); j < n; j++) {
-            FloatVector a = FloatVector.broadcast(FLOATS, w0[j]);
-            FloatVector b = FloatVector.broadcast(FLOATS, w1[j]);
-            long left = (first0 + (long) x0[j] * pix) * size;
-            long right = (first0 + (long) (x0[j] < last ? x0[j] + 1 : x0[j]) * pix) * size;
-            long to = (at + (long) j * pix) * size;
-            for (int c = 0; ; c += LANES) {
-                if (c > tail) {
-                    c = tail;
-                }
-                if (bf16) {
-                    long l = left + c * 2L;
-                    long r = right + c * 2L;
-                    // A BF16 element widened by a shift, written out here: no vector crosses a method boundary
-                    // (KERNELS.md, "JIT state").
-                    FloatVector t0 = ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, l, ORDER)
-                            .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                            .reinterpretAsFloats().mul(a)
-                            .add(((IntVector) ShortVector.fromMemorySegment(HALFS, seg, r, ORDER)
-                            .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                            .reinterpretAsFloats().mul(b));
-                    FloatVector t1 = ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, l + rows, ORDER)
-                            .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                            .reinterpretAsFloats().mul(a)
-                            .add(((IntVector) ShortVector.fromMemorySegment(HALFS, seg, r + rows, ORDER)
-                            .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                            .reinterpretAsFloats().mul(b));
-                    IntVector bits = t0.mul(h0).add(t1.mul(h1)).reinterpretAsInts();
-                    IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
-                    IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
-                            .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                    ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0)).intoMemorySegment(out,
-                            to + c * 2L, ORDER);
-                } else {
-                    long l = left + c * 4L;
-                    long r = right + c * 4L;
-                    FloatVector t0 = FloatVector.fromMemorySegment(FLOATS, seg, l, ORDER).mul(a)
-                            .add(FloatVector.fromMemorySegment(FLOATS, seg, r, ORDER).mul(b));
-                    FloatVector t1 = FloatVector.fromMemorySegment(FLOATS, seg, l + rows, ORDER).mul(a)
-                            .add(FloatVector.fromMemorySegment(FLOATS, seg, r + rows, ORDER).mul(b));
-                    t0.mul(h0).add(t1.mul(h1)).intoMemorySegment(out, to + c * 4L, ORDER);
-                }
-                if (c == tail) {
-                    break;
-                }
+        switch (type) {
+            case FLOAT -> CombineRows.pixelsFloat(t, pix, ha, first0, hb, first1, seg, out, at);
+            case BF16 -> CombineRows.pixelsBf16(t, pix, ha, first0, hb, first1, seg, out, at);
+            default -> {
+                return false;
             }
         }
         return true;

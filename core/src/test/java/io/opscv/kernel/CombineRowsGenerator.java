@@ -17,14 +17,27 @@ final class CombineRowsGenerator {
     /** The generated file, from the core module's directory. */
     static final Path TARGET = Path.of("src/main/java/io/opscv/kernel/CombineRows.java");
 
-    /** A dtype: its method's suffix, its javadoc name, its element size and the statements that store {@code s}. */
-    private record Dtype(String suffix, String name, int size, String store) {}
+    /**
+     * A dtype: its method's suffix, its javadoc name, its element size, the statements that store {@code s} into
+     * {@code seg} and into {@code out}, and the expression that loads a FloatVector from byte {@code %1$s} of
+     * {@code seg}.
+     */
+    private record Dtype(String suffix, String name, int size, String store, String storeOut, String load) {}
 
     private static final List<Dtype> DTYPES = List.of(
-            new Dtype("Float", "FLOAT", 4, VectorStores.floats("seg")),
-            new Dtype("Bf16", "BF16", 2, VectorStores.bf16("seg")));
+            new Dtype("Float", "FLOAT", 4, VectorStores.floats("seg"), VectorStores.floats("out"),
+                    "FloatVector.fromMemorySegment(FLOATS, seg, %1$s, ORDER)"),
+            new Dtype("Bf16", "BF16", 2, VectorStores.bf16("seg"), VectorStores.bf16("out"), """
+                    ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, %1$s, ORDER)
+                            .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                            .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats()"""));
 
     private CombineRowsGenerator() {}
+
+    /** The dtype's load from byte {@code at} of self, continued lines indented to sit in the loop. */
+    private static String load(Dtype d, String at) {
+        return d.load().formatted(at).replace("\n", "\n" + " ".repeat(16)).strip();
+    }
 
     public static void main(String[] args) throws IOException {
         Files.writeString(Path.of(args.length > 0 ? args[0] : ".").resolve(TARGET), source(), StandardCharsets.UTF_8);
@@ -50,11 +63,13 @@ final class CombineRowsGenerator {
                  * {@link KernelProvider#combineRun} on the Vector API, one method per dtype of out: elements
                  * {@code a·u[k] + b·v[k]} (the left product first) stored straight into out, rounded once, a vector
                  * at a time, without the float row that a second pass would write out; the last partial vector goes
-                 * through the codec.
+                 * through the codec. Also both passes of rows of channels-last pixels in one loop, per dtype of self
+                 * and out ({@link KernelProvider#combinePixels}).
                  */
                 final class CombineRows {
                     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
                     private static final int LANES = FLOATS.length();
+                    private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, FLOATS.vectorShape());
                     /** As many 16-bit lanes as {@link #FLOATS} has floats. */
                     private static final VectorSpecies<Short> HALFS = VectorSpecies.of(short.class,
                             VectorShape.forBitSize(LANES * Short.SIZE));
@@ -78,6 +93,54 @@ final class CombineRowsGenerator {
                             }
                         }
                     """.formatted(d.name(), d.suffix(), d.store().formatted("(first + k) * " + d.size()).indent(12)));
+        }
+        for (Dtype d : DTYPES) {
+            s.append("""
+
+                        /**
+                         * {@link KernelProvider#combinePixels} of %1$s self and out, pixels of a vector of channels
+                         * or more: per vector of channels the four taps loaded from self, the W products left first,
+                         * then the H products left first; a pixel's last vector ends at its end, overlapping the one
+                         * before (the same bits stored again).
+                         */
+                        static void pixels%2$s(LinearTable t, int pix, float ha, long first0, float hb, long first1,
+                                MemorySegment seg, MemorySegment out, long at) {
+                            LinearTable f = t.full();
+                            final int[] x0 = f.x0;
+                            final float[] w0 = f.w0;
+                            final float[] w1 = f.w1;
+                            final int last = t.lin() - 1;
+                            final int tail = pix - LANES;
+                            final FloatVector h0 = FloatVector.broadcast(FLOATS, ha);
+                            final FloatVector h1 = FloatVector.broadcast(FLOATS, hb);
+                            final long rows = (first1 - first0) * %3$d;
+                            for (int j = 0, n = t.lout(); j < n; j++) {
+                                FloatVector a = FloatVector.broadcast(FLOATS, w0[j]);
+                                FloatVector b = FloatVector.broadcast(FLOATS, w1[j]);
+                                long left = (first0 + (long) x0[j] * pix) * %3$d;
+                                long right = (first0 + (long) (x0[j] < last ? x0[j] + 1 : x0[j]) * pix) * %3$d;
+                                long to = (at + (long) j * pix) * %3$d;
+                                for (int c = 0; ; c += LANES) {
+                                    if (c > tail) {
+                                        c = tail;
+                                    }
+                                    long l = left + c * %3$dL;
+                                    long r = right + c * %3$dL;
+                                    FloatVector l0 = %4$s;
+                                    FloatVector r0 = %5$s;
+                                    FloatVector l1 = %6$s;
+                                    FloatVector r1 = %7$s;
+                                    FloatVector t0 = l0.mul(a).add(r0.mul(b));
+                                    FloatVector t1 = l1.mul(a).add(r1.mul(b));
+                                    FloatVector s = t0.mul(h0).add(t1.mul(h1));
+                    %8$s                if (c == tail) {
+                                        break;
+                                    }
+                                }
+                            }
+                        }
+                    """.formatted(d.name(), d.suffix(), d.size(), load(d, "l"), load(d, "r"), load(d, "l + rows"),
+                    load(d, "r + rows"), d.storeOut().formatted("to + c * " + d.size() + "L").indent(16)));
         }
         return s.append("}\n").toString();
     }
