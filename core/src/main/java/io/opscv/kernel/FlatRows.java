@@ -23,7 +23,13 @@ import java.util.List;
 final class FlatRows {
     /** Outputs per chunk, about: a chunk's inputs and outputs stay in L1. */
     static final int CHUNK_OUTPUTS = 2048;
-    /** The most source elements of a chunk of interleaved rows (whole batches), so that it stays in L2. */
+    /**
+     * Whole periods of the tables a chunk holds at least, where they fit {@link #MAX_RUN}: each vector of a period
+     * loads its indices and weights once per chunk, so a chunk of one long period (rows of 103 outputs: 16 rows)
+     * pays that for every vector it computes.
+     */
+    static final int CHUNK_PERIODS = 8;
+    /** The most source elements of a chunk of interleaved rows (whole batches) or of periods, so that it stays in L2. */
     private static final long MAX_RUN = 1 << 16;
     /**
      * The longest out rows taken at any ratio (the backward's: at all); longer forward rows only below an
@@ -87,7 +93,7 @@ final class FlatRows {
                 || channels > 1 && t.lout() > t.lin()) {
             return null;
         }
-        int rows = rowsPerChunk(t.lout(), channels, out);
+        int rows = rowsPerChunk(t.lout(), t.lin(), channels, out);
         RowTaps taps = t.derived(List.of("flat taps", rows, channels), () -> RowTaps.flat(t, rows, channels));
         return t.lin() <= (long) MAX_GATHERED * t.lout() || taps.windowsFit(provider.lanes()) ? taps : null;
     }
@@ -169,12 +175,17 @@ final class FlatRows {
     }
 
     /**
-     * Rows per chunk: whole rows of about {@link #CHUNK_OUTPUTS} outputs (whole batches of interleaved rows),
-     * no more than the call has, so that a small call builds small taps.
+     * Rows per chunk: whole rows of about {@link #CHUNK_OUTPUTS} outputs (whole batches of interleaved rows), or,
+     * for rows end to end, {@link #CHUNK_PERIODS} periods of the tables where those are more and their rows of
+     * {@code length} and {@code sourceLength} elements fit {@link #MAX_RUN}; no more than the call has, so that a
+     * small call builds small taps.
      */
-    private static int rowsPerChunk(int length, int channels, StridedTensor out) {
+    private static int rowsPerChunk(int length, int sourceLength, int channels, StridedTensor out) {
         long rows = out.shape()[0] * out.shape()[1];
-        long batches = Math.max(1, Math.min(CHUNK_OUTPUTS / ((long) channels * length), (rows + channels - 1) / channels));
+        long periods = channels == 1 ? (long) CHUNK_PERIODS * RowTaps.periodUnits(length, 1, Integer.MAX_VALUE) : 0;
+        long outputs = periods * Math.max(length, sourceLength) <= MAX_RUN
+                ? Math.max(CHUNK_OUTPUTS, periods * length) : CHUNK_OUTPUTS;
+        long batches = Math.max(1, Math.min(outputs / ((long) channels * length), (rows + channels - 1) / channels));
         // Whole periods of the tables, where a chunk holds one: the kernels take whole periods four at a time.
         int chunk = (int) (channels * batches);
         int period = RowTaps.periodUnits(length, channels, chunk);
@@ -190,7 +201,7 @@ final class FlatRows {
      */
     private static int sumsRowsPerChunk(int length, int sourceLength, int channels, StridedTensor out) {
         long rows = out.shape()[0] * out.shape()[1];
-        int chunk = rowsPerChunk(length, channels, out);
+        int chunk = rowsPerChunk(length, sourceLength, channels, out);
         long four = (long) RowSums.PERIODS_AT_ONCE * RowTaps.periodUnits(length, channels, Integer.MAX_VALUE);
         if (chunk < four) {
             return four <= rows && four * Math.max(length, sourceLength) <= MAX_RUN ? (int) four : chunk;

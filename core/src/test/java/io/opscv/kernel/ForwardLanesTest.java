@@ -81,6 +81,9 @@ class ForwardLanesTest {
                 new KernelCase("flat_down2x", 4, 333, 3, 6, true, 0, f, cont, false),
                 new KernelCase("flat_down2.5x_long", 3, 17, 82, 205, false, 0, f, cont, true),
                 new KernelCase("flat_up_scales", 2, 150, 9, 5, false, 1.6, f, cont, false),
+                // Rows of a long period (16 rows of 69 or 103): chunks of eight periods and a partial last chunk.
+                new KernelCase("flat_long_period_chunks", 3, 301, 69, 103, true, 0, f, cont, true),
+                new KernelCase("flat_long_period_chunks_down", 2, 333, 103, 69, false, 0, f, cont, false),
                 // Rows upsampled by 4 or more to at most 256 outputs: end to end below 16 lanes, in lanes above.
                 new KernelCase("flat_up12x_long", 9, 31, 48, 4, false, 0, f, cont, true),
                 new KernelCase("flat_up25x_ac", 4, 7, 200, 8, true, 0, f, cont, false),

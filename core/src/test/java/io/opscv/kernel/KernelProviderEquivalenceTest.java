@@ -122,6 +122,8 @@ class KernelProviderEquivalenceTest {
                 new KernelCase("flat_lout1_rows", 7, 95, 9, 1, true, 0, f, cont, false),
                 new KernelCase("flat_down2x_ac", 5, 201, 6, 3, true, 0, f, cont, false),
                 new KernelCase("flat_down2.5x", 3, 17, 30, 12, false, 0, f, cont, false),
+                // Out rows of a long period (16 rows of 69): chunks of eight periods and a partial last chunk.
+                new KernelCase("flat_long_period_chunks", 3, 301, 69, 103, true, 0, f, cont, true),
                 new KernelCase("flat_down5x_scales", 2, 9, 32, 6, false, 0.19, f, cont, false),
                 // Short rows whose inputs take several positions' terms (up to the flat form's 16), as one row.
                 new KernelCase("flat_terms_up3.7x_ac", 5, 7, 4, 15, true, 0, f, cont, false),
