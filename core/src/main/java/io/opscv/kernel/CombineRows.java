@@ -89,21 +89,22 @@ final class CombineRows {
             long left = (first0 + (long) x0[j] * pix) * 4;
             long right = (first0 + (long) (x0[j] < last ? x0[j] + 1 : x0[j]) * pix) * 4;
             long to = (at + (long) j * pix) * 4;
-            for (int c = 0; ; c += LANES) {
-                if (c > tail) {
-                    c = tail;
+            // Whole vectors in a counted loop, then a partial last one as the whole vector ending at the
+            // pixel's end (the same bits stored again).
+            for (int c = 0; ; c = tail) {
+                for (; c <= tail; c += LANES) {
+                    long l = left + c * 4L;
+                    long r = right + c * 4L;
+                    FloatVector l0 = FloatVector.fromMemorySegment(FLOATS, seg, l, ORDER);
+                    FloatVector r0 = FloatVector.fromMemorySegment(FLOATS, seg, r, ORDER);
+                    FloatVector l1 = FloatVector.fromMemorySegment(FLOATS, seg, l + rows, ORDER);
+                    FloatVector r1 = FloatVector.fromMemorySegment(FLOATS, seg, r + rows, ORDER);
+                    FloatVector t0 = l0.mul(a).add(r0.mul(b));
+                    FloatVector t1 = l1.mul(a).add(r1.mul(b));
+                    FloatVector s = t0.mul(h0).add(t1.mul(h1));
+                    s.intoMemorySegment(out, to + c * 4L, ORDER);
                 }
-                long l = left + c * 4L;
-                long r = right + c * 4L;
-                FloatVector l0 = FloatVector.fromMemorySegment(FLOATS, seg, l, ORDER);
-                FloatVector r0 = FloatVector.fromMemorySegment(FLOATS, seg, r, ORDER);
-                FloatVector l1 = FloatVector.fromMemorySegment(FLOATS, seg, l + rows, ORDER);
-                FloatVector r1 = FloatVector.fromMemorySegment(FLOATS, seg, r + rows, ORDER);
-                FloatVector t0 = l0.mul(a).add(r0.mul(b));
-                FloatVector t1 = l1.mul(a).add(r1.mul(b));
-                FloatVector s = t0.mul(h0).add(t1.mul(h1));
-                s.intoMemorySegment(out, to + c * 4L, ORDER);
-                if (c == tail) {
+                if (c == pix) {
                     break;
                 }
             }
@@ -133,38 +134,39 @@ final class CombineRows {
             long left = (first0 + (long) x0[j] * pix) * 2;
             long right = (first0 + (long) (x0[j] < last ? x0[j] + 1 : x0[j]) * pix) * 2;
             long to = (at + (long) j * pix) * 2;
-            for (int c = 0; ; c += LANES) {
-                if (c > tail) {
-                    c = tail;
+            // Whole vectors in a counted loop, then a partial last one as the whole vector ending at the
+            // pixel's end (the same bits stored again).
+            for (int c = 0; ; c = tail) {
+                for (; c <= tail; c += LANES) {
+                    long l = left + c * 2L;
+                    long r = right + c * 2L;
+                    FloatVector l0 = ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, l, ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                    FloatVector r0 = ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, r, ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                    FloatVector l1 = ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, l + rows, ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                    FloatVector r1 = ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, r + rows, ORDER)
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                    FloatVector t0 = l0.mul(a).add(r0.mul(b));
+                    FloatVector t1 = l1.mul(a).add(r1.mul(b));
+                    FloatVector s = t0.mul(h0).add(t1.mul(h1));
+                    {
+                        // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
+                        // keeps its top half, quieted.
+                        IntVector bits = s.reinterpretAsInts();
+                        IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
+                        IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
+                                .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+                        ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0)).intoMemorySegment(out, to + c * 2L,
+                                ORDER);
+                    }
                 }
-                long l = left + c * 2L;
-                long r = right + c * 2L;
-                FloatVector l0 = ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, l, ORDER)
-                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
-                        .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
-                FloatVector r0 = ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, r, ORDER)
-                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
-                        .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
-                FloatVector l1 = ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, l + rows, ORDER)
-                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
-                        .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
-                FloatVector r1 = ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, r + rows, ORDER)
-                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
-                        .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
-                FloatVector t0 = l0.mul(a).add(r0.mul(b));
-                FloatVector t1 = l1.mul(a).add(r1.mul(b));
-                FloatVector s = t0.mul(h0).add(t1.mul(h1));
-                {
-                    // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
-                    // keeps its top half, quieted.
-                    IntVector bits = s.reinterpretAsInts();
-                    IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
-                    IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
-                            .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                    ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0)).intoMemorySegment(out, to + c * 2L,
-                            ORDER);
-                }
-                if (c == tail) {
+                if (c == pix) {
                     break;
                 }
             }

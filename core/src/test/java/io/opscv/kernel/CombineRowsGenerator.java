@@ -120,27 +120,28 @@ final class CombineRowsGenerator {
                                 long left = (first0 + (long) x0[j] * pix) * %3$d;
                                 long right = (first0 + (long) (x0[j] < last ? x0[j] + 1 : x0[j]) * pix) * %3$d;
                                 long to = (at + (long) j * pix) * %3$d;
-                                for (int c = 0; ; c += LANES) {
-                                    if (c > tail) {
-                                        c = tail;
-                                    }
-                                    long l = left + c * %3$dL;
-                                    long r = right + c * %3$dL;
-                                    FloatVector l0 = %4$s;
-                                    FloatVector r0 = %5$s;
-                                    FloatVector l1 = %6$s;
-                                    FloatVector r1 = %7$s;
-                                    FloatVector t0 = l0.mul(a).add(r0.mul(b));
-                                    FloatVector t1 = l1.mul(a).add(r1.mul(b));
-                                    FloatVector s = t0.mul(h0).add(t1.mul(h1));
-                    %8$s                if (c == tail) {
+                                // Whole vectors in a counted loop, then a partial last one as the whole vector ending at the
+                                // pixel's end (the same bits stored again).
+                                for (int c = 0; ; c = tail) {
+                                    for (; c <= tail; c += LANES) {
+                                        long l = left + c * %3$dL;
+                                        long r = right + c * %3$dL;
+                                        FloatVector l0 = %4$s;
+                                        FloatVector r0 = %5$s;
+                                        FloatVector l1 = %6$s;
+                                        FloatVector r1 = %7$s;
+                                        FloatVector t0 = l0.mul(a).add(r0.mul(b));
+                                        FloatVector t1 = l1.mul(a).add(r1.mul(b));
+                                        FloatVector s = t0.mul(h0).add(t1.mul(h1));
+                    %8$s                }
+                                    if (c == pix) {
                                         break;
                                     }
                                 }
                             }
                         }
                     """.formatted(d.name(), d.suffix(), d.size(), load(d, "l"), load(d, "r"), load(d, "l + rows"),
-                    load(d, "r + rows"), d.storeOut().formatted("to + c * " + d.size() + "L").indent(16)));
+                    load(d, "r + rows"), d.storeOut().formatted("to + c * " + d.size() + "L").indent(20)));
         }
         return s.append("}\n").toString();
     }
