@@ -13,16 +13,14 @@ import java.util.function.Function;
  * {@link KernelProvider#interpolateRow}: whole vectors of a row's elements, the taps picked by permutes
  * or loaded as runs; pixels of a vector of channels or more pixel by pixel,
  * {@link KernelProvider#interpolatePixels}); a band's out rows go in order and keep the last two intermediate
- * rows, so a self row is read and interpolated once per band. Where H is upsampled by at most 1.25 (each self row
- * then serves one or two out rows) and the provider runs both passes in one loop ({@link
- * KernelProvider#combinePixels}: FLOAT and BF16 pixels of a vector of channels or more), each out row reads its
- * four taps straight from self instead, and no intermediate row is written, read back and copied out; upsampled
- * further, the W pass would be repeated for every out row a self row serves.
- * The H pass is a plain loop over the row's elements,
- * which the JIT vectorizes (Java forbids fusing its multiply and add). Rows in lanes (the tiles)
- * stream 16 rows at once and transpose every element of the W pass twice; here a thread streams one
- * self row and one out row. The order is the reference's: W first, the left product first on both axes;
- * an identity axis is a copy. The backward goes along rows too ({@link #backward}).
+ * rows, so a self row is read and interpolated once per band. The H pass is a plain loop over the row's elements,
+ * which the JIT vectorizes (Java forbids fusing its multiply and add). Where H is upsampled by at most {@link
+ * #FUSED_H_UPSAMPLING} and the provider runs both passes in one loop ({@link KernelProvider#combinePixels}: FLOAT
+ * and BF16 pixels of a vector of channels or more), each out row reads its four taps straight from self instead,
+ * and no intermediate row is written, read back and copied out. Rows in lanes (the tiles) stream 16 rows at once
+ * and transpose every element of the W pass twice; here a thread streams one self row and one out row. The order
+ * is the reference's: W first, the left product first on both axes; an identity axis is a copy. The backward goes
+ * along rows too ({@link #backward}).
  */
 final class Bilinear2dRows {
     /**
@@ -32,6 +30,11 @@ final class Bilinear2dRows {
     private static final long TASK_ELEMENTS = 1 << 18;
     /** Tasks per thread to aim for. */
     private static final int TASKS_PER_THREAD = 4;
+    /**
+     * The most H upsampling (out rows a self row) at which the forward runs both passes in one loop: each self row
+     * then serves one or two out rows, where further upsampled the loop would repeat its W pass for each.
+     */
+    static final double FUSED_H_UPSAMPLING = 1.25;
     /** GradOut rows whose W sums the backward takes at once ({@link KernelProvider#sumRows}). */
     private static final int BATCH = 4;
 
@@ -169,7 +172,7 @@ final class Bilinear2dRows {
     private static void band(StridedTensor self, StridedTensor out, LinearTable h, LinearTable w, RowTaps taps,
                              int pix, long plane, int h0, int h1, KernelProvider provider, Scratch s) {
         int rowOut = s.rowOut;
-        if (taps == null && !w.identity() && !h.identity() && 4L * h.lout() <= 5L * h.lin()
+        if (taps == null && !w.identity() && !h.identity() && h.lout() <= FUSED_H_UPSAMPLING * h.lin()
                 && self.dataType() == out.dataType() && combined(self, out, h, w, pix, plane, h0, provider)) {
             for (int r = h0 + 1; r < h1; r++) {
                 combined(self, out, h, w, pix, plane, r, provider);

@@ -21,7 +21,8 @@ import jdk.incubator.vector.VectorSpecies;
 final class CombineRows {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
     private static final int LANES = FLOATS.length();
-    private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, FLOATS.vectorShape());
+    private static final VectorSpecies<Integer> INTS =
+            VectorSpecies.of(int.class, FLOATS.vectorShape());
     /** As many 16-bit lanes as {@link #FLOATS} has floats. */
     private static final VectorSpecies<Short> HALFS = VectorSpecies.of(short.class,
             VectorShape.forBitSize(LANES * Short.SIZE));
@@ -57,8 +58,8 @@ final class CombineRows {
                 IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
                 IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
                         .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0)).intoMemorySegment(seg, (first + k) * 2,
-                        ORDER);
+                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
+                        .intoMemorySegment(seg, (first + k) * 2, ORDER);
             }
         }
         for (; k < count; k++) {
@@ -89,8 +90,8 @@ final class CombineRows {
             long left = (first0 + (long) x0[j] * pix) * 4;
             long right = (first0 + (long) (x0[j] < last ? x0[j] + 1 : x0[j]) * pix) * 4;
             long to = (at + (long) j * pix) * 4;
-            // Whole vectors in a counted loop, then a partial last one as the whole vector ending at the
-            // pixel's end (the same bits stored again).
+            // Whole vectors in a counted loop, then a partial last one as the whole
+            // vector ending at the pixel's end (the same bits stored again).
             for (int c = 0; ; c = tail) {
                 for (; c <= tail; c += LANES) {
                     long l = left + c * 4L;
@@ -134,8 +135,8 @@ final class CombineRows {
             long left = (first0 + (long) x0[j] * pix) * 2;
             long right = (first0 + (long) (x0[j] < last ? x0[j] + 1 : x0[j]) * pix) * 2;
             long to = (at + (long) j * pix) * 2;
-            // Whole vectors in a counted loop, then a partial last one as the whole vector ending at the
-            // pixel's end (the same bits stored again).
+            // Whole vectors in a counted loop, then a partial last one as the whole
+            // vector ending at the pixel's end (the same bits stored again).
             for (int c = 0; ; c = tail) {
                 for (; c <= tail; c += LANES) {
                     long l = left + c * 2L;
@@ -162,8 +163,8 @@ final class CombineRows {
                         IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
                         IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
                                 .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                        ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0)).intoMemorySegment(out, to + c * 2L,
-                                ORDER);
+                        ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
+                                .intoMemorySegment(out, to + c * 2L, ORDER);
                     }
                 }
                 if (c == pix) {

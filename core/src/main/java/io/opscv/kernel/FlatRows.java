@@ -29,7 +29,7 @@ final class FlatRows {
      * pays that for every vector it computes.
      */
     static final int CHUNK_PERIODS = 8;
-    /** The most source elements of a chunk of interleaved rows (whole batches) or of periods, so that it stays in L2. */
+    /** The most source elements of a chunk of interleaved rows (whole batches) or periods: it stays in L2. */
     private static final long MAX_RUN = 1 << 16;
     /**
      * The longest out rows taken at any ratio (the backward's: at all); longer forward rows only below an

@@ -423,8 +423,8 @@ final class RowTransposes {
                 IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
                 IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
                         .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0)).intoMemorySegment(rows, (starts[0] + from + c) * 2,
-                        ORDER);
+                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
+                        .intoMemorySegment(rows, (starts[0] + from + c) * 2, ORDER);
             }
             s = c1;
             {
@@ -434,8 +434,8 @@ final class RowTransposes {
                 IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
                 IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
                         .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0)).intoMemorySegment(rows, (starts[1] + from + c) * 2,
-                        ORDER);
+                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
+                        .intoMemorySegment(rows, (starts[1] + from + c) * 2, ORDER);
             }
             s = c2;
             {
@@ -445,8 +445,8 @@ final class RowTransposes {
                 IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
                 IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
                         .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0)).intoMemorySegment(rows, (starts[2] + from + c) * 2,
-                        ORDER);
+                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
+                        .intoMemorySegment(rows, (starts[2] + from + c) * 2, ORDER);
             }
             s = c3;
             {
@@ -456,8 +456,8 @@ final class RowTransposes {
                 IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
                 IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
                         .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0)).intoMemorySegment(rows, (starts[3] + from + c) * 2,
-                        ORDER);
+                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
+                        .intoMemorySegment(rows, (starts[3] + from + c) * 2, ORDER);
             }
             s = c4;
             {
@@ -467,8 +467,8 @@ final class RowTransposes {
                 IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
                 IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
                         .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0)).intoMemorySegment(rows, (starts[4] + from + c) * 2,
-                        ORDER);
+                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
+                        .intoMemorySegment(rows, (starts[4] + from + c) * 2, ORDER);
             }
             s = c5;
             {
@@ -478,8 +478,8 @@ final class RowTransposes {
                 IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
                 IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
                         .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0)).intoMemorySegment(rows, (starts[5] + from + c) * 2,
-                        ORDER);
+                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
+                        .intoMemorySegment(rows, (starts[5] + from + c) * 2, ORDER);
             }
             s = c6;
             {
@@ -489,8 +489,8 @@ final class RowTransposes {
                 IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
                 IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
                         .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0)).intoMemorySegment(rows, (starts[6] + from + c) * 2,
-                        ORDER);
+                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
+                        .intoMemorySegment(rows, (starts[6] + from + c) * 2, ORDER);
             }
             s = c7;
             {
@@ -500,8 +500,8 @@ final class RowTransposes {
                 IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
                 IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
                         .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0)).intoMemorySegment(rows, (starts[7] + from + c) * 2,
-                        ORDER);
+                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
+                        .intoMemorySegment(rows, (starts[7] + from + c) * 2, ORDER);
             }
         }
     }

@@ -69,7 +69,8 @@ final class CombineRowsGenerator {
                 final class CombineRows {
                     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
                     private static final int LANES = FLOATS.length();
-                    private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, FLOATS.vectorShape());
+                    private static final VectorSpecies<Integer> INTS =
+                            VectorSpecies.of(int.class, FLOATS.vectorShape());
                     /** As many 16-bit lanes as {@link #FLOATS} has floats. */
                     private static final VectorSpecies<Short> HALFS = VectorSpecies.of(short.class,
                             VectorShape.forBitSize(LANES * Short.SIZE));
@@ -120,8 +121,8 @@ final class CombineRowsGenerator {
                                 long left = (first0 + (long) x0[j] * pix) * %3$d;
                                 long right = (first0 + (long) (x0[j] < last ? x0[j] + 1 : x0[j]) * pix) * %3$d;
                                 long to = (at + (long) j * pix) * %3$d;
-                                // Whole vectors in a counted loop, then a partial last one as the whole vector ending at the
-                                // pixel's end (the same bits stored again).
+                                // Whole vectors in a counted loop, then a partial last one as the whole
+                                // vector ending at the pixel's end (the same bits stored again).
                                 for (int c = 0; ; c = tail) {
                                     for (; c <= tail; c += LANES) {
                                         long l = left + c * %3$dL;

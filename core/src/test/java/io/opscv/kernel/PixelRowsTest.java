@@ -12,12 +12,13 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@link KernelProvider#interpolatePixels} and {@link KernelProvider#sumPixels} (the 2-D operators' W pass over
- * rows of channels-last pixels), and {@link KernelProvider#combinePixels} (both of the forward's passes at once), against the 1-D references run channel by channel ({@link
- * KernelProvider#linearForward}, the walk {@link KernelProvider#sumLanes}), with both providers: random tables
- * from downsampling by 8 to upsampling by 8 ({@link RowSumsTest#table}: inputs no position reaches, a last
- * input that is both taps), pixels of 1 to 100 elements (under a vector, whole vectors, a partial last
- * vector), values with NaN, infinities and -0, and out rows holding garbage before the call (the sums start
- * from +0 regardless); rows read from a tensor of each dtype, at an offset, ending the segment or not.
+ * rows of channels-last pixels) against the 1-D references run channel by channel ({@link
+ * KernelProvider#linearForward}, the walk {@link KernelProvider#sumLanes}), and {@link
+ * KernelProvider#combinePixels} (both of the forward's passes at once) against the two passes apart, with both
+ * providers: random tables from downsampling by 8 to upsampling by 8 ({@link RowSumsTest#table}: inputs no
+ * position reaches, a last input that is both taps), pixels of 1 to 100 elements (under a vector, whole vectors, a
+ * partial last vector), values with NaN, infinities and -0, and out rows holding garbage before the call (the sums
+ * start from +0 regardless); rows read from a tensor of each dtype, at an offset, ending the segment or not.
  */
 class PixelRowsTest {
     private static final KernelProvider SCALAR = KernelProviders.scalar();

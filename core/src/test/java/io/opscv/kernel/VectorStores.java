@@ -23,8 +23,8 @@ final class VectorStores {
                     IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
                     IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
                             .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                    ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0)).intoMemorySegment(SEGMENT, %1$s,
-                            ORDER);
+                    ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
+                            .intoMemorySegment(SEGMENT, %1$s, ORDER);
                 }
                 """.replace("SEGMENT", segment);
     }
