@@ -24,6 +24,8 @@ final class VectorPixels {
     private static final VectorSpecies<Short> HALFS = VectorSpecies.of(short.class,
             VectorShape.forBitSize(LANES * Short.SIZE));
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
+    /** Whether a vector of ints holds two BF16 channels low half first ({@link CombineRows#pixelsBf16Pairs}). */
+    private static final boolean PAIRS = ORDER == ByteOrder.LITTLE_ENDIAN;
 
     private VectorPixels() {}
 
@@ -126,7 +128,13 @@ final class VectorPixels {
         }
         switch (type) {
             case FLOAT -> CombineRows.pixelsFloat(t, pix, ha, first0, hb, first1, seg, out, at);
-            case BF16 -> CombineRows.pixelsBf16(t, pix, ha, first0, hb, first1, seg, out, at);
+            case BF16 -> {
+                if (PAIRS && pix % (2 * LANES) == 0) {
+                    CombineRows.pixelsBf16Pairs(t, pix, ha, first0, hb, first1, seg, out, at);
+                } else {
+                    CombineRows.pixelsBf16(t, pix, ha, first0, hb, first1, seg, out, at);
+                }
+            }
             default -> {
                 return false;
             }

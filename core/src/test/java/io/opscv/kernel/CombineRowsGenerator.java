@@ -34,6 +34,30 @@ final class CombineRowsGenerator {
 
     private CombineRowsGenerator() {}
 
+    /**
+     * The pixel loops' set-up and the head of their loop over out pixels j, for elements of {@code size} bytes:
+     * the table, the H weights, the byte distance between the two self rows, and pixel j's weights and byte offsets
+     * (its left and right taps in the first self row, its place in out). Indented for a method body.
+     */
+    private static String prelude(int size) {
+        return """
+                LinearTable f = t.full();
+                final int[] x0 = f.x0;
+                final float[] w0 = f.w0;
+                final float[] w1 = f.w1;
+                final int last = t.lin() - 1;
+                final FloatVector h0 = FloatVector.broadcast(FLOATS, ha);
+                final FloatVector h1 = FloatVector.broadcast(FLOATS, hb);
+                final long rows = (first1 - first0) * SIZE;
+                for (int j = 0, n = t.lout(); j < n; j++) {
+                    FloatVector a = FloatVector.broadcast(FLOATS, w0[j]);
+                    FloatVector b = FloatVector.broadcast(FLOATS, w1[j]);
+                    long left = (first0 + (long) x0[j] * pix) * SIZE;
+                    long right = (first0 + (long) (x0[j] < last ? x0[j] + 1 : x0[j]) * pix) * SIZE;
+                    long to = (at + (long) j * pix) * SIZE;
+                """.replace("SIZE", Integer.toString(size)).indent(8).stripTrailing();
+    }
+
     /** The dtype's load from byte {@code at} of self, continued lines indented to sit in the loop. */
     private static String load(Dtype d, String at) {
         return d.load().formatted(at).replace("\n", "\n" + " ".repeat(16)).strip();
@@ -106,21 +130,8 @@ final class CombineRowsGenerator {
                          */
                         static void pixels%2$s(LinearTable t, int pix, float ha, long first0, float hb, long first1,
                                 MemorySegment seg, MemorySegment out, long at) {
-                            LinearTable f = t.full();
-                            final int[] x0 = f.x0;
-                            final float[] w0 = f.w0;
-                            final float[] w1 = f.w1;
-                            final int last = t.lin() - 1;
                             final int tail = pix - LANES;
-                            final FloatVector h0 = FloatVector.broadcast(FLOATS, ha);
-                            final FloatVector h1 = FloatVector.broadcast(FLOATS, hb);
-                            final long rows = (first1 - first0) * %3$d;
-                            for (int j = 0, n = t.lout(); j < n; j++) {
-                                FloatVector a = FloatVector.broadcast(FLOATS, w0[j]);
-                                FloatVector b = FloatVector.broadcast(FLOATS, w1[j]);
-                                long left = (first0 + (long) x0[j] * pix) * %3$d;
-                                long right = (first0 + (long) (x0[j] < last ? x0[j] + 1 : x0[j]) * pix) * %3$d;
-                                long to = (at + (long) j * pix) * %3$d;
+                    %9$s
                                 // Whole vectors in a counted loop, then a partial last one as the whole
                                 // vector ending at the pixel's end (the same bits stored again).
                                 for (int c = 0; ; c = tail) {
@@ -142,8 +153,56 @@ final class CombineRowsGenerator {
                             }
                         }
                     """.formatted(d.name(), d.suffix(), d.size(), load(d, "l"), load(d, "r"), load(d, "l + rows"),
-                    load(d, "r + rows"), d.storeOut().formatted("to + c * " + d.size() + "L").indent(20)));
+                    load(d, "r + rows"), d.storeOut().formatted("to + c * " + d.size() + "L").indent(20),
+                    prelude(d.size())));
         }
+        s.append("""
+
+                    /**
+                     * {@link #pixelsBf16} for pixels of whole pairs of vectors of channels, on a little-endian
+                     * machine: a vector of ints holds two vectors' BF16 channels, the even ones in its low halves
+                     * and the odd ones in its high halves, so each is widened by a shift or a mask and the two
+                     * rounded results merge back into one vector of ints, with no change of vector shape. Each
+                     * channel's arithmetic is {@link #pixelsBf16}'s.
+                     */
+                    static void pixelsBf16Pairs(LinearTable t, int pix, float ha, long first0, float hb, long first1,
+                            MemorySegment seg, MemorySegment out, long at) {
+                %s
+                            for (int c = 0; c < pix; c += 2 * LANES) {
+                                long l = left + c * 2L;
+                                long r = right + c * 2L;
+                                IntVector l0 = IntVector.fromMemorySegment(INTS, seg, l, ORDER);
+                                IntVector r0 = IntVector.fromMemorySegment(INTS, seg, r, ORDER);
+                                IntVector l1 = IntVector.fromMemorySegment(INTS, seg, l + rows, ORDER);
+                                IntVector r1 = IntVector.fromMemorySegment(INTS, seg, r + rows, ORDER);
+                                // The even channels: each int's low half shifted up.
+                                FloatVector t0 = l0.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().mul(a)
+                                        .add(r0.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().mul(b));
+                                FloatVector t1 = l1.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().mul(a)
+                                        .add(r1.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().mul(b));
+                                IntVector even = t0.mul(h0).add(t1.mul(h1)).reinterpretAsInts();
+                                // The odd channels: each int's high half, the low half cleared.
+                                t0 = l0.and(0xffff0000).reinterpretAsFloats().mul(a)
+                                        .add(r0.and(0xffff0000).reinterpretAsFloats().mul(b));
+                                t1 = l1.and(0xffff0000).reinterpretAsFloats().mul(a)
+                                        .add(r1.and(0xffff0000).reinterpretAsFloats().mul(b));
+                                IntVector odd = t0.mul(h0).add(t1.mul(h1)).reinterpretAsInts();
+                                // ElementCodec.floatToBf16 in each int's high half: add 0x7fff plus the lowest
+                                // kept bit; a NaN keeps its top half, quieted.
+                                IntVector evenHalf = even.add(0x7fff)
+                                        .add(even.lanewise(VectorOperators.LSHR, 16).and(1))
+                                        .blend(even.or(0x00400000),
+                                                even.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+                                IntVector oddHalf = odd.add(0x7fff)
+                                        .add(odd.lanewise(VectorOperators.LSHR, 16).and(1))
+                                        .blend(odd.or(0x00400000),
+                                                odd.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+                                oddHalf.and(0xffff0000).or(evenHalf.lanewise(VectorOperators.LSHR, 16))
+                                        .intoMemorySegment(out, to + c * 2L, ORDER);
+                            }
+                        }
+                    }
+                """.formatted(prelude(2)));
         return s.append("}\n").toString();
     }
 }
