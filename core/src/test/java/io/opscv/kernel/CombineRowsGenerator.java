@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Writes {@code CombineRows.java}: the 2-D forward's H combination of two intermediate rows
@@ -19,15 +20,15 @@ final class CombineRowsGenerator {
 
     /**
      * A dtype: its method's suffix, its javadoc name, its element size, the statements that store {@code s} into
-     * {@code seg} and into {@code out}, and the expression that loads a FloatVector from byte {@code %1$s} of
-     * {@code seg}.
+     * the segment named ({@link VectorStores}), and the expression that loads a FloatVector from byte {@code %1$s}
+     * of {@code seg}.
      */
-    private record Dtype(String suffix, String name, int size, String store, String storeOut, String load) {}
+    private record Dtype(String suffix, String name, int size, Function<String, String> store, String load) {}
 
     private static final List<Dtype> DTYPES = List.of(
-            new Dtype("Float", "FLOAT", 4, VectorStores.floats("seg"), VectorStores.floats("out"),
+            new Dtype("Float", "FLOAT", 4, VectorStores::floats,
                     "FloatVector.fromMemorySegment(FLOATS, seg, %1$s, ORDER)"),
-            new Dtype("Bf16", "BF16", 2, VectorStores.bf16("seg"), VectorStores.bf16("out"), """
+            new Dtype("Bf16", "BF16", 2, VectorStores::bf16, """
                     ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, %1$s, ORDER)
                             .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
                             .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats()"""));
@@ -117,7 +118,7 @@ final class CombineRowsGenerator {
                                 ElementCodec.set(seg, DataType.%1$s, first + k, a * u[k] + b * v[k]);
                             }
                         }
-                    """.formatted(d.name(), d.suffix(), d.store().formatted("(first + k) * " + d.size()).indent(12)));
+                    """.formatted(d.name(), d.suffix(), d.store().apply("seg").formatted("(first + k) * " + d.size()).indent(12)));
         }
         for (Dtype d : DTYPES) {
             s.append("""
@@ -153,7 +154,7 @@ final class CombineRowsGenerator {
                             }
                         }
                     """.formatted(d.name(), d.suffix(), d.size(), load(d, "l"), load(d, "r"), load(d, "l + rows"),
-                    load(d, "r + rows"), d.storeOut().formatted("to + c * " + d.size() + "L").indent(20),
+                    load(d, "r + rows"), d.store().apply("out").formatted("to + c * " + d.size() + "L").indent(20),
                     prelude(d.size())));
         }
         s.append("""
