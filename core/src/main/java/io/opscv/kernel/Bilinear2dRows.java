@@ -97,6 +97,56 @@ final class Bilinear2dRows {
         return true;
     }
 
+    /** Elements of the longer row, at least, of a 1-D call taken along pixel rows ({@link #runOneRowHigh}). */
+    static final int MIN_1D_ROW = 4096;
+    /**
+     * Vectors a pixel holds, at least, in a 1-D forward and in a 1-D backward taken along pixel rows: the
+     * backward's sums of pixels of two vectors ran up to 2 × slower than in lanes.
+     */
+    static final int MIN_1D_FORWARD_VECTORS = 2;
+    static final int MIN_1D_BACKWARD_VECTORS = 4;
+
+    /**
+     * Runs a 1-D call ({@code src} to {@code dst} along L, by the forward's table {@code t}) whose tensors are both
+     * channels-last rows of wide pixels (C stride 1, L stride C, C at least {@link #MIN_1D_FORWARD_VECTORS} or
+     * {@link #MIN_1D_BACKWARD_VECTORS} vectors, the longer row at least {@link #MIN_1D_ROW} elements) as this
+     * form's maps one row high, H an identity, and returns true; else (or where {@link #tryBackward} declines)
+     * false, nothing written. Such rows in lanes would stage a vector per position both ways; here each pixel's
+     * taps are two runs. The arithmetic is the 1-D reference's: the H identity is a copy.
+     */
+    static boolean runOneRowHigh(StridedTensor src, StridedTensor dst, LinearTable t, boolean backward,
+                                 KernelProvider provider, WorkerPool pool) {
+        long channels = src.shape()[1];
+        int lanes = provider.lanes();
+        int vectors = backward ? MIN_1D_BACKWARD_VECTORS : MIN_1D_FORWARD_VECTORS;
+        if (lanes == 1 || src.shape()[0] == 0 || t.lin() == 0 || t.lout() == 0 || channels < (long) vectors * lanes
+                || channels > Integer.MAX_VALUE / 2 || !pixelRow(src) || !pixelRow(dst)
+                || Math.max(t.lin(), t.lout()) * channels < MIN_1D_ROW) {
+            return false;
+        }
+        StridedTensor s = oneRowHigh(src);
+        StridedTensor d = oneRowHigh(dst);
+        LinearTable h = LinearTable.of(1, 1, false, -1);
+        if (backward) {
+            return tryBackward(s, d, h, t, (int) channels, provider, pool);
+        }
+        forward(s, d, h, t, (int) channels, provider, pool);
+        return true;
+    }
+
+    /** Whether a 1-D tensor's rows are channels-last pixels: C stride 1, L stride C. */
+    private static boolean pixelRow(StridedTensor t) {
+        return t.strides()[1] == 1 && t.strides()[2] == t.shape()[1];
+    }
+
+    /** A 1-D tensor (N, C, L) as maps (N, C, 1, L). */
+    private static StridedTensor oneRowHigh(StridedTensor t) {
+        long[] sh = t.shape();
+        long[] st = t.strides();
+        return new StridedTensor(t.segment(), t.offset(), new long[] {sh[0], sh[1], 1, sh[2]},
+                new long[] {st[0], st[1], st[0], st[2]}, t.dataType());
+    }
+
     /** 1 for rows of W stride 1, C for channels-last pixels (C stride 1, W stride C), else 0. */
     private static int kind(StridedTensor t) {
         long[] sh = t.shape();

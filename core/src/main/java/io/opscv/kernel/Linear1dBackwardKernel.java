@@ -91,6 +91,9 @@ public final class Linear1dBackwardKernel {
     public static void run(StridedTensor gradOut, StridedTensor out, LinearTable table, KernelProvider provider,
                            WorkerPool pool) {
         LinearTable full = table.full();
+        if (Bilinear2dRows.runOneRowHigh(gradOut, out, full, true, provider, pool)) {
+            return;
+        }
         if (SparseBackward.applies(full, out)) {
             SparseBackward.run(gradOut, out, full, pool);
             return;

@@ -41,6 +41,9 @@ public final class Linear1dForwardKernel {
     public static void run(StridedTensor self, StridedTensor out, LinearTable table, KernelProvider provider,
                            WorkerPool pool) {
         LinearTable t = table.full();
+        if (Bilinear2dRows.runOneRowHigh(self, out, t, false, provider, pool)) {
+            return;
+        }
         if (GatherForward.applies(t, self)) {
             GatherForward.run(self, out, t, provider, pool);
             return;

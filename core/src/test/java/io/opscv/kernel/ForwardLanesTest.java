@@ -101,7 +101,14 @@ class ForwardLanesTest {
                 // or loaded by runs per position.
                 new KernelCase("lanes_c2_up", 50, 2, 40, 13, false, 0, f, KernelCase.Layout.TRANSPOSED_GRAD_OUT, true),
                 new KernelCase("lanes_c4_up_ac", 30, 4, 37, 17, true, 0, f, KernelCase.Layout.TRANSPOSED_GRAD_OUT, false),
-                new KernelCase("lanes_c8_up", 12, 8, 50, 21, false, 0, f, KernelCase.Layout.TRANSPOSED_GRAD_OUT, false));
+                new KernelCase("lanes_c8_up", 12, 8, 50, 21, false, 0, f, KernelCase.Layout.TRANSPOSED_GRAD_OUT, false),
+                // Both channels-last, pixels of two vectors or more, rows of 4096 elements or more: the 2-D rows
+                // form one row high (Bilinear2dRows.runOneRowHigh); pixels of whole and partial vectors.
+                new KernelCase("pixel_rows_c24_up3x", 3, 24, 600, 200, false, 0, f, KernelCase.Layout.CHANNELS_LAST, true),
+                new KernelCase("pixel_rows_c40_down_ac", 2, 40, 130, 300, true, 0, f, KernelCase.Layout.CHANNELS_LAST,
+                        false),
+                new KernelCase("pixel_rows_c16_down10x", 4, 16, 30, 300, false, 0, f, KernelCase.Layout.CHANNELS_LAST,
+                        false));
         List<KernelCase> all = new ArrayList<>();
         for (KernelCase base : shapes) {
             for (DataType type : new DataType[] {DataType.FLOAT, DataType.FLOAT16, DataType.BF16}) {

@@ -26,7 +26,9 @@ record KernelCase(String name, int n, int c, int lin, int lout, boolean alignCor
         /** gradOut channels-last with a gap between batches; out rows padded. */
         TRANSPOSED_PADDED,
         /** N strides are not C times the C strides (row groups must not straddle two n). */
-        UNEVEN_BATCH
+        UNEVEN_BATCH,
+        /** Both channels-last: the (N, L, C) storages seen as (N, C, L). */
+        CHANNELS_LAST
     }
 
     KernelCase with(DataType type) {
@@ -58,7 +60,7 @@ record KernelCase(String name, int n, int c, int lin, int lout, boolean alignCor
         long offset = 0;
         long elements;
         switch (layout) {
-            case TRANSPOSED_GRAD_OUT -> {
+            case TRANSPOSED_GRAD_OUT, CHANNELS_LAST -> {
                 strides = new long[] {(long) lout * c, 1, c};
                 elements = (long) n * c * lout;
             }
@@ -147,6 +149,10 @@ record KernelCase(String name, int n, int c, int lin, int lout, boolean alignCor
             case UNEVEN_BATCH -> {
                 strides = new long[] {(long) c * lin + 2, lin, 1};
                 elements = (long) n * ((long) c * lin + 2);
+            }
+            case CHANNELS_LAST -> {
+                strides = new long[] {(long) c * lin, 1, c};
+                elements = (long) n * c * lin;
             }
             default -> {
                 strides = new long[] {(long) c * lin, lin, 1};

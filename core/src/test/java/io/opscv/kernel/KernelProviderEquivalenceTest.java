@@ -141,7 +141,15 @@ class KernelProviderEquivalenceTest {
                 new KernelCase("segments_7_rows_ac", 1, 7, 12289, 49153, true, 0, f, cont, false),
                 new KernelCase("segments_down3x", 1, 2, 30000, 10000, false, 0, f, cont, false),
                 new KernelCase("segments_transposed", 2, 3, 9000, 27000, false, 0, f,
-                        KernelCase.Layout.TRANSPOSED_GRAD_OUT, false));
+                        KernelCase.Layout.TRANSPOSED_GRAD_OUT, false),
+                // Both channels-last, pixels of four vectors or more, rows of 4096 elements or more: the 2-D rows
+                // form one row high (Bilinear2dRows.runOneRowHigh); pixels of whole and partial vectors.
+                new KernelCase("pixel_rows_c40_up3x", 3, 40, 200, 600, false, 0, f, KernelCase.Layout.CHANNELS_LAST,
+                        true),
+                new KernelCase("pixel_rows_c36_down_ac", 2, 36, 300, 130, true, 0, f, KernelCase.Layout.CHANNELS_LAST,
+                        false),
+                new KernelCase("pixel_rows_c32_down10x", 4, 32, 300, 30, false, 0, f,
+                        KernelCase.Layout.CHANNELS_LAST, false));
     }
 
     static Stream<KernelCase> cases() {
