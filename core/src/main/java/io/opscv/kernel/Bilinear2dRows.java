@@ -222,10 +222,13 @@ final class Bilinear2dRows {
     private static void band(StridedTensor self, StridedTensor out, LinearTable h, LinearTable w, RowTaps taps,
                              int pix, long plane, int h0, int h1, KernelProvider provider, Scratch s) {
         int rowOut = s.rowOut;
+        long selfBase = planeStart(self, pix, plane);
+        long outBase = planeStart(out, pix, plane);
         if (taps == null && !w.identity() && !h.identity() && h.lout() <= FUSED_H_UPSAMPLING * h.lin()
-                && self.dataType() == out.dataType() && combined(self, out, h, w, pix, plane, h0, provider)) {
+                && self.dataType() == out.dataType() && combined(self, out, h, w, pix, selfBase, outBase, h0,
+                provider)) {
             for (int r = h0 + 1; r < h1; r++) {
-                combined(self, out, h, w, pix, plane, r, provider);
+                combined(self, out, h, w, pix, selfBase, outBase, r, provider);
             }
             return;
         }
@@ -242,14 +245,14 @@ final class Bilinear2dRows {
                 have1 = -1;
             }
             if (have0 != r0) {
-                intermediate(self, w, taps, pix, plane, r0, provider, s, s.t0);
+                intermediate(self, w, taps, pix, selfBase, r0, provider, s, s.t0);
                 have0 = r0;
             }
             if (r1 != r0 && have1 != r1) {
-                intermediate(self, w, taps, pix, plane, r1, provider, s, s.t1);
+                intermediate(self, w, taps, pix, selfBase, r1, provider, s, s.t1);
                 have1 = r1;
             }
-            long at = rowStart(out, pix, plane, r);
+            long at = rowStart(out, outBase, r);
             if (h.identity()) {
                 provider.encodeRun(s.t0, 0, rowOut, out.segment(), out.dataType(), at);
             } else {
@@ -261,21 +264,21 @@ final class Bilinear2dRows {
 
     /** Out row {@code r} of the plane in one loop of both passes, where the provider takes it. */
     private static boolean combined(StridedTensor self, StridedTensor out, LinearTable h, LinearTable w, int pix,
-                                    long plane, int r, KernelProvider provider) {
-        return provider.combinePixels(w, pix, h.w0(r), rowStart(self, pix, plane, h.x0(r)), h.w1(r),
-                rowStart(self, pix, plane, h.x1(r)), self.segment(), self.dataType(), out.segment(),
-                rowStart(out, pix, plane, r));
+                                    long selfBase, long outBase, int r, KernelProvider provider) {
+        return provider.combinePixels(w, pix, h.w0(r), rowStart(self, selfBase, h.x0(r)), h.w1(r),
+                rowStart(self, selfBase, h.x1(r)), self.segment(), self.dataType(), out.segment(),
+                rowStart(out, outBase, r));
     }
 
     /**
-     * Self row {@code row} of the plane interpolated along W into {@code t} (as it is along an identity W), by
-     * {@code taps} or, where they are null, pixel by pixel.
+     * Self row {@code row} of the plane at self element {@code base} interpolated along W into {@code t} (as it is
+     * along an identity W), by {@code taps} or, where they are null, pixel by pixel.
      */
-    private static void intermediate(StridedTensor self, LinearTable w, RowTaps taps, int pix, long plane, int row,
+    private static void intermediate(StridedTensor self, LinearTable w, RowTaps taps, int pix, long base, int row,
                                      KernelProvider provider, Scratch s, float[] t) {
         MemorySegment seg = self.segment();
         DataType type = self.dataType();
-        long start = rowStart(self, pix, plane, row);
+        long start = rowStart(self, base, row);
         if (w.identity()) {
             provider.decodeRun(seg, type, start, s.rowOut, t, 0);
             return;
@@ -288,12 +291,20 @@ final class Bilinear2dRows {
         }
     }
 
-    /** Element index of element 0 of row {@code row} of the plane (a map (n, c) for NCHW rows, a batch n for NHWC). */
-    private static long rowStart(StridedTensor t, int pix, long plane, int row) {
+    /**
+     * Element index of element 0 of row 0 of the plane (a map (n, c) for NCHW rows, a batch n for NHWC): once a
+     * band, since its divisions cost as much as a short row's arithmetic.
+     */
+    private static long planeStart(StridedTensor t, int pix, long plane) {
         long[] st = t.strides();
         long n = pix == 1 ? plane / t.shape()[1] : plane;
         long c = pix == 1 ? plane % t.shape()[1] : 0;
-        return t.offset() + n * st[0] + c * st[1] + row * st[2];
+        return t.offset() + n * st[0] + c * st[1];
+    }
+
+    /** Element index of element 0 of row {@code row} of the plane whose row 0 starts at element {@code base}. */
+    private static long rowStart(StridedTensor t, long base, int row) {
+        return base + row * t.strides()[2];
     }
 
     /**
@@ -364,6 +375,8 @@ final class Bilinear2dRows {
                                      RowSums sums, long plane, int i0, int i1, KernelProvider provider,
                                      BackwardScratch s) {
         int rowIn = s.rowIn;
+        long gradBase = planeStart(gradOut, pix, plane);
+        long outBase = planeStart(out, pix, plane);
         // Out rows [open, open + 2) are held in low and high; rows below open are written.
         int open = i0;
         s.lowState = FRESH;
@@ -376,7 +389,7 @@ final class Bilinear2dRows {
             // The batch's W sums first (sharing the tables' loads), then each row into the out rows in order.
             batch = sums == null ? 1 : Math.min(BATCH, jTo - j0);
             for (int k = 0; k < batch && !pixels; k++) {
-                provider.decodeRun(gradOut.segment(), gradOut.dataType(), rowStart(gradOut, pix, plane, j0 + k),
+                provider.decodeRun(gradOut.segment(), gradOut.dataType(), rowStart(gradOut, gradBase, j0 + k),
                         s.rowOut, s.g, k * s.gPitch);
             }
             if (sums != null) {
@@ -388,35 +401,36 @@ final class Bilinear2dRows {
                 int r1 = h.identity() ? j : h.x1(j);
                 while (open < Math.min(r0, i1)) {
                     // No later gradOut row reaches out row open.
-                    close(out, pix, plane, open++, provider, s);
+                    close(out, outBase, open++, provider, s);
                 }
                 // Without sums the batch is one row (k = 0), at the start of g.
                 float[] t = s.g;
                 if (sums != null) {
                     t = s.t[k];
                 } else if (pixels) {
-                    provider.sumPixels(w, pix, gradOut.segment(), gradOut.dataType(), rowStart(gradOut, pix, plane, j),
+                    provider.sumPixels(w, pix, gradOut.segment(), gradOut.dataType(), rowStart(gradOut, gradBase, j),
                             s.g, s.t[0]);
                     t = s.t[0];
                 }
                 if (h.identity()) {
-                    System.arraycopy(t, 0, s.low, 0, rowIn);
-                    s.lowState = SUMMING;
+                    // Out row j (the low open row) is its W sums: rounded straight from them.
+                    provider.encodeRun(t, 0, rowIn, out.segment(), out.dataType(), rowStart(out, outBase, j));
+                    s.lowState = WRITTEN;
                     continue;
                 }
                 // Is this the out row's last term (from the last gradOut row that reaches it, the right tap
                 // where both taps are the row)?
                 if (r0 >= i0 && r0 < i1) {
-                    term(out, pix, plane, r0, r0 == open, h.w0(j), t, r0 != r1 && j == h.gatherTo(r0 + 1) - 1,
+                    term(out, outBase, r0, r0 == open, h.w0(j), t, r0 != r1 && j == h.gatherTo(r0 + 1) - 1,
                             provider, s);
                 }
                 if (r1 >= i0 && r1 < i1) {
-                    term(out, pix, plane, r1, r1 == open, h.w1(j), t, j == h.gatherTo(r1 + 1) - 1, provider, s);
+                    term(out, outBase, r1, r1 == open, h.w1(j), t, j == h.gatherTo(r1 + 1) - 1, provider, s);
                 }
             }
         }
         while (open < i1) {
-            close(out, pix, plane, open++, provider, s);
+            close(out, outBase, open++, provider, s);
         }
     }
 
@@ -426,7 +440,7 @@ final class Bilinear2dRows {
      * its array nor copied from there. (Rows of several terms stay: there the direct stores of their last
      * term were no faster.)
      */
-    private static void term(StridedTensor out, int pix, long plane, int row, boolean low, float a, float[] t,
+    private static void term(StridedTensor out, long outBase, int row, boolean low, float a, float[] t,
                              boolean last, KernelProvider provider, BackwardScratch s) {
         float[] y = low ? s.low : s.high;
         int state = low ? s.lowState : s.highState;
@@ -434,7 +448,7 @@ final class Bilinear2dRows {
         if (last && state == FRESH) {
             // a·t + 1·0 is 0 + a·t bit for bit: the product by 1 is exact and the sum commutes.
             provider.combineRun(a, t, 1f, s.zeros, s.y, count, out.segment(), out.dataType(),
-                    rowStart(out, pix, plane, row));
+                    rowStart(out, outBase, row));
             state = WRITTEN;
         } else {
             addScaled(y, a, t, count, state == FRESH);
@@ -448,12 +462,12 @@ final class Bilinear2dRows {
     }
 
     /** Writes out row {@code row} (the low open row, rounded once) unless written already, and opens the next. */
-    private static void close(StridedTensor out, int pix, long plane, int row, KernelProvider provider,
+    private static void close(StridedTensor out, long outBase, int row, KernelProvider provider,
                               BackwardScratch s) {
         if (s.lowState != WRITTEN) {
             // A row no gradOut row reaches is +0.
             provider.encodeRun(s.lowState == FRESH ? s.zeros : s.low, 0, s.rowIn, out.segment(), out.dataType(),
-                    rowStart(out, pix, plane, row));
+                    rowStart(out, outBase, row));
         }
         float[] done = s.low;
         s.low = s.high;
