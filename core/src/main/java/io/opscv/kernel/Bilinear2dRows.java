@@ -99,11 +99,9 @@ final class Bilinear2dRows {
 
     /** Elements of the longer row, at least, of a 1-D call taken along pixel rows ({@link #runOneRowHigh}). */
     static final int MIN_1D_ROW = 4096;
-    /**
-     * Vectors a pixel holds, at least, in a 1-D forward and in a 1-D backward taken along pixel rows: the
-     * backward's sums of pixels of two vectors ran up to 2 × slower than in lanes.
-     */
+    /** Vectors a pixel holds, at least, in a 1-D forward taken along pixel rows. */
     static final int MIN_1D_FORWARD_VECTORS = 2;
+    /** The same for the 1-D backward, whose sums of pixels of two vectors ran up to 2 × slower than in lanes. */
     static final int MIN_1D_BACKWARD_VECTORS = 4;
 
     /**

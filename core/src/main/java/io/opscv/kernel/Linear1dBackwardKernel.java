@@ -23,7 +23,9 @@ import io.opscv.runtime.DataType;
  * stages' widening and rounding. The buffers stay in the L1 and L2 caches; each byte of the tensors is read or written
  * once (a block's boundary positions twice).
  *
- * <p>A downsampling by {@link SparseBackward#MIN_RATIO} or more whose positions reach distinct inputs is
+ * <p>Where both tensors are channels-last with wide pixels, the call is the 2-D backward along rows of maps one
+ * row high ({@link Bilinear2dRows#runOneRowHigh}). A downsampling by {@link SparseBackward#MIN_RATIO} or more whose
+ * positions reach distinct inputs is
  * written as a fill and its taps instead ({@link SparseBackward}); a channels-last gradOut of a few channels
  * takes its batches in lanes ({@link BatchLanes}); short out rows of consecutive elements go end to end as one
  * row of sums ({@link FlatRows}, {@link RowSums}), or, where their inputs take too many terms for that, in lanes
