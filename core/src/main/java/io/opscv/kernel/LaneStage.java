@@ -65,12 +65,6 @@ final class LaneStage {
      */
     static final int SHORT_POSITIONS = 8;
     /**
-     * The most floats of interleaved rows' memory a gathered read stages (256 KiB: within L2): a group of
-     * whole batches of channels-last maps of up to 64 × 64 pixels, so that such maps never fall back to
-     * strided loops per row (49 × 49 maps of 3 channels did, at 2 × the time).
-     */
-    private static final int RUN_FLOATS = 1 << 16;
-    /**
      * The most floats of a group of rows end to end decoded whole (1 MiB, about L2): longer groups took no gain
      * from it.
      */
@@ -98,23 +92,10 @@ final class LaneStage {
     private final int tileStride;
     /** The transposes' scratch. */
     private final float[] spare;
-    /** Interleaved rows' stretches of memory, widened, and each lane's first element in it (see {@link #gathered}). */
-    private float[] runs;
-    private final int[] gatherAt;
+    /** Interleaved rows' runs of memory (see {@link #gathered}). */
+    private final InterleavedRuns interleaved;
     /** Each lane's row start in the tile of a group end to end: short rows are gathered and scattered, not transposed. */
     private final int[] wholeAt;
-    /** Runs of the selected rows: rows {@code [runFirst[r], runFirst[r + 1])} start less than a stride apart. */
-    private final int[] runFirst;
-    private int runCount;
-    /**
-     * The runs' stretches as moves of memory: move m is runs {@code [moveFirst[m], moveFirst[m + 1])}, whose
-     * stretches abut in memory as in {@link #runs} (whole batches of a channels-last tensor of short rows),
-     * so that one decode or encode call moves them all.
-     */
-    private final int[] moveFirst;
-    /** Floats of each move's stretch, for the {@link #stage}d count of positions. */
-    private final int[] moveFloats;
-    private int moveCount;
     /**
      * A group of rows end to end decoded whole ({@link #groupHeld}), allocated at first use, and the element where
      * it starts (-1: none; every selection drops it).
@@ -137,11 +118,6 @@ final class LaneStage {
     private long nextRow = -1;
     /** Whether the selection is of whole rows, so that a group from the same channel on lies the same way. */
     private boolean patternHeld;
-    /** {@link #interleavedRuns}'s answer for the selection, once known; {@link #stage}'s, for stagedCount positions. */
-    private boolean runsKnown;
-    private boolean runsFound;
-    private int stagedCount = -1;
-    private boolean stagedFit;
     private boolean sideBySide;
     private boolean endToEnd;
     /** The step between the selected rows' starts where it is one step throughout, else 0. */
@@ -170,14 +146,11 @@ final class LaneStage {
         // Slack of a vector: the transposes read and write whole blocks of lanes positions.
         this.tile = buffers.floats(lanes * tileStride + lanes);
         this.spare = buffers.floats(2 * lanes * lanes);
-        this.gatherAt = new int[lanes];
         this.wholeAt = new int[lanes];
         for (int l = 0; l < lanes; l++) {
             wholeAt[l] = l * length;
         }
-        this.runFirst = new int[lanes + 1];
-        this.moveFirst = new int[lanes + 1];
-        this.moveFloats = new int[lanes];
+        this.interleaved = new InterleavedRuns(rowStart, stride, lanes, buffers);
     }
 
     /**
@@ -221,8 +194,7 @@ final class LaneStage {
             return;
         }
         patternHeld = segments == 1;
-        runsKnown = false;
-        stagedCount = -1;
+        interleaved.reset();
         this.valid = rows * segments;
         if (segments == 1 && (c + rows <= channels || channels == 1)) {
             // Rows of one batch, or of single-channel batches: their starts step evenly (the common case).
@@ -276,7 +248,7 @@ final class LaneStage {
                 provider.toLanes(tile, 0, length, count, lanesOut, 0, spare);
             }
         } else if (gathered(from, count)) {
-            provider.gatherLanes(runs, gatherAt, valid, (int) stride, count, lanesOut, 0);
+            provider.gatherLanes(interleaved.runs, interleaved.gatherAt, valid, (int) stride, count, lanesOut, 0);
         } else {
             readRows(from, count, lanesOut);
         }
@@ -478,121 +450,29 @@ final class LaneStage {
 
     /**
      * Rows interleaved in memory (a channels-last tensor with fewer channels than lanes, or a group that
-     * crosses from one batch's channels to the next's): the group's rows fall into runs of memory whose
-     * rows start less than a stride apart, so each run's stretch for these positions is copied once,
-     * widened, into {@link #runs}, and each position of every lane is then gathered from there in one
+     * crosses from one batch's channels to the next's): each run's stretch for these positions is copied once,
+     * widened ({@link InterleavedRuns}), and each position of every lane is then gathered from there in one
      * vector. False (nothing copied) for rows that do not share runs, or runs too long to stay in L2.
      */
     private boolean gathered(int from, int count) {
-        if (count == 0 || !interleavedRuns() || !stage(count)) {
+        if (count == 0 || !interleaved.found(valid) || !interleaved.stage(count)) {
             return false;
         }
-        for (int m = 0; m < moveCount; m++) {
-            int first = runFirst[moveFirst[m]];
-            provider.decodeRun(segment, type, rowStart[first] + from * stride, moveFloats[m], runs,
-                    gatherAt[first]);
-        }
+        interleaved.decode(provider, segment, type, from);
         return true;
     }
 
     /**
-     * The inverse of {@link #gathered} where every run is dense (its rows are every element of its stretch:
-     * a stride of s and s rows side by side, e.g. the columns of whole narrow maps): the lanes are scattered
-     * into {@link #runs} and each run is stored as one run of memory, rounded once. False (nothing written)
-     * otherwise: a run with gaps holds other rows' elements, which must not be written.
+     * The inverse of {@link #gathered} where every run is dense ({@link InterleavedRuns#dense}): the lanes are
+     * scattered into the runs' buffer and each run is stored as one run of memory, rounded once. False (nothing
+     * written) otherwise.
      */
     private boolean scattered(int from, int count, float[] lanesIn) {
-        if (count == 0 || !interleavedRuns()) {
+        if (count == 0 || !interleaved.found(valid) || !interleaved.dense() || !interleaved.stage(count)) {
             return false;
         }
-        for (int r = 0; r < runCount; r++) {
-            int first = runFirst[r];
-            if (runFirst[r + 1] - first != stride || rowStart[runFirst[r + 1] - 1] - rowStart[first] != stride - 1) {
-                return false;
-            }
-        }
-        if (!stage(count)) {
-            return false;
-        }
-        provider.scatterLanes(lanesIn, 0, valid, (int) stride, count, runs, gatherAt);
-        for (int m = 0; m < moveCount; m++) {
-            int first = runFirst[moveFirst[m]];
-            provider.encodeRun(runs, gatherAt[first], moveFloats[m], segment, type,
-                    rowStart[first] + from * stride);
-        }
-        return true;
-    }
-
-    /** Splits the selected rows into runs ({@link #runFirst}); false where a run would average under two rows. */
-    private boolean interleavedRuns() {
-        if (!runsKnown) {
-            runsFound = splitRuns();
-            runsKnown = true;
-        }
-        return runsFound;
-    }
-
-    private boolean splitRuns() {
-        if (stride <= 1 || stride > Integer.MAX_VALUE / RUN_FLOATS) {
-            return false;
-        }
-        int r = 0;
-        runFirst[0] = 0;
-        for (int l = 1; l < valid; l++) {
-            // A run's rows ascend strictly, so that its last row ends its stretch and a dense run has no repeats.
-            long gap = rowStart[l] - rowStart[runFirst[r]];
-            if (rowStart[l] <= rowStart[l - 1] || gap >= stride) {
-                runFirst[++r] = l;
-            }
-        }
-        runFirst[++r] = valid;
-        runCount = r;
-        return runCount * 2 <= valid;
-    }
-
-    /** Floats of run r's stretch for {@code count} positions. */
-    private int runLength(int r, int count) {
-        return (int) (rowStart[runFirst[r + 1] - 1] - rowStart[runFirst[r]] + (count - 1) * stride + 1);
-    }
-
-    /** Places the runs in {@link #runs} and each lane's first element ({@link #gatherAt}); false if they do not fit. */
-    private boolean stage(int count) {
-        if (count != stagedCount) {
-            stagedFit = place(count);
-            stagedCount = count;
-        }
-        return stagedFit;
-    }
-
-    private boolean place(int count) {
-        long floats = 0;
-        for (int r = 0; r < runCount; r++) {
-            floats += rowStart[runFirst[r + 1] - 1] - rowStart[runFirst[r]] + (count - 1) * stride + 1;
-            if (floats > RUN_FLOATS) {
-                return false;
-            }
-        }
-        if (runs == null) {
-            runs = buffers.floats(RUN_FLOATS);
-        }
-        int at = 0;
-        moveCount = 0;
-        for (int r = 0; r < runCount; r++) {
-            int first = runFirst[r];
-            for (int l = first; l < runFirst[r + 1]; l++) {
-                gatherAt[l] = at + (int) (rowStart[l] - rowStart[first]);
-            }
-            // A run whose stretch starts in memory where the last move's ends (at, in runs) joins that move.
-            int moveRow = r == 0 ? 0 : runFirst[moveFirst[moveCount - 1]];
-            if (r == 0 || rowStart[first] != rowStart[moveRow] + (at - gatherAt[moveRow])) {
-                moveFirst[moveCount] = r;
-                moveFloats[moveCount++] = 0;
-            }
-            int length = runLength(r, count);
-            moveFloats[moveCount - 1] += length;
-            at += length;
-        }
-        moveFirst[moveCount] = runCount;
+        provider.scatterLanes(lanesIn, 0, valid, (int) stride, count, interleaved.runs, interleaved.gatherAt);
+        interleaved.encode(provider, segment, type, from);
         return true;
     }
 
