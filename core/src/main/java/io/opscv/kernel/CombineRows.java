@@ -54,7 +54,7 @@ final class CombineRows {
             {
                 // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
                 // keeps its top half, quieted.
-                IntVector bits = s.reinterpretAsInts();
+                IntVector bits = (IntVector) s.reinterpretShape(INTS, 0);
                 IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
                 IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
                         .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
@@ -141,25 +141,25 @@ final class CombineRows {
                 for (; c <= tail; c += LANES) {
                     long l = left + c * 2L;
                     long r = right + c * 2L;
-                    FloatVector l0 = ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, l, ORDER)
+                    FloatVector l0 = ((FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, l, ORDER)
                         .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
-                        .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
-                    FloatVector r0 = ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, r, ORDER)
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0));
+                    FloatVector r0 = ((FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, r, ORDER)
                         .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
-                        .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
-                    FloatVector l1 = ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, l + rows, ORDER)
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0));
+                    FloatVector l1 = ((FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, l + rows, ORDER)
                         .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
-                        .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
-                    FloatVector r1 = ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, r + rows, ORDER)
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0));
+                    FloatVector r1 = ((FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, r + rows, ORDER)
                         .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
-                        .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats();
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0));
                     FloatVector t0 = l0.mul(a).add(r0.mul(b));
                     FloatVector t1 = l1.mul(a).add(r1.mul(b));
                     FloatVector s = t0.mul(h0).add(t1.mul(h1));
                     {
                         // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
                         // keeps its top half, quieted.
-                        IntVector bits = s.reinterpretAsInts();
+                        IntVector bits = (IntVector) s.reinterpretShape(INTS, 0);
                         IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
                         IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
                                 .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
@@ -205,17 +205,17 @@ final class CombineRows {
                 IntVector l1 = IntVector.fromMemorySegment(INTS, seg, l + rows, ORDER);
                 IntVector r1 = IntVector.fromMemorySegment(INTS, seg, r + rows, ORDER);
                 // The even channels: each int's low half shifted up.
-                FloatVector t0 = l0.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().mul(a)
-                        .add(r0.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().mul(b));
-                FloatVector t1 = l1.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().mul(a)
-                        .add(r1.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().mul(b));
-                IntVector even = t0.mul(h0).add(t1.mul(h1)).reinterpretAsInts();
+                FloatVector t0 = ((FloatVector) l0.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)).mul(a)
+                        .add(((FloatVector) r0.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)).mul(b));
+                FloatVector t1 = ((FloatVector) l1.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)).mul(a)
+                        .add(((FloatVector) r1.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)).mul(b));
+                IntVector even = (IntVector) t0.mul(h0).add(t1.mul(h1)).reinterpretShape(INTS, 0);
                 // The odd channels: each int's high half, the low half cleared.
-                t0 = l0.and(0xffff0000).reinterpretAsFloats().mul(a)
-                        .add(r0.and(0xffff0000).reinterpretAsFloats().mul(b));
-                t1 = l1.and(0xffff0000).reinterpretAsFloats().mul(a)
-                        .add(r1.and(0xffff0000).reinterpretAsFloats().mul(b));
-                IntVector odd = t0.mul(h0).add(t1.mul(h1)).reinterpretAsInts();
+                t0 = ((FloatVector) l0.and(0xffff0000).reinterpretShape(FLOATS, 0)).mul(a)
+                        .add(((FloatVector) r0.and(0xffff0000).reinterpretShape(FLOATS, 0)).mul(b));
+                t1 = ((FloatVector) l1.and(0xffff0000).reinterpretShape(FLOATS, 0)).mul(a)
+                        .add(((FloatVector) r1.and(0xffff0000).reinterpretShape(FLOATS, 0)).mul(b));
+                IntVector odd = (IntVector) t0.mul(h0).add(t1.mul(h1)).reinterpretShape(INTS, 0);
                 // ElementCodec.floatToBf16 in each int's high half: add 0x7fff plus the lowest
                 // kept bit; a NaN keeps its top half, quieted.
                 IntVector evenHalf = even.add(0x7fff)

@@ -83,15 +83,15 @@ final class HeldRowSums {
         long f = gAt * 1;
         long o = outAt * 1;
         for (int k = 0; k < count; k++, f += shift, o += near, at += step) {
-            IntVector a0 = FloatVector.fromArray(FLOATS, g, (int) (f)).reinterpretAsInts();
-            IntVector a1 = FloatVector.fromArray(FLOATS, g, (int) (f + near)).reinterpretAsInts();
-            IntVector a2 = FloatVector.fromArray(FLOATS, g, (int) (f + 2 * near)).reinterpretAsInts();
-            IntVector a3 = FloatVector.fromArray(FLOATS, g, (int) (f + 3 * near)).reinterpretAsInts();
+            IntVector a0 = (IntVector) FloatVector.fromArray(FLOATS, g, (int) (f)).reinterpretShape(INTS, 0);
+            IntVector a1 = (IntVector) FloatVector.fromArray(FLOATS, g, (int) (f + near)).reinterpretShape(INTS, 0);
+            IntVector a2 = (IntVector) FloatVector.fromArray(FLOATS, g, (int) (f + 2 * near)).reinterpretShape(INTS, 0);
+            IntVector a3 = (IntVector) FloatVector.fromArray(FLOATS, g, (int) (f + 3 * near)).reinterpretShape(INTS, 0);
             FloatVector s = FloatVector.fromArray(FLOATS, start, at);
-            s = s.add(i0.selectFrom(a0, a1).blend(i0.selectFrom(a2, a3), f0).reinterpretAsFloats().mul(w0), h0);
-            s = s.add(i1.selectFrom(a0, a1).blend(i1.selectFrom(a2, a3), f1).reinterpretAsFloats().mul(w1), h1);
-            s = s.add(i2.selectFrom(a0, a1).blend(i2.selectFrom(a2, a3), f2).reinterpretAsFloats().mul(w2), h2);
-            s = s.add(i3.selectFrom(a0, a1).blend(i3.selectFrom(a2, a3), f3).reinterpretAsFloats().mul(w3), h3);
+            s = s.add(((FloatVector) i0.selectFrom(a0, a1).blend(i0.selectFrom(a2, a3), f0).reinterpretShape(FLOATS, 0)).mul(w0), h0);
+            s = s.add(((FloatVector) i1.selectFrom(a0, a1).blend(i1.selectFrom(a2, a3), f1).reinterpretShape(FLOATS, 0)).mul(w1), h1);
+            s = s.add(((FloatVector) i2.selectFrom(a0, a1).blend(i2.selectFrom(a2, a3), f2).reinterpretShape(FLOATS, 0)).mul(w2), h2);
+            s = s.add(((FloatVector) i3.selectFrom(a0, a1).blend(i3.selectFrom(a2, a3), f3).reinterpretShape(FLOATS, 0)).mul(w3), h3);
             if (!last) {
                 s.intoArray(y, yAt + k * LANES);
                 continue;
@@ -136,13 +136,13 @@ final class HeldRowSums {
         long f = gAt * 1;
         long o = outAt * 1;
         for (int k = 0; k < count; k++, f += shift, o += near, at += step) {
-            IntVector a0 = FloatVector.fromArray(FLOATS, g, (int) (f)).reinterpretAsInts();
-            IntVector a1 = FloatVector.fromArray(FLOATS, g, (int) (f + near)).reinterpretAsInts();
+            IntVector a0 = (IntVector) FloatVector.fromArray(FLOATS, g, (int) (f)).reinterpretShape(INTS, 0);
+            IntVector a1 = (IntVector) FloatVector.fromArray(FLOATS, g, (int) (f + near)).reinterpretShape(INTS, 0);
             FloatVector s = FloatVector.fromArray(FLOATS, start, at);
-            s = s.add(i0.selectFrom(a0, a1).reinterpretAsFloats().mul(w0), h0);
-            s = s.add(i1.selectFrom(a0, a1).reinterpretAsFloats().mul(w1), h1);
-            s = s.add(i2.selectFrom(a0, a1).reinterpretAsFloats().mul(w2), h2);
-            s = s.add(i3.selectFrom(a0, a1).reinterpretAsFloats().mul(w3), h3);
+            s = s.add(((FloatVector) i0.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w0), h0);
+            s = s.add(((FloatVector) i1.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w1), h1);
+            s = s.add(((FloatVector) i2.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w2), h2);
+            s = s.add(((FloatVector) i3.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w3), h3);
             if (!last) {
                 s.intoArray(y, yAt + k * LANES);
                 continue;
@@ -196,15 +196,15 @@ final class HeldRowSums {
         long f = gAt * 4;
         long o = outAt * 4;
         for (int k = 0; k < count; k++, f += shift, o += near, at += step) {
-            IntVector a0 = FloatVector.fromMemorySegment(FLOATS, g, f, ORDER).reinterpretAsInts();
-            IntVector a1 = FloatVector.fromMemorySegment(FLOATS, g, f + near, ORDER).reinterpretAsInts();
-            IntVector a2 = FloatVector.fromMemorySegment(FLOATS, g, f + 2 * near, ORDER).reinterpretAsInts();
-            IntVector a3 = FloatVector.fromMemorySegment(FLOATS, g, f + 3 * near, ORDER).reinterpretAsInts();
+            IntVector a0 = (IntVector) FloatVector.fromMemorySegment(FLOATS, g, f, ORDER).reinterpretShape(INTS, 0);
+            IntVector a1 = (IntVector) FloatVector.fromMemorySegment(FLOATS, g, f + near, ORDER).reinterpretShape(INTS, 0);
+            IntVector a2 = (IntVector) FloatVector.fromMemorySegment(FLOATS, g, f + 2 * near, ORDER).reinterpretShape(INTS, 0);
+            IntVector a3 = (IntVector) FloatVector.fromMemorySegment(FLOATS, g, f + 3 * near, ORDER).reinterpretShape(INTS, 0);
             FloatVector s = FloatVector.fromArray(FLOATS, start, at);
-            s = s.add(i0.selectFrom(a0, a1).blend(i0.selectFrom(a2, a3), f0).reinterpretAsFloats().mul(w0), h0);
-            s = s.add(i1.selectFrom(a0, a1).blend(i1.selectFrom(a2, a3), f1).reinterpretAsFloats().mul(w1), h1);
-            s = s.add(i2.selectFrom(a0, a1).blend(i2.selectFrom(a2, a3), f2).reinterpretAsFloats().mul(w2), h2);
-            s = s.add(i3.selectFrom(a0, a1).blend(i3.selectFrom(a2, a3), f3).reinterpretAsFloats().mul(w3), h3);
+            s = s.add(((FloatVector) i0.selectFrom(a0, a1).blend(i0.selectFrom(a2, a3), f0).reinterpretShape(FLOATS, 0)).mul(w0), h0);
+            s = s.add(((FloatVector) i1.selectFrom(a0, a1).blend(i1.selectFrom(a2, a3), f1).reinterpretShape(FLOATS, 0)).mul(w1), h1);
+            s = s.add(((FloatVector) i2.selectFrom(a0, a1).blend(i2.selectFrom(a2, a3), f2).reinterpretShape(FLOATS, 0)).mul(w2), h2);
+            s = s.add(((FloatVector) i3.selectFrom(a0, a1).blend(i3.selectFrom(a2, a3), f3).reinterpretShape(FLOATS, 0)).mul(w3), h3);
             if (!last) {
                 s.intoArray(y, yAt + k * LANES);
                 continue;
@@ -249,13 +249,13 @@ final class HeldRowSums {
         long f = gAt * 4;
         long o = outAt * 4;
         for (int k = 0; k < count; k++, f += shift, o += near, at += step) {
-            IntVector a0 = FloatVector.fromMemorySegment(FLOATS, g, f, ORDER).reinterpretAsInts();
-            IntVector a1 = FloatVector.fromMemorySegment(FLOATS, g, f + near, ORDER).reinterpretAsInts();
+            IntVector a0 = (IntVector) FloatVector.fromMemorySegment(FLOATS, g, f, ORDER).reinterpretShape(INTS, 0);
+            IntVector a1 = (IntVector) FloatVector.fromMemorySegment(FLOATS, g, f + near, ORDER).reinterpretShape(INTS, 0);
             FloatVector s = FloatVector.fromArray(FLOATS, start, at);
-            s = s.add(i0.selectFrom(a0, a1).reinterpretAsFloats().mul(w0), h0);
-            s = s.add(i1.selectFrom(a0, a1).reinterpretAsFloats().mul(w1), h1);
-            s = s.add(i2.selectFrom(a0, a1).reinterpretAsFloats().mul(w2), h2);
-            s = s.add(i3.selectFrom(a0, a1).reinterpretAsFloats().mul(w3), h3);
+            s = s.add(((FloatVector) i0.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w0), h0);
+            s = s.add(((FloatVector) i1.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w1), h1);
+            s = s.add(((FloatVector) i2.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w2), h2);
+            s = s.add(((FloatVector) i3.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w3), h3);
             if (!last) {
                 s.intoArray(y, yAt + k * LANES);
                 continue;
@@ -318,10 +318,10 @@ final class HeldRowSums {
             IntVector a3 = ((IntVector) ShortVector.fromMemorySegment(HALFS, g, f + 3 * near, ORDER)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
             FloatVector s = FloatVector.fromArray(FLOATS, start, at);
-            s = s.add(i0.selectFrom(a0, a1).blend(i0.selectFrom(a2, a3), f0).reinterpretAsFloats().mul(w0), h0);
-            s = s.add(i1.selectFrom(a0, a1).blend(i1.selectFrom(a2, a3), f1).reinterpretAsFloats().mul(w1), h1);
-            s = s.add(i2.selectFrom(a0, a1).blend(i2.selectFrom(a2, a3), f2).reinterpretAsFloats().mul(w2), h2);
-            s = s.add(i3.selectFrom(a0, a1).blend(i3.selectFrom(a2, a3), f3).reinterpretAsFloats().mul(w3), h3);
+            s = s.add(((FloatVector) i0.selectFrom(a0, a1).blend(i0.selectFrom(a2, a3), f0).reinterpretShape(FLOATS, 0)).mul(w0), h0);
+            s = s.add(((FloatVector) i1.selectFrom(a0, a1).blend(i1.selectFrom(a2, a3), f1).reinterpretShape(FLOATS, 0)).mul(w1), h1);
+            s = s.add(((FloatVector) i2.selectFrom(a0, a1).blend(i2.selectFrom(a2, a3), f2).reinterpretShape(FLOATS, 0)).mul(w2), h2);
+            s = s.add(((FloatVector) i3.selectFrom(a0, a1).blend(i3.selectFrom(a2, a3), f3).reinterpretShape(FLOATS, 0)).mul(w3), h3);
             if (!last) {
                 s.intoArray(y, yAt + k * LANES);
                 continue;
@@ -329,7 +329,7 @@ final class HeldRowSums {
             {
                 // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
                 // keeps its top half, quieted.
-                IntVector bits = s.reinterpretAsInts();
+                IntVector bits = (IntVector) s.reinterpretShape(INTS, 0);
                 IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
                 IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
                         .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
@@ -380,10 +380,10 @@ final class HeldRowSums {
             IntVector a1 = ((IntVector) ShortVector.fromMemorySegment(HALFS, g, f + near, ORDER)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
             FloatVector s = FloatVector.fromArray(FLOATS, start, at);
-            s = s.add(i0.selectFrom(a0, a1).reinterpretAsFloats().mul(w0), h0);
-            s = s.add(i1.selectFrom(a0, a1).reinterpretAsFloats().mul(w1), h1);
-            s = s.add(i2.selectFrom(a0, a1).reinterpretAsFloats().mul(w2), h2);
-            s = s.add(i3.selectFrom(a0, a1).reinterpretAsFloats().mul(w3), h3);
+            s = s.add(((FloatVector) i0.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w0), h0);
+            s = s.add(((FloatVector) i1.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w1), h1);
+            s = s.add(((FloatVector) i2.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w2), h2);
+            s = s.add(((FloatVector) i3.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w3), h3);
             if (!last) {
                 s.intoArray(y, yAt + k * LANES);
                 continue;
@@ -391,7 +391,7 @@ final class HeldRowSums {
             {
                 // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
                 // keeps its top half, quieted.
-                IntVector bits = s.reinterpretAsInts();
+                IntVector bits = (IntVector) s.reinterpretShape(INTS, 0);
                 IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
                 IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
                         .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));

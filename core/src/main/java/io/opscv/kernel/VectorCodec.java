@@ -63,7 +63,8 @@ final class VectorCodec {
                 raw = raw.blend((short) 0, HALFS.indexInRange(0, last).not());
             }
             IntVector x = (IntVector) raw.convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0);
-            x.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().intoArray(dst, at + k * LANES);
+            ((FloatVector) x.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
+                    .intoArray(dst, at + k * LANES);
         }
     }
 
@@ -87,13 +88,14 @@ final class VectorCodec {
             IntVector h = (IntVector) raw.convertShape(VectorOperators.S2I, INTS, 0);
             IntVector magnitude = h.and(0x7fff);
             IntVector shifted = magnitude.lanewise(VectorOperators.LSHL, 13);
-            IntVector bits = shifted.reinterpretAsFloats().mul(0x1p112f).reinterpretAsInts();
+            IntVector bits = ((IntVector) ((FloatVector) shifted.reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                    .reinterpretShape(INTS, 0));
             VectorMask<Integer> top = magnitude.compare(VectorOperators.GE, 0x7c00);
             if (top.anyTrue()) {
                 bits = bits.blend(shifted.or(0x7f800000), top)
                         .blend(shifted.or(0x7fc00000), magnitude.compare(VectorOperators.GT, 0x7c00));
             }
-            bits.or(h.and(0x80000000)).reinterpretAsFloats().intoArray(dst, at + k * LANES);
+            ((FloatVector) bits.or(h.and(0x80000000)).reinterpretShape(FLOATS, 0)).intoArray(dst, at + k * LANES);
         }
     }
 
@@ -116,7 +118,7 @@ final class VectorCodec {
     static void roundBf16(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
         for (int k = 0; k < count; k++) {
             int n = k == count - 1 ? last : LANES;
-            IntVector bits = FloatVector.fromArray(FLOATS, src, at + k * LANES).reinterpretAsInts();
+            IntVector bits = (IntVector) FloatVector.fromArray(FLOATS, src, at + k * LANES).reinterpretShape(INTS, 0);
             if (n < LANES && !AVX512 || bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
                 ElementCodec.encode(src, at + k * LANES, n, seg, DataType.BF16, first + k * stride, 1);
                 continue;
@@ -146,14 +148,15 @@ final class VectorCodec {
                 ElementCodec.encode(src, at + k * LANES, last, seg, DataType.FLOAT16, first + k * stride, 1);
                 continue;
             }
-            IntVector bits = FloatVector.fromArray(FLOATS, src, at + k * LANES).reinterpretAsInts();
+            IntVector bits = (IntVector) FloatVector.fromArray(FLOATS, src, at + k * LANES).reinterpretShape(INTS, 0);
             IntVector magnitude = bits.and(0x7fffffff);
             IntVector odd = magnitude.lanewise(VectorOperators.LSHR, 13).and(1);
             IntVector normal = magnitude.add(((15 - 127) << 23) + 0xfff).add(odd)
                     .lanewise(VectorOperators.LSHR, 13);
             IntVector half = normal;
             if (magnitude.sub(113 << 23).compare(VectorOperators.UGE, 30 << 23).anyTrue()) {
-                IntVector small = magnitude.reinterpretAsFloats().add(0.5f).reinterpretAsInts()
+                IntVector small = ((IntVector) ((FloatVector) magnitude.reinterpretShape(FLOATS, 0)).add(0.5f)
+                        .reinterpretShape(INTS, 0))
                         .sub(Float.floatToRawIntBits(0.5f));
                 half = normal.blend(small, magnitude.compare(VectorOperators.LT, 113 << 23))
                         .blend(0x7c00, magnitude.compare(VectorOperators.GE, (127 + 16) << 23))

@@ -128,10 +128,10 @@ final class VectorKernelProvider implements KernelProvider {
             if (reach < 2 * LANES) {
                 for (int k = 0; k < rows; k++) {
                     int b = base + k * xPitch;
-                    IntVector v0 = FloatVector.fromArray(FLOATS, x, b).reinterpretAsInts();
-                    IntVector v1 = FloatVector.fromArray(FLOATS, x, b + LANES).reinterpretAsInts();
-                    FloatVector a = left.selectFrom(v0, v1).reinterpretAsFloats();
-                    FloatVector c = right.selectFrom(v0, v1).reinterpretAsFloats();
+                    IntVector v0 = (IntVector) FloatVector.fromArray(FLOATS, x, b).reinterpretShape(INTS, 0);
+                    IntVector v1 = (IntVector) FloatVector.fromArray(FLOATS, x, b + LANES).reinterpretShape(INTS, 0);
+                    FloatVector a = (FloatVector) left.selectFrom(v0, v1).reinterpretShape(FLOATS, 0);
+                    FloatVector c = (FloatVector) right.selectFrom(v0, v1).reinterpretShape(FLOATS, 0);
                     a.mul(l).add(c.mul(r)).intoArray(y, j - yBase + k * yPitch);
                 }
                 continue;
@@ -143,13 +143,14 @@ final class VectorKernelProvider implements KernelProvider {
             VectorMask<Integer> farRight = right.compare(VectorOperators.GE, 2 * LANES);
             for (int k = 0; k < rows; k++) {
                 int b = base + k * xPitch;
-                IntVector v0 = FloatVector.fromArray(FLOATS, x, b).reinterpretAsInts();
-                IntVector v1 = FloatVector.fromArray(FLOATS, x, b + LANES).reinterpretAsInts();
-                IntVector v2 = FloatVector.fromArray(FLOATS, x, b + 2 * LANES).reinterpretAsInts();
-                IntVector v3 = FloatVector.fromArray(FLOATS, x, b + 3 * LANES).reinterpretAsInts();
-                FloatVector a = near.selectFrom(v0, v1).blend(near.selectFrom(v2, v3), farLeft).reinterpretAsFloats();
-                FloatVector c = nearRight.selectFrom(v0, v1).blend(nearRight.selectFrom(v2, v3), farRight)
-                        .reinterpretAsFloats();
+                IntVector v0 = (IntVector) FloatVector.fromArray(FLOATS, x, b).reinterpretShape(INTS, 0);
+                IntVector v1 = (IntVector) FloatVector.fromArray(FLOATS, x, b + LANES).reinterpretShape(INTS, 0);
+                IntVector v2 = (IntVector) FloatVector.fromArray(FLOATS, x, b + 2 * LANES).reinterpretShape(INTS, 0);
+                IntVector v3 = (IntVector) FloatVector.fromArray(FLOATS, x, b + 3 * LANES).reinterpretShape(INTS, 0);
+                FloatVector a = ((FloatVector) near.selectFrom(v0, v1).blend(near.selectFrom(v2, v3), farLeft)
+                        .reinterpretShape(FLOATS, 0));
+                FloatVector c = ((FloatVector) nearRight.selectFrom(v0, v1).blend(nearRight.selectFrom(v2, v3), farRight)
+                        .reinterpretShape(FLOATS, 0));
                 a.mul(l).add(c.mul(r)).intoArray(y, j - yBase + k * yPitch);
             }
         }

@@ -277,23 +277,23 @@ final class VectorRowSums {
                     s3 = s3.add(FloatVector.fromArray(FLOATS, g, f3, at, q).mul(weight), term);
                 }
             } else {
-                IntVector a0 = FloatVector.fromArray(FLOATS, g, from).reinterpretAsInts();
-                IntVector a1 = FloatVector.fromArray(FLOATS, g, from + LANES).reinterpretAsInts();
-                IntVector b0 = FloatVector.fromArray(FLOATS, g, f1).reinterpretAsInts();
-                IntVector b1 = FloatVector.fromArray(FLOATS, g, f1 + LANES).reinterpretAsInts();
-                IntVector c0 = FloatVector.fromArray(FLOATS, g, f2).reinterpretAsInts();
-                IntVector c1 = FloatVector.fromArray(FLOATS, g, f2 + LANES).reinterpretAsInts();
-                IntVector d0 = FloatVector.fromArray(FLOATS, g, f3).reinterpretAsInts();
-                IntVector d1 = FloatVector.fromArray(FLOATS, g, f3 + LANES).reinterpretAsInts();
+                IntVector a0 = (IntVector) FloatVector.fromArray(FLOATS, g, from).reinterpretShape(INTS, 0);
+                IntVector a1 = (IntVector) FloatVector.fromArray(FLOATS, g, from + LANES).reinterpretShape(INTS, 0);
+                IntVector b0 = (IntVector) FloatVector.fromArray(FLOATS, g, f1).reinterpretShape(INTS, 0);
+                IntVector b1 = (IntVector) FloatVector.fromArray(FLOATS, g, f1 + LANES).reinterpretShape(INTS, 0);
+                IntVector c0 = (IntVector) FloatVector.fromArray(FLOATS, g, f2).reinterpretShape(INTS, 0);
+                IntVector c1 = (IntVector) FloatVector.fromArray(FLOATS, g, f2 + LANES).reinterpretShape(INTS, 0);
+                IntVector d0 = (IntVector) FloatVector.fromArray(FLOATS, g, f3).reinterpretShape(INTS, 0);
+                IntVector d1 = (IntVector) FloatVector.fromArray(FLOATS, g, f3 + LANES).reinterpretShape(INTS, 0);
                 for (int q = p; q < end; q += n) {
                     IntVector index = NEAR == null ? IntVector.fromArray(INTS, at, q)
                             : (IntVector) ByteVector.fromArray(NEAR, near, q).convertShape(VectorOperators.B2I, INTS, 0);
                     FloatVector weight = FloatVector.fromArray(FLOATS, w, q);
                     VectorMask<Float> term = VectorMask.fromArray(FLOATS, has, q);
-                    s0 = s0.add(index.selectFrom(a0, a1).reinterpretAsFloats().mul(weight), term);
-                    s1 = s1.add(index.selectFrom(b0, b1).reinterpretAsFloats().mul(weight), term);
-                    s2 = s2.add(index.selectFrom(c0, c1).reinterpretAsFloats().mul(weight), term);
-                    s3 = s3.add(index.selectFrom(d0, d1).reinterpretAsFloats().mul(weight), term);
+                    s0 = s0.add(((FloatVector) index.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(weight), term);
+                    s1 = s1.add(((FloatVector) index.selectFrom(b0, b1).reinterpretShape(FLOATS, 0)).mul(weight), term);
+                    s2 = s2.add(((FloatVector) index.selectFrom(c0, c1).reinterpretShape(FLOATS, 0)).mul(weight), term);
+                    s3 = s3.add(((FloatVector) index.selectFrom(d0, d1).reinterpretShape(FLOATS, 0)).mul(weight), term);
                 }
             }
             VectorMask<Float> store = FLOATS.indexInRange(0, count);
@@ -310,15 +310,15 @@ final class VectorRowSums {
      */
     private static void quadTwo(float[] w, boolean[] has, byte[] near, int[] at, int p, int end, int n, float[] g,
                                 int from, int gPitch, float[] y0, int to0, float[] y1, int to1, int count) {
-        IntVector a0 = FloatVector.fromArray(FLOATS, g, from).reinterpretAsInts();
-        IntVector a1 = FloatVector.fromArray(FLOATS, g, from + LANES).reinterpretAsInts();
-        IntVector a2 = FloatVector.fromArray(FLOATS, g, from + 2 * LANES).reinterpretAsInts();
-        IntVector a3 = FloatVector.fromArray(FLOATS, g, from + 3 * LANES).reinterpretAsInts();
+        IntVector a0 = (IntVector) FloatVector.fromArray(FLOATS, g, from).reinterpretShape(INTS, 0);
+        IntVector a1 = (IntVector) FloatVector.fromArray(FLOATS, g, from + LANES).reinterpretShape(INTS, 0);
+        IntVector a2 = (IntVector) FloatVector.fromArray(FLOATS, g, from + 2 * LANES).reinterpretShape(INTS, 0);
+        IntVector a3 = (IntVector) FloatVector.fromArray(FLOATS, g, from + 3 * LANES).reinterpretShape(INTS, 0);
         int f = from + gPitch;
-        IntVector b0 = FloatVector.fromArray(FLOATS, g, f).reinterpretAsInts();
-        IntVector b1 = FloatVector.fromArray(FLOATS, g, f + LANES).reinterpretAsInts();
-        IntVector b2 = FloatVector.fromArray(FLOATS, g, f + 2 * LANES).reinterpretAsInts();
-        IntVector b3 = FloatVector.fromArray(FLOATS, g, f + 3 * LANES).reinterpretAsInts();
+        IntVector b0 = (IntVector) FloatVector.fromArray(FLOATS, g, f).reinterpretShape(INTS, 0);
+        IntVector b1 = (IntVector) FloatVector.fromArray(FLOATS, g, f + LANES).reinterpretShape(INTS, 0);
+        IntVector b2 = (IntVector) FloatVector.fromArray(FLOATS, g, f + 2 * LANES).reinterpretShape(INTS, 0);
+        IntVector b3 = (IntVector) FloatVector.fromArray(FLOATS, g, f + 3 * LANES).reinterpretShape(INTS, 0);
         FloatVector s0 = FloatVector.zero(FLOATS);
         FloatVector s1 = s0;
         for (int q = p; q < end; q += n) {
@@ -328,8 +328,10 @@ final class VectorRowSums {
             VectorMask<Integer> far = index.compare(VectorOperators.GE, 2 * LANES);
             FloatVector weight = FloatVector.fromArray(FLOATS, w, q);
             VectorMask<Float> term = VectorMask.fromArray(FLOATS, has, q);
-            FloatVector a = pair.selectFrom(a0, a1).blend(pair.selectFrom(a2, a3), far).reinterpretAsFloats();
-            FloatVector b = pair.selectFrom(b0, b1).blend(pair.selectFrom(b2, b3), far).reinterpretAsFloats();
+            FloatVector a = ((FloatVector) pair.selectFrom(a0, a1).blend(pair.selectFrom(a2, a3), far)
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector b = ((FloatVector) pair.selectFrom(b0, b1).blend(pair.selectFrom(b2, b3), far)
+                    .reinterpretShape(FLOATS, 0));
             s0 = s0.add(a.mul(weight), term);
             s1 = s1.add(b.mul(weight), term);
         }
@@ -363,17 +365,25 @@ final class VectorRowSums {
             int f1 = f0 + off1;
             int f2 = f0 + off2;
             int f3 = f0 + off3;
-            s0 = s0.add(index.selectFrom(FloatVector.fromArray(FLOATS, g, f0).reinterpretAsInts(),
-                    FloatVector.fromArray(FLOATS, g, f0 + LANES).reinterpretAsInts()).reinterpretAsFloats().mul(weight),
+            s0 = s0.add(((FloatVector) index.selectFrom(((IntVector) FloatVector.fromArray(FLOATS, g, f0)
+                    .reinterpretShape(INTS, 0)),
+                    ((IntVector) FloatVector.fromArray(FLOATS, g, f0 + LANES).reinterpretShape(INTS, 0)))
+                            .reinterpretShape(FLOATS, 0)).mul(weight),
                     term);
-            s1 = s1.add(index.selectFrom(FloatVector.fromArray(FLOATS, g, f1).reinterpretAsInts(),
-                    FloatVector.fromArray(FLOATS, g, f1 + LANES).reinterpretAsInts()).reinterpretAsFloats().mul(weight),
+            s1 = s1.add(((FloatVector) index.selectFrom(((IntVector) FloatVector.fromArray(FLOATS, g, f1)
+                    .reinterpretShape(INTS, 0)),
+                    ((IntVector) FloatVector.fromArray(FLOATS, g, f1 + LANES).reinterpretShape(INTS, 0)))
+                            .reinterpretShape(FLOATS, 0)).mul(weight),
                     term);
-            s2 = s2.add(index.selectFrom(FloatVector.fromArray(FLOATS, g, f2).reinterpretAsInts(),
-                    FloatVector.fromArray(FLOATS, g, f2 + LANES).reinterpretAsInts()).reinterpretAsFloats().mul(weight),
+            s2 = s2.add(((FloatVector) index.selectFrom(((IntVector) FloatVector.fromArray(FLOATS, g, f2)
+                    .reinterpretShape(INTS, 0)),
+                    ((IntVector) FloatVector.fromArray(FLOATS, g, f2 + LANES).reinterpretShape(INTS, 0)))
+                            .reinterpretShape(FLOATS, 0)).mul(weight),
                     term);
-            s3 = s3.add(index.selectFrom(FloatVector.fromArray(FLOATS, g, f3).reinterpretAsInts(),
-                    FloatVector.fromArray(FLOATS, g, f3 + LANES).reinterpretAsInts()).reinterpretAsFloats().mul(weight),
+            s3 = s3.add(((FloatVector) index.selectFrom(((IntVector) FloatVector.fromArray(FLOATS, g, f3)
+                    .reinterpretShape(INTS, 0)),
+                    ((IntVector) FloatVector.fromArray(FLOATS, g, f3 + LANES).reinterpretShape(INTS, 0)))
+                            .reinterpretShape(FLOATS, 0)).mul(weight),
                     term);
         }
         VectorMask<Float> store = FLOATS.indexInRange(0, count);

@@ -122,10 +122,11 @@ final class VectorRowTaps {
                 IntVector left = IntVector.fromArray(INTS, at, p);
                 IntVector right = IntVector.fromArray(INTS, at, p + period);
                 for (int m = 0; m < periods; m++, from += shift, to += period) {
-                    IntVector v0 = FloatVector.fromArray(FLOATS, x, from).reinterpretAsInts();
-                    IntVector v1 = FloatVector.fromArray(FLOATS, x, from + LANES).reinterpretAsInts();
-                    FloatVector a = left.selectFrom(v0, v1).reinterpretAsFloats();
-                    FloatVector b = right.selectFrom(v0, v1).reinterpretAsFloats();
+                    IntVector v0 = (IntVector) FloatVector.fromArray(FLOATS, x, from).reinterpretShape(INTS, 0);
+                    IntVector v1 = ((IntVector) FloatVector.fromArray(FLOATS, x, from + LANES)
+                            .reinterpretShape(INTS, 0));
+                    FloatVector a = (FloatVector) left.selectFrom(v0, v1).reinterpretShape(FLOATS, 0);
+                    FloatVector b = (FloatVector) right.selectFrom(v0, v1).reinterpretShape(FLOATS, 0);
                     a.mul(l).add(b.mul(r)).intoArray(y, to);
                 }
             } else {
@@ -136,14 +137,17 @@ final class VectorRowTaps {
                 VectorMask<Integer> farLeft = left.compare(VectorOperators.GE, 2 * LANES);
                 VectorMask<Integer> farRight = right.compare(VectorOperators.GE, 2 * LANES);
                 for (int m = 0; m < periods; m++, from += shift, to += period) {
-                    IntVector v0 = FloatVector.fromArray(FLOATS, x, from).reinterpretAsInts();
-                    IntVector v1 = FloatVector.fromArray(FLOATS, x, from + LANES).reinterpretAsInts();
-                    IntVector v2 = FloatVector.fromArray(FLOATS, x, from + 2 * LANES).reinterpretAsInts();
-                    IntVector v3 = FloatVector.fromArray(FLOATS, x, from + 3 * LANES).reinterpretAsInts();
-                    FloatVector a = nearLeft.selectFrom(v0, v1).blend(nearLeft.selectFrom(v2, v3), farLeft)
-                            .reinterpretAsFloats();
-                    FloatVector b = nearRight.selectFrom(v0, v1).blend(nearRight.selectFrom(v2, v3), farRight)
-                            .reinterpretAsFloats();
+                    IntVector v0 = (IntVector) FloatVector.fromArray(FLOATS, x, from).reinterpretShape(INTS, 0);
+                    IntVector v1 = ((IntVector) FloatVector.fromArray(FLOATS, x, from + LANES)
+                            .reinterpretShape(INTS, 0));
+                    IntVector v2 = ((IntVector) FloatVector.fromArray(FLOATS, x, from + 2 * LANES)
+                            .reinterpretShape(INTS, 0));
+                    IntVector v3 = ((IntVector) FloatVector.fromArray(FLOATS, x, from + 3 * LANES)
+                            .reinterpretShape(INTS, 0));
+                    FloatVector a = ((FloatVector) nearLeft.selectFrom(v0, v1).blend(nearLeft.selectFrom(v2, v3), farLeft)
+                            .reinterpretShape(FLOATS, 0));
+                    FloatVector b = ((FloatVector) nearRight.selectFrom(v0, v1).blend(nearRight.selectFrom(v2, v3), farRight)
+                            .reinterpretShape(FLOATS, 0));
                     a.mul(l).add(b.mul(r)).intoArray(y, to);
                 }
             }

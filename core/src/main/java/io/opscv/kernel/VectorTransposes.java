@@ -202,22 +202,38 @@ final class VectorTransposes {
 
     /** A 16 × 16 transpose in registers: {@link #zipRound}'s four rounds on locals (the JIT keeps only locals in registers). */
     private static void transpose16(float[] src, int srcAt, int srcStride, float[] dst, int dstAt, int dstStride) {
-        IntVector r0 = FloatVector.fromArray(FLOATS, src, srcAt + 0 * srcStride).reinterpretAsInts();
-        IntVector r1 = FloatVector.fromArray(FLOATS, src, srcAt + 1 * srcStride).reinterpretAsInts();
-        IntVector r2 = FloatVector.fromArray(FLOATS, src, srcAt + 2 * srcStride).reinterpretAsInts();
-        IntVector r3 = FloatVector.fromArray(FLOATS, src, srcAt + 3 * srcStride).reinterpretAsInts();
-        IntVector r4 = FloatVector.fromArray(FLOATS, src, srcAt + 4 * srcStride).reinterpretAsInts();
-        IntVector r5 = FloatVector.fromArray(FLOATS, src, srcAt + 5 * srcStride).reinterpretAsInts();
-        IntVector r6 = FloatVector.fromArray(FLOATS, src, srcAt + 6 * srcStride).reinterpretAsInts();
-        IntVector r7 = FloatVector.fromArray(FLOATS, src, srcAt + 7 * srcStride).reinterpretAsInts();
-        IntVector r8 = FloatVector.fromArray(FLOATS, src, srcAt + 8 * srcStride).reinterpretAsInts();
-        IntVector r9 = FloatVector.fromArray(FLOATS, src, srcAt + 9 * srcStride).reinterpretAsInts();
-        IntVector r10 = FloatVector.fromArray(FLOATS, src, srcAt + 10 * srcStride).reinterpretAsInts();
-        IntVector r11 = FloatVector.fromArray(FLOATS, src, srcAt + 11 * srcStride).reinterpretAsInts();
-        IntVector r12 = FloatVector.fromArray(FLOATS, src, srcAt + 12 * srcStride).reinterpretAsInts();
-        IntVector r13 = FloatVector.fromArray(FLOATS, src, srcAt + 13 * srcStride).reinterpretAsInts();
-        IntVector r14 = FloatVector.fromArray(FLOATS, src, srcAt + 14 * srcStride).reinterpretAsInts();
-        IntVector r15 = FloatVector.fromArray(FLOATS, src, srcAt + 15 * srcStride).reinterpretAsInts();
+        IntVector r0 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 0 * srcStride)
+                .reinterpretShape(INTS, 0));
+        IntVector r1 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 1 * srcStride)
+                .reinterpretShape(INTS, 0));
+        IntVector r2 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 2 * srcStride)
+                .reinterpretShape(INTS, 0));
+        IntVector r3 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 3 * srcStride)
+                .reinterpretShape(INTS, 0));
+        IntVector r4 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 4 * srcStride)
+                .reinterpretShape(INTS, 0));
+        IntVector r5 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 5 * srcStride)
+                .reinterpretShape(INTS, 0));
+        IntVector r6 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 6 * srcStride)
+                .reinterpretShape(INTS, 0));
+        IntVector r7 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 7 * srcStride)
+                .reinterpretShape(INTS, 0));
+        IntVector r8 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 8 * srcStride)
+                .reinterpretShape(INTS, 0));
+        IntVector r9 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 9 * srcStride)
+                .reinterpretShape(INTS, 0));
+        IntVector r10 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 10 * srcStride)
+                .reinterpretShape(INTS, 0));
+        IntVector r11 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 11 * srcStride)
+                .reinterpretShape(INTS, 0));
+        IntVector r12 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 12 * srcStride)
+                .reinterpretShape(INTS, 0));
+        IntVector r13 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 13 * srcStride)
+                .reinterpretShape(INTS, 0));
+        IntVector r14 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 14 * srcStride)
+                .reinterpretShape(INTS, 0));
+        IntVector r15 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 15 * srcStride)
+                .reinterpretShape(INTS, 0));
         IntVector a0 = ZIP_LOW.selectFrom(r0, r8);
         IntVector a1 = ZIP_HIGH.selectFrom(r0, r8);
         IntVector a2 = ZIP_LOW.selectFrom(r1, r9);
@@ -282,31 +298,34 @@ final class VectorTransposes {
         IntVector d13 = ZIP_HIGH.selectFrom(c6, c14);
         IntVector d14 = ZIP_LOW.selectFrom(c7, c15);
         IntVector d15 = ZIP_HIGH.selectFrom(c7, c15);
-        d0.reinterpretAsFloats().intoArray(dst, dstAt + 0 * dstStride);
-        d1.reinterpretAsFloats().intoArray(dst, dstAt + 1 * dstStride);
-        d2.reinterpretAsFloats().intoArray(dst, dstAt + 2 * dstStride);
-        d3.reinterpretAsFloats().intoArray(dst, dstAt + 3 * dstStride);
-        d4.reinterpretAsFloats().intoArray(dst, dstAt + 4 * dstStride);
-        d5.reinterpretAsFloats().intoArray(dst, dstAt + 5 * dstStride);
-        d6.reinterpretAsFloats().intoArray(dst, dstAt + 6 * dstStride);
-        d7.reinterpretAsFloats().intoArray(dst, dstAt + 7 * dstStride);
-        d8.reinterpretAsFloats().intoArray(dst, dstAt + 8 * dstStride);
-        d9.reinterpretAsFloats().intoArray(dst, dstAt + 9 * dstStride);
-        d10.reinterpretAsFloats().intoArray(dst, dstAt + 10 * dstStride);
-        d11.reinterpretAsFloats().intoArray(dst, dstAt + 11 * dstStride);
-        d12.reinterpretAsFloats().intoArray(dst, dstAt + 12 * dstStride);
-        d13.reinterpretAsFloats().intoArray(dst, dstAt + 13 * dstStride);
-        d14.reinterpretAsFloats().intoArray(dst, dstAt + 14 * dstStride);
-        d15.reinterpretAsFloats().intoArray(dst, dstAt + 15 * dstStride);
+        ((FloatVector) d0.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 0 * dstStride);
+        ((FloatVector) d1.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 1 * dstStride);
+        ((FloatVector) d2.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 2 * dstStride);
+        ((FloatVector) d3.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 3 * dstStride);
+        ((FloatVector) d4.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 4 * dstStride);
+        ((FloatVector) d5.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 5 * dstStride);
+        ((FloatVector) d6.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 6 * dstStride);
+        ((FloatVector) d7.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 7 * dstStride);
+        ((FloatVector) d8.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 8 * dstStride);
+        ((FloatVector) d9.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 9 * dstStride);
+        ((FloatVector) d10.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 10 * dstStride);
+        ((FloatVector) d11.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 11 * dstStride);
+        ((FloatVector) d12.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 12 * dstStride);
+        ((FloatVector) d13.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 13 * dstStride);
+        ((FloatVector) d14.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 14 * dstStride);
+        ((FloatVector) d15.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 15 * dstStride);
     }
 
     /** One round: rows k and k + lanes/2 of src (rows {@code stride} apart) become rows 2k and 2k + 1 of dst. */
     private static void zipRound(float[] src, int srcAt, int stride, float[] dst, int dstAt) {
         for (int k = 0; k < LANES / 2; k++) {
-            IntVector a = FloatVector.fromArray(FLOATS, src, srcAt + k * stride).reinterpretAsInts();
-            IntVector b = FloatVector.fromArray(FLOATS, src, srcAt + (k + LANES / 2) * stride).reinterpretAsInts();
-            ZIP_LOW.selectFrom(a, b).reinterpretAsFloats().intoArray(dst, dstAt + 2 * k * LANES);
-            ZIP_HIGH.selectFrom(a, b).reinterpretAsFloats().intoArray(dst, dstAt + (2 * k + 1) * LANES);
+            IntVector a = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + k * stride)
+                    .reinterpretShape(INTS, 0));
+            IntVector b = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + (k + LANES / 2) * stride)
+                    .reinterpretShape(INTS, 0));
+            ((FloatVector) ZIP_LOW.selectFrom(a, b).reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 2 * k * LANES);
+            ((FloatVector) ZIP_HIGH.selectFrom(a, b).reinterpretShape(FLOATS, 0))
+                    .intoArray(dst, dstAt + (2 * k + 1) * LANES);
         }
     }
 }

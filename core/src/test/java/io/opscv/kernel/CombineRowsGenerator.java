@@ -29,9 +29,9 @@ final class CombineRowsGenerator {
             new Dtype("Float", "FLOAT", 4, VectorStores::floats,
                     "FloatVector.fromMemorySegment(FLOATS, seg, %1$s, ORDER)"),
             new Dtype("Bf16", "BF16", 2, VectorStores::bf16, """
-                    ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, %1$s, ORDER)
+                    ((FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, %1$s, ORDER)
                             .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
-                            .lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats()"""));
+                            .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))"""));
 
     private CombineRowsGenerator() {}
 
@@ -177,17 +177,17 @@ final class CombineRowsGenerator {
                                 IntVector l1 = IntVector.fromMemorySegment(INTS, seg, l + rows, ORDER);
                                 IntVector r1 = IntVector.fromMemorySegment(INTS, seg, r + rows, ORDER);
                                 // The even channels: each int's low half shifted up.
-                                FloatVector t0 = l0.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().mul(a)
-                                        .add(r0.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().mul(b));
-                                FloatVector t1 = l1.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().mul(a)
-                                        .add(r1.lanewise(VectorOperators.LSHL, 16).reinterpretAsFloats().mul(b));
-                                IntVector even = t0.mul(h0).add(t1.mul(h1)).reinterpretAsInts();
+                                FloatVector t0 = ((FloatVector) l0.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)).mul(a)
+                                        .add(((FloatVector) r0.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)).mul(b));
+                                FloatVector t1 = ((FloatVector) l1.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)).mul(a)
+                                        .add(((FloatVector) r1.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)).mul(b));
+                                IntVector even = (IntVector) t0.mul(h0).add(t1.mul(h1)).reinterpretShape(INTS, 0);
                                 // The odd channels: each int's high half, the low half cleared.
-                                t0 = l0.and(0xffff0000).reinterpretAsFloats().mul(a)
-                                        .add(r0.and(0xffff0000).reinterpretAsFloats().mul(b));
-                                t1 = l1.and(0xffff0000).reinterpretAsFloats().mul(a)
-                                        .add(r1.and(0xffff0000).reinterpretAsFloats().mul(b));
-                                IntVector odd = t0.mul(h0).add(t1.mul(h1)).reinterpretAsInts();
+                                t0 = ((FloatVector) l0.and(0xffff0000).reinterpretShape(FLOATS, 0)).mul(a)
+                                        .add(((FloatVector) r0.and(0xffff0000).reinterpretShape(FLOATS, 0)).mul(b));
+                                t1 = ((FloatVector) l1.and(0xffff0000).reinterpretShape(FLOATS, 0)).mul(a)
+                                        .add(((FloatVector) r1.and(0xffff0000).reinterpretShape(FLOATS, 0)).mul(b));
+                                IntVector odd = (IntVector) t0.mul(h0).add(t1.mul(h1)).reinterpretShape(INTS, 0);
                                 // ElementCodec.floatToBf16 in each int's high half: add 0x7fff plus the lowest
                                 // kept bit; a NaN keeps its top half, quieted.
                                 IntVector evenHalf = even.add(0x7fff)

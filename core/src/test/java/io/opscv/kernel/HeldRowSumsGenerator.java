@@ -32,10 +32,10 @@ final class HeldRowSumsGenerator {
     private static final List<Dtype> DTYPES = List.of(
             // gradOut decoded into an array and the sums stored into one (the staged path, FLOAT16 among them).
             new Dtype("Array", "gradOut and out staged in float arrays", 1, "float[]",
-                    "IntVector %1$s = FloatVector.fromArray(FLOATS, g, (int) (%2$s)).reinterpretAsInts();\n",
+                    "IntVector %1$s = (IntVector) FloatVector.fromArray(FLOATS, g, (int) (%2$s)).reinterpretShape(INTS, 0);\n",
                     "s.intoArray(out, (int) %1$s);\n"),
             new Dtype("Float", "FLOAT gradOut and out", 4, "MemorySegment",
-                    "IntVector %1$s = FloatVector.fromMemorySegment(FLOATS, g, %2$s, ORDER).reinterpretAsInts();\n",
+                    "IntVector %1$s = (IntVector) FloatVector.fromMemorySegment(FLOATS, g, %2$s, ORDER).reinterpretShape(INTS, 0);\n",
                     VectorStores.floats("out")),
             new Dtype("Bf16", "BF16 gradOut and out", 2, "MemorySegment",
                     """
@@ -171,7 +171,7 @@ final class HeldRowSumsGenerator {
         for (int k = 0; k < 4; k++) {
             String pick = pair ? "i%1$d.selectFrom(a0, a1)".formatted(k)
                     : "i%1$d.selectFrom(a0, a1).blend(i%1$d.selectFrom(a2, a3), f%1$d)".formatted(k);
-            m.append("            s = s.add(%s.reinterpretAsFloats().mul(w%d), h%d);\n".formatted(pick, k, k));
+            m.append("            s = s.add(((FloatVector) %s.reinterpretShape(FLOATS, 0)).mul(w%d), h%d);\n".formatted(pick, k, k));
         }
         m.append("""
                             if (!last) {

@@ -19,7 +19,7 @@ final class VectorStores {
                 {
                     // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
                     // keeps its top half, quieted.
-                    IntVector bits = s.reinterpretAsInts();
+                    IntVector bits = (IntVector) s.reinterpretShape(INTS, 0);
                     IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
                     IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
                             .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
