@@ -76,22 +76,22 @@ final class RowTransposes {
             FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
             FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
             FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
-            FloatVector c0 = ((FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b1.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c1 = ((FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b1.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c2 = ((FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b3.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c3 = ((FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b3.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c4 = ((FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b5.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c5 = ((FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b5.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c6 = ((FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b7.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c7 = ((FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b7.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
+            FloatVector c0 = (FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b1.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c1 = (FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b1.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c2 = (FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b3.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c3 = (FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b3.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c4 = (FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b5.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c5 = (FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b5.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c6 = (FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b7.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c7 = (FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b7.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
             c0.intoArray(lanes, at + c * 8 + 0 * 8);
             c1.intoArray(lanes, at + c * 8 + 1 * 8);
             c2.intoArray(lanes, at + c * 8 + 2 * 8);
@@ -134,22 +134,22 @@ final class RowTransposes {
             FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
             FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
             FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
-            FloatVector c0 = ((FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b1.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c1 = ((FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b1.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c2 = ((FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b3.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c3 = ((FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b3.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c4 = ((FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b5.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c5 = ((FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b5.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c6 = ((FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b7.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c7 = ((FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b7.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
+            FloatVector c0 = (FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b1.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c1 = (FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b1.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c2 = (FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b3.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c3 = (FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b3.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c4 = (FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b5.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c5 = (FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b5.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c6 = (FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b7.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c7 = (FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b7.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
             FloatVector s;
             s = c0;
             s.intoArray(rows, rowsAt + c + 0 * rowStride);
@@ -201,22 +201,22 @@ final class RowTransposes {
             FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
             FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
             FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
-            FloatVector c0 = ((FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b1.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c1 = ((FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b1.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c2 = ((FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b3.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c3 = ((FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b3.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c4 = ((FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b5.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c5 = ((FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b5.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c6 = ((FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b7.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c7 = ((FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b7.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
+            FloatVector c0 = (FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b1.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c1 = (FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b1.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c2 = (FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b3.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c3 = (FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b3.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c4 = (FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b5.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c5 = (FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b5.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c6 = (FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b7.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c7 = (FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b7.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
             c0.intoArray(lanes, at + c * 8 + 0 * 8);
             c1.intoArray(lanes, at + c * 8 + 1 * 8);
             c2.intoArray(lanes, at + c * 8 + 2 * 8);
@@ -259,22 +259,22 @@ final class RowTransposes {
             FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
             FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
             FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
-            FloatVector c0 = ((FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b1.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c1 = ((FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b1.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c2 = ((FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b3.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c3 = ((FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b3.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c4 = ((FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b5.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c5 = ((FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b5.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c6 = ((FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b7.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c7 = ((FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b7.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
+            FloatVector c0 = (FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b1.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c1 = (FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b1.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c2 = (FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b3.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c3 = (FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b3.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c4 = (FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b5.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c5 = (FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b5.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c6 = (FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b7.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c7 = (FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b7.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
             FloatVector s;
             s = c0;
             s.intoMemorySegment(rows, (starts[0] + from + c) * Float.BYTES, ORDER);
@@ -302,30 +302,30 @@ final class RowTransposes {
     static void toLanesBf16(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
             int at) {
         for (int c = 0; c < count; c += 8) {
-            FloatVector r0 = ((FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[0] + from + c) * 2, ORDER)
+            FloatVector r0 = (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[0] + from + c) * 2, ORDER)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector r1 = ((FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[1] + from + c) * 2, ORDER)
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector r1 = (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[1] + from + c) * 2, ORDER)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector r2 = ((FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[2] + from + c) * 2, ORDER)
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector r2 = (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[2] + from + c) * 2, ORDER)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector r3 = ((FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[3] + from + c) * 2, ORDER)
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector r3 = (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[3] + from + c) * 2, ORDER)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector r4 = ((FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[4] + from + c) * 2, ORDER)
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector r4 = (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[4] + from + c) * 2, ORDER)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector r5 = ((FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[5] + from + c) * 2, ORDER)
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector r5 = (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[5] + from + c) * 2, ORDER)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector r6 = ((FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[6] + from + c) * 2, ORDER)
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector r6 = (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[6] + from + c) * 2, ORDER)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector r7 = ((FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[7] + from + c) * 2, ORDER)
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector r7 = (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[7] + from + c) * 2, ORDER)
                     .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretShape(FLOATS, 0));
+                    .reinterpretShape(FLOATS, 0);
             FloatVector a0 = r0.blend(r4.rearrange(SWAP4), BIT4);
             FloatVector a4 = r0.rearrange(SWAP4).blend(r4, BIT4);
             FloatVector a1 = r1.blend(r5.rearrange(SWAP4), BIT4);
@@ -342,22 +342,22 @@ final class RowTransposes {
             FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
             FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
             FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
-            FloatVector c0 = ((FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b1.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c1 = ((FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b1.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c2 = ((FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b3.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c3 = ((FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b3.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c4 = ((FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b5.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c5 = ((FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b5.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c6 = ((FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b7.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c7 = ((FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b7.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
+            FloatVector c0 = (FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b1.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c1 = (FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b1.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c2 = (FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b3.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c3 = (FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b3.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c4 = (FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b5.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c5 = (FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b5.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c6 = (FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b7.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c7 = (FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b7.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
             c0.intoArray(lanes, at + c * 8 + 0 * 8);
             c1.intoArray(lanes, at + c * 8 + 1 * 8);
             c2.intoArray(lanes, at + c * 8 + 2 * 8);
@@ -400,22 +400,22 @@ final class RowTransposes {
             FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
             FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
             FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
-            FloatVector c0 = ((FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b1.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c1 = ((FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b1.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c2 = ((FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b3.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c3 = ((FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b3.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c4 = ((FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b5.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c5 = ((FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b5.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c6 = ((FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b7.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c7 = ((FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b7.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
+            FloatVector c0 = (FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b1.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c1 = (FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b1.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c2 = (FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b3.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c3 = (FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b3.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c4 = (FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b5.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c5 = (FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b5.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c6 = (FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b7.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c7 = (FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b7.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
             FloatVector s;
             s = c0;
             {
@@ -518,43 +518,43 @@ final class RowTransposes {
             IntVector h0 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[0] + from + c) * 2, ORDER)
                     .convertShape(VectorOperators.S2I, INTS, 0);
             IntVector m0 = h0.and(0x7fff);
-            FloatVector r0 = ((FloatVector) ((IntVector) ((FloatVector) m0.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(h0.and(0x80000000)).reinterpretShape(FLOATS, 0));
+            FloatVector r0 = (FloatVector) ((IntVector) ((FloatVector) m0.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                    .reinterpretShape(INTS, 0)).or(h0.and(0x80000000)).reinterpretShape(FLOATS, 0);
             IntVector h1 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[1] + from + c) * 2, ORDER)
                     .convertShape(VectorOperators.S2I, INTS, 0);
             IntVector m1 = h1.and(0x7fff);
-            FloatVector r1 = ((FloatVector) ((IntVector) ((FloatVector) m1.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(h1.and(0x80000000)).reinterpretShape(FLOATS, 0));
+            FloatVector r1 = (FloatVector) ((IntVector) ((FloatVector) m1.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                    .reinterpretShape(INTS, 0)).or(h1.and(0x80000000)).reinterpretShape(FLOATS, 0);
             IntVector h2 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[2] + from + c) * 2, ORDER)
                     .convertShape(VectorOperators.S2I, INTS, 0);
             IntVector m2 = h2.and(0x7fff);
-            FloatVector r2 = ((FloatVector) ((IntVector) ((FloatVector) m2.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(h2.and(0x80000000)).reinterpretShape(FLOATS, 0));
+            FloatVector r2 = (FloatVector) ((IntVector) ((FloatVector) m2.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                    .reinterpretShape(INTS, 0)).or(h2.and(0x80000000)).reinterpretShape(FLOATS, 0);
             IntVector h3 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[3] + from + c) * 2, ORDER)
                     .convertShape(VectorOperators.S2I, INTS, 0);
             IntVector m3 = h3.and(0x7fff);
-            FloatVector r3 = ((FloatVector) ((IntVector) ((FloatVector) m3.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(h3.and(0x80000000)).reinterpretShape(FLOATS, 0));
+            FloatVector r3 = (FloatVector) ((IntVector) ((FloatVector) m3.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                    .reinterpretShape(INTS, 0)).or(h3.and(0x80000000)).reinterpretShape(FLOATS, 0);
             IntVector h4 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[4] + from + c) * 2, ORDER)
                     .convertShape(VectorOperators.S2I, INTS, 0);
             IntVector m4 = h4.and(0x7fff);
-            FloatVector r4 = ((FloatVector) ((IntVector) ((FloatVector) m4.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(h4.and(0x80000000)).reinterpretShape(FLOATS, 0));
+            FloatVector r4 = (FloatVector) ((IntVector) ((FloatVector) m4.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                    .reinterpretShape(INTS, 0)).or(h4.and(0x80000000)).reinterpretShape(FLOATS, 0);
             IntVector h5 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[5] + from + c) * 2, ORDER)
                     .convertShape(VectorOperators.S2I, INTS, 0);
             IntVector m5 = h5.and(0x7fff);
-            FloatVector r5 = ((FloatVector) ((IntVector) ((FloatVector) m5.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(h5.and(0x80000000)).reinterpretShape(FLOATS, 0));
+            FloatVector r5 = (FloatVector) ((IntVector) ((FloatVector) m5.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                    .reinterpretShape(INTS, 0)).or(h5.and(0x80000000)).reinterpretShape(FLOATS, 0);
             IntVector h6 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[6] + from + c) * 2, ORDER)
                     .convertShape(VectorOperators.S2I, INTS, 0);
             IntVector m6 = h6.and(0x7fff);
-            FloatVector r6 = ((FloatVector) ((IntVector) ((FloatVector) m6.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(h6.and(0x80000000)).reinterpretShape(FLOATS, 0));
+            FloatVector r6 = (FloatVector) ((IntVector) ((FloatVector) m6.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                    .reinterpretShape(INTS, 0)).or(h6.and(0x80000000)).reinterpretShape(FLOATS, 0);
             IntVector h7 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[7] + from + c) * 2, ORDER)
                     .convertShape(VectorOperators.S2I, INTS, 0);
             IntVector m7 = h7.and(0x7fff);
-            FloatVector r7 = ((FloatVector) ((IntVector) ((FloatVector) m7.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(h7.and(0x80000000)).reinterpretShape(FLOATS, 0));
+            FloatVector r7 = (FloatVector) ((IntVector) ((FloatVector) m7.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                    .reinterpretShape(INTS, 0)).or(h7.and(0x80000000)).reinterpretShape(FLOATS, 0);
             if (m0.max(m1).max(m2).max(m3).max(m4).max(m5).max(m6).max(m7)
                     .compare(VectorOperators.GE, 0x7c00).anyTrue()) {
                 VectorTransposes.codecBlock(rows, DataType.FLOAT16, starts, from + c, 8, lanes, at + c * 8,
@@ -577,22 +577,22 @@ final class RowTransposes {
             FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
             FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
             FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
-            FloatVector c0 = ((FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b1.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c1 = ((FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b1.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c2 = ((FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b3.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c3 = ((FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b3.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c4 = ((FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b5.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c5 = ((FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b5.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c6 = ((FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b7.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c7 = ((FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b7.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
+            FloatVector c0 = (FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b1.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c1 = (FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b1.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c2 = (FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b3.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c3 = (FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b3.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c4 = (FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b5.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c5 = (FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b5.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c6 = (FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b7.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c7 = (FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b7.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
             c0.intoArray(lanes, at + c * 8 + 0 * 8);
             c1.intoArray(lanes, at + c * 8 + 1 * 8);
             c2.intoArray(lanes, at + c * 8 + 2 * 8);

@@ -88,8 +88,8 @@ final class VectorCodec {
             IntVector h = (IntVector) raw.convertShape(VectorOperators.S2I, INTS, 0);
             IntVector magnitude = h.and(0x7fff);
             IntVector shifted = magnitude.lanewise(VectorOperators.LSHL, 13);
-            IntVector bits = ((IntVector) ((FloatVector) shifted.reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0));
+            IntVector bits = (IntVector) ((FloatVector) shifted.reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                    .reinterpretShape(INTS, 0);
             VectorMask<Integer> top = magnitude.compare(VectorOperators.GE, 0x7c00);
             if (top.anyTrue()) {
                 bits = bits.blend(shifted.or(0x7f800000), top)

@@ -147,10 +147,10 @@ final class VectorKernelProvider implements KernelProvider {
                 IntVector v1 = (IntVector) FloatVector.fromArray(FLOATS, x, b + LANES).reinterpretShape(INTS, 0);
                 IntVector v2 = (IntVector) FloatVector.fromArray(FLOATS, x, b + 2 * LANES).reinterpretShape(INTS, 0);
                 IntVector v3 = (IntVector) FloatVector.fromArray(FLOATS, x, b + 3 * LANES).reinterpretShape(INTS, 0);
-                FloatVector a = ((FloatVector) near.selectFrom(v0, v1).blend(near.selectFrom(v2, v3), farLeft)
-                        .reinterpretShape(FLOATS, 0));
-                FloatVector c = ((FloatVector) nearRight.selectFrom(v0, v1).blend(nearRight.selectFrom(v2, v3), farRight)
-                        .reinterpretShape(FLOATS, 0));
+                FloatVector a = (FloatVector) near.selectFrom(v0, v1).blend(near.selectFrom(v2, v3), farLeft)
+                        .reinterpretShape(FLOATS, 0);
+                FloatVector c = (FloatVector) nearRight.selectFrom(v0, v1)
+                        .blend(nearRight.selectFrom(v2, v3), farRight).reinterpretShape(FLOATS, 0);
                 a.mul(l).add(c.mul(r)).intoArray(y, j - yBase + k * yPitch);
             }
         }
@@ -217,10 +217,9 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     /**
-     * Where the lanes fall into at most {@link #GATHER_RUNS} runs of consecutive elements (the channels of
-     * one batch of a channels-last tensor), a load per run and position, blended in; otherwise one hardware
-     * gather per position ({@code vgatherdps}, about 25 cycles here). Lanes past {@code rows} hold
-     * unspecified values.
+     * Where the lanes fall into at most {@link #GATHER_RUNS} runs of consecutive elements (the channels of one
+     * batch of a channels-last tensor), a load per run and position, blended in; otherwise one hardware gather
+     * per position ({@code vgatherdps}, about 25 cycles here). Lanes past {@code rows} hold unspecified values.
      */
     @Override
     public void gatherLanes(float[] src, int[] at, int rows, int step, int count, float[] lanes, int to) {

@@ -98,13 +98,15 @@ final class VectorPixels {
                 }
                 // A BF16 element widened by a shift, written out here: no vector crosses a method boundary
                 // (KERNELS.md, "JIT state").
-                FloatVector l = bf16 ? ((FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, left + c * 2L, ORDER)
-                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                        .reinterpretShape(FLOATS, 0))
+                FloatVector l = bf16
+                        ? (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, left + c * 2L, ORDER)
+                                .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                                .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)
                         : FloatVector.fromMemorySegment(FLOATS, seg, left + c * 4L, ORDER);
-                FloatVector r = bf16 ? ((FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, right + c * 2L, ORDER)
-                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                        .reinterpretShape(FLOATS, 0))
+                FloatVector r = bf16
+                        ? (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, right + c * 2L, ORDER)
+                                .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                                .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)
                         : FloatVector.fromMemorySegment(FLOATS, seg, right + c * 4L, ORDER);
                 l.mul(a).add(r.mul(b)).intoArray(y, at + c);
                 if (c == tail) {
@@ -171,9 +173,10 @@ final class VectorPixels {
             int right = (x0[j] < last ? x0[j] + 1 : x0[j]) * pix;
             long at = (first + (long) j * pix) * size;
             for (int c = 0; c < whole; c += LANES) {
-                FloatVector v = bf16 ? ((FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, at + c * 2L, ORDER)
-                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                        .reinterpretShape(FLOATS, 0))
+                FloatVector v = bf16
+                        ? (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, at + c * 2L, ORDER)
+                                .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                                .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)
                         : FloatVector.fromMemorySegment(FLOATS, seg, at + c * 4L, ORDER);
                 FloatVector.fromArray(FLOATS, y, left + c).add(v.mul(a)).intoArray(y, left + c);
                 FloatVector.fromArray(FLOATS, y, right + c).add(v.mul(b)).intoArray(y, right + c);

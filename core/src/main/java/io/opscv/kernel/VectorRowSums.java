@@ -328,10 +328,10 @@ final class VectorRowSums {
             VectorMask<Integer> far = index.compare(VectorOperators.GE, 2 * LANES);
             FloatVector weight = FloatVector.fromArray(FLOATS, w, q);
             VectorMask<Float> term = VectorMask.fromArray(FLOATS, has, q);
-            FloatVector a = ((FloatVector) pair.selectFrom(a0, a1).blend(pair.selectFrom(a2, a3), far)
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector b = ((FloatVector) pair.selectFrom(b0, b1).blend(pair.selectFrom(b2, b3), far)
-                    .reinterpretShape(FLOATS, 0));
+            FloatVector a = (FloatVector) pair.selectFrom(a0, a1).blend(pair.selectFrom(a2, a3), far)
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector b = (FloatVector) pair.selectFrom(b0, b1).blend(pair.selectFrom(b2, b3), far)
+                    .reinterpretShape(FLOATS, 0);
             s0 = s0.add(a.mul(weight), term);
             s1 = s1.add(b.mul(weight), term);
         }
@@ -365,26 +365,26 @@ final class VectorRowSums {
             int f1 = f0 + off1;
             int f2 = f0 + off2;
             int f3 = f0 + off3;
-            s0 = s0.add(((FloatVector) index.selectFrom(((IntVector) FloatVector.fromArray(FLOATS, g, f0)
-                    .reinterpretShape(INTS, 0)),
-                    ((IntVector) FloatVector.fromArray(FLOATS, g, f0 + LANES).reinterpretShape(INTS, 0)))
-                            .reinterpretShape(FLOATS, 0)).mul(weight),
-                    term);
-            s1 = s1.add(((FloatVector) index.selectFrom(((IntVector) FloatVector.fromArray(FLOATS, g, f1)
-                    .reinterpretShape(INTS, 0)),
-                    ((IntVector) FloatVector.fromArray(FLOATS, g, f1 + LANES).reinterpretShape(INTS, 0)))
-                            .reinterpretShape(FLOATS, 0)).mul(weight),
-                    term);
-            s2 = s2.add(((FloatVector) index.selectFrom(((IntVector) FloatVector.fromArray(FLOATS, g, f2)
-                    .reinterpretShape(INTS, 0)),
-                    ((IntVector) FloatVector.fromArray(FLOATS, g, f2 + LANES).reinterpretShape(INTS, 0)))
-                            .reinterpretShape(FLOATS, 0)).mul(weight),
-                    term);
-            s3 = s3.add(((FloatVector) index.selectFrom(((IntVector) FloatVector.fromArray(FLOATS, g, f3)
-                    .reinterpretShape(INTS, 0)),
-                    ((IntVector) FloatVector.fromArray(FLOATS, g, f3 + LANES).reinterpretShape(INTS, 0)))
-                            .reinterpretShape(FLOATS, 0)).mul(weight),
-                    term);
+            FloatVector t0 = (FloatVector) index.selectFrom(
+                    (IntVector) FloatVector.fromArray(FLOATS, g, f0).reinterpretShape(INTS, 0),
+                    (IntVector) FloatVector.fromArray(FLOATS, g, f0 + LANES).reinterpretShape(INTS, 0))
+                    .reinterpretShape(FLOATS, 0);
+            s0 = s0.add(t0.mul(weight), term);
+            FloatVector t1 = (FloatVector) index.selectFrom(
+                    (IntVector) FloatVector.fromArray(FLOATS, g, f1).reinterpretShape(INTS, 0),
+                    (IntVector) FloatVector.fromArray(FLOATS, g, f1 + LANES).reinterpretShape(INTS, 0))
+                    .reinterpretShape(FLOATS, 0);
+            s1 = s1.add(t1.mul(weight), term);
+            FloatVector t2 = (FloatVector) index.selectFrom(
+                    (IntVector) FloatVector.fromArray(FLOATS, g, f2).reinterpretShape(INTS, 0),
+                    (IntVector) FloatVector.fromArray(FLOATS, g, f2 + LANES).reinterpretShape(INTS, 0))
+                    .reinterpretShape(FLOATS, 0);
+            s2 = s2.add(t2.mul(weight), term);
+            FloatVector t3 = (FloatVector) index.selectFrom(
+                    (IntVector) FloatVector.fromArray(FLOATS, g, f3).reinterpretShape(INTS, 0),
+                    (IntVector) FloatVector.fromArray(FLOATS, g, f3 + LANES).reinterpretShape(INTS, 0))
+                    .reinterpretShape(FLOATS, 0);
+            s3 = s3.add(t3.mul(weight), term);
         }
         VectorMask<Float> store = FLOATS.indexInRange(0, count);
         s0.intoArray(y0, to0, store);

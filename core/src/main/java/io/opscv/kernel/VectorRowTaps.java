@@ -123,8 +123,7 @@ final class VectorRowTaps {
                 IntVector right = IntVector.fromArray(INTS, at, p + period);
                 for (int m = 0; m < periods; m++, from += shift, to += period) {
                     IntVector v0 = (IntVector) FloatVector.fromArray(FLOATS, x, from).reinterpretShape(INTS, 0);
-                    IntVector v1 = ((IntVector) FloatVector.fromArray(FLOATS, x, from + LANES)
-                            .reinterpretShape(INTS, 0));
+                    IntVector v1 = (IntVector) FloatVector.fromArray(FLOATS, x, from + LANES).reinterpretShape(INTS, 0);
                     FloatVector a = (FloatVector) left.selectFrom(v0, v1).reinterpretShape(FLOATS, 0);
                     FloatVector b = (FloatVector) right.selectFrom(v0, v1).reinterpretShape(FLOATS, 0);
                     a.mul(l).add(b.mul(r)).intoArray(y, to);
@@ -138,16 +137,15 @@ final class VectorRowTaps {
                 VectorMask<Integer> farRight = right.compare(VectorOperators.GE, 2 * LANES);
                 for (int m = 0; m < periods; m++, from += shift, to += period) {
                     IntVector v0 = (IntVector) FloatVector.fromArray(FLOATS, x, from).reinterpretShape(INTS, 0);
-                    IntVector v1 = ((IntVector) FloatVector.fromArray(FLOATS, x, from + LANES)
-                            .reinterpretShape(INTS, 0));
-                    IntVector v2 = ((IntVector) FloatVector.fromArray(FLOATS, x, from + 2 * LANES)
-                            .reinterpretShape(INTS, 0));
-                    IntVector v3 = ((IntVector) FloatVector.fromArray(FLOATS, x, from + 3 * LANES)
-                            .reinterpretShape(INTS, 0));
-                    FloatVector a = ((FloatVector) nearLeft.selectFrom(v0, v1).blend(nearLeft.selectFrom(v2, v3), farLeft)
-                            .reinterpretShape(FLOATS, 0));
-                    FloatVector b = ((FloatVector) nearRight.selectFrom(v0, v1).blend(nearRight.selectFrom(v2, v3), farRight)
-                            .reinterpretShape(FLOATS, 0));
+                    IntVector v1 = (IntVector) FloatVector.fromArray(FLOATS, x, from + LANES).reinterpretShape(INTS, 0);
+                    IntVector v2 = (IntVector) FloatVector.fromArray(FLOATS, x, from + 2 * LANES)
+                            .reinterpretShape(INTS, 0);
+                    IntVector v3 = (IntVector) FloatVector.fromArray(FLOATS, x, from + 3 * LANES)
+                            .reinterpretShape(INTS, 0);
+                    FloatVector a = (FloatVector) nearLeft.selectFrom(v0, v1)
+                            .blend(nearLeft.selectFrom(v2, v3), farLeft).reinterpretShape(FLOATS, 0);
+                    FloatVector b = (FloatVector) nearRight.selectFrom(v0, v1)
+                            .blend(nearRight.selectFrom(v2, v3), farRight).reinterpretShape(FLOATS, 0);
                     a.mul(l).add(b.mul(r)).intoArray(y, to);
                 }
             }

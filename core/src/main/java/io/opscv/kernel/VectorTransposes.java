@@ -202,38 +202,38 @@ final class VectorTransposes {
 
     /** A 16 × 16 transpose in registers: {@link #zipRound}'s four rounds on locals (the JIT keeps only locals in registers). */
     private static void transpose16(float[] src, int srcAt, int srcStride, float[] dst, int dstAt, int dstStride) {
-        IntVector r0 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 0 * srcStride)
-                .reinterpretShape(INTS, 0));
-        IntVector r1 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 1 * srcStride)
-                .reinterpretShape(INTS, 0));
-        IntVector r2 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 2 * srcStride)
-                .reinterpretShape(INTS, 0));
-        IntVector r3 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 3 * srcStride)
-                .reinterpretShape(INTS, 0));
-        IntVector r4 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 4 * srcStride)
-                .reinterpretShape(INTS, 0));
-        IntVector r5 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 5 * srcStride)
-                .reinterpretShape(INTS, 0));
-        IntVector r6 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 6 * srcStride)
-                .reinterpretShape(INTS, 0));
-        IntVector r7 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 7 * srcStride)
-                .reinterpretShape(INTS, 0));
-        IntVector r8 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 8 * srcStride)
-                .reinterpretShape(INTS, 0));
-        IntVector r9 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 9 * srcStride)
-                .reinterpretShape(INTS, 0));
-        IntVector r10 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 10 * srcStride)
-                .reinterpretShape(INTS, 0));
-        IntVector r11 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 11 * srcStride)
-                .reinterpretShape(INTS, 0));
-        IntVector r12 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 12 * srcStride)
-                .reinterpretShape(INTS, 0));
-        IntVector r13 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 13 * srcStride)
-                .reinterpretShape(INTS, 0));
-        IntVector r14 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 14 * srcStride)
-                .reinterpretShape(INTS, 0));
-        IntVector r15 = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 15 * srcStride)
-                .reinterpretShape(INTS, 0));
+        IntVector r0 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 0 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r1 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 1 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r2 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 2 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r3 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 3 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r4 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 4 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r5 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 5 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r6 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 6 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r7 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 7 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r8 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 8 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r9 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 9 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r10 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 10 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r11 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 11 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r12 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 12 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r13 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 13 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r14 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 14 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r15 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 15 * srcStride)
+                .reinterpretShape(INTS, 0);
         IntVector a0 = ZIP_LOW.selectFrom(r0, r8);
         IntVector a1 = ZIP_HIGH.selectFrom(r0, r8);
         IntVector a2 = ZIP_LOW.selectFrom(r1, r9);
@@ -319,10 +319,10 @@ final class VectorTransposes {
     /** One round: rows k and k + lanes/2 of src (rows {@code stride} apart) become rows 2k and 2k + 1 of dst. */
     private static void zipRound(float[] src, int srcAt, int stride, float[] dst, int dstAt) {
         for (int k = 0; k < LANES / 2; k++) {
-            IntVector a = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + k * stride)
-                    .reinterpretShape(INTS, 0));
-            IntVector b = ((IntVector) FloatVector.fromArray(FLOATS, src, srcAt + (k + LANES / 2) * stride)
-                    .reinterpretShape(INTS, 0));
+            IntVector a = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + k * stride)
+                    .reinterpretShape(INTS, 0);
+            IntVector b = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + (k + LANES / 2) * stride)
+                    .reinterpretShape(INTS, 0);
             ((FloatVector) ZIP_LOW.selectFrom(a, b).reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 2 * k * LANES);
             ((FloatVector) ZIP_HIGH.selectFrom(a, b).reinterpretShape(FLOATS, 0))
                     .intoArray(dst, dstAt + (2 * k + 1) * LANES);

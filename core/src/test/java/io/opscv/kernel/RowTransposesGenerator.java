@@ -45,9 +45,9 @@ final class RowTransposesGenerator {
             new Kind("Bf16", "BF16 rows of a tensor, row l from element {@code starts[l] + from}",
                     "MemorySegment rows, long[] starts, long from", "(starts[%1$s] + from + c) * 2",
                     """
-                    FloatVector r%1$s = ((FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, %2$s, ORDER)
+                    FloatVector r%1$s = (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, %2$s, ORDER)
                             .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                            .reinterpretShape(FLOATS, 0));
+                            .reinterpretShape(FLOATS, 0);
                     """,
                     VectorStores.bf16("rows")),
             // FP16 read only (its rounding stays with the JDK's conversion loop on the tile). Widened exactly as
@@ -58,8 +58,8 @@ final class RowTransposesGenerator {
                     IntVector h%1$s = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, %2$s, ORDER)
                             .convertShape(VectorOperators.S2I, INTS, 0);
                     IntVector m%1$s = h%1$s.and(0x7fff);
-                    FloatVector r%1$s = ((FloatVector) ((IntVector) ((FloatVector) m%1$s.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                            .reinterpretShape(INTS, 0)).or(h%1$s.and(0x80000000)).reinterpretShape(FLOATS, 0));
+                    FloatVector r%1$s = (FloatVector) ((IntVector) ((FloatVector) m%1$s.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                            .reinterpretShape(INTS, 0)).or(h%1$s.and(0x80000000)).reinterpretShape(FLOATS, 0);
                     """,
                     null,
                     """
@@ -206,21 +206,21 @@ final class RowTransposesGenerator {
             FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
             FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
             FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
-            FloatVector c0 = ((FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b1.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c1 = ((FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b1.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c2 = ((FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b3.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c3 = ((FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b3.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c4 = ((FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b5.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c5 = ((FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b5.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c6 = ((FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b7.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c7 = ((FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b7.reinterpretShape(LONGS, 0)).and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
+            FloatVector c0 = (FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b1.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c1 = (FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b1.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c2 = (FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b3.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c3 = (FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b3.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c4 = (FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b5.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c5 = (FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b5.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c6 = (FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b7.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0);
+            FloatVector c7 = (FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b7.reinterpretShape(LONGS, 0)).and(HIGH))
+                    .reinterpretShape(FLOATS, 0);
             """;
 }
