@@ -34,7 +34,8 @@ import picocli.CommandLine.ParentCommand;
                     + "cases (1-4 MiB, names l2_...) summarised apart. CSV header: " + SweepResult.CSV_HEADER
                     + "; in_shape is the operator's input (self, or gradOut for a backward), out_shape its out, both "
                     + "logical (N x C x L or N x C x H x W) whatever the layout. The table ends with the median, 90th "
-                    + "percentile and worst ratio, overall, per dtype and per operator."
+                    + "percentile and worst ratio, overall, per dtype and per operator. Each case's progress line "
+                    + "also gives the MB one call allocates (its scratch: a few MB at most; more is flagged)."
         })
 final class BenchCommand implements Callable<Integer> {
     /** Exactly issue 4's header. */

@@ -99,6 +99,9 @@ class BenchCommandTest {
         }
         assertTrue(r.err().contains("opscv bench --sweep:"), r.err());
         assertTrue(!r.out().contains("opscv bench"), "progress on stderr only");
+        // Each case's progress line counts the bytes a call allocates (boxed vectors show there).
+        assertEquals(12, r.err().lines().filter(l -> l.matches(".*ratio [0-9.]+, allocated [0-9.]+ MB a call.*"))
+                .count(), r.err());
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.opscv.perf.sweep;
 
 import io.opscv.perf.PairedTiming;
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -9,7 +10,9 @@ import java.util.Locale;
 /**
  * Measures sweep cases one after the other, each in its own fixture: a warm-up until the operator's time
  * is steady (short: the cases share the kernels, so the JIT has mostly compiled them after the first few),
- * then rounds alternating the operator and the copy ({@link PairedTiming}), medians of each.
+ * then rounds alternating the operator and the copy ({@link PairedTiming}), medians of each. Each case's progress
+ * line also gives the bytes one more call allocates, all threads together: a call allocates its scratch, a few MB at
+ * most, so hundreds of MB mean vectors boxed in that process (docs/KERNELS.md, "JIT state").
  */
 public final class SweepRunner {
     private final int threads;
@@ -34,6 +37,9 @@ public final class SweepRunner {
      */
     private static final long WARMUP_NANOS = 2_000_000_000L;
 
+    /** Bytes a call allocates beyond which its progress line flags it. */
+    private static final long BOXED_BYTES = 16L << 20;
+
     /**
      * Warm-up in slices of a quarter of {@link #WARMUP_NANOS} (a call at least) until it has passed and the last slice
      * is no longer 10 % faster than the best (at most 5 × as long); then 7 rounds.
@@ -48,13 +54,24 @@ public final class SweepRunner {
                         quick ? 0 : WARMUP_NANOS);
                 PairedTiming.Medians m = PairedTiming.alternate(fixture::runOperator, fixture::runCopy, quick ? 3 : 7,
                         () -> { });
+                long before = allocatedBytes();
+                fixture.runOperator();
+                long allocated = allocatedBytes() - before;
                 SweepResult r = new SweepResult(k, threads, m.opNanos() / 1e6, m.copyNanos() / 1e6);
                 progress.println(String.format(Locale.ROOT, "opscv bench: [%d/%d] %s %s %s %s -> %s %s: op %.4f ms, "
-                        + "copy %.4f ms, ratio %.2f", index, cases.size(), k.op().label(), k.name(), k.dtypeLabel(),
-                        k.inShape(), k.outShape(), k.layout().label(), r.opMs(), r.copyMs(), r.ratio()));
+                        + "copy %.4f ms, ratio %.2f%s", index, cases.size(), k.op().label(), k.name(), k.dtypeLabel(),
+                        k.inShape(), k.outShape(), k.layout().label(), r.opMs(), r.copyMs(), r.ratio(),
+                        before < 0 ? "" : String.format(Locale.ROOT, ", allocated %.1f MB a call%s", allocated / 1e6,
+                                allocated > BOXED_BYTES ? " (boxed vectors?)" : "")));
                 results.add(r);
             }
         }
         return results;
+    }
+
+    /** Bytes allocated so far by all live threads (the kernels' workers too), or -1 where the JVM does not count. */
+    private static long allocatedBytes() {
+        return ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean t
+                && t.isThreadAllocatedMemoryEnabled() ? t.getTotalThreadAllocatedBytes() : -1;
     }
 }
