@@ -23,16 +23,15 @@ import io.opscv.runtime.DataType;
  * stages' widening and rounding. The buffers stay in the L1 and L2 caches; each byte of the tensors is read or written
  * once (a block's boundary positions twice).
  *
- * <p>Where both tensors are channels-last with wide pixels, the call is the 2-D backward along rows of maps one
- * row high ({@link Bilinear2dRows#runOneRowHigh}). A downsampling by {@link SparseBackward#MIN_RATIO} or more whose
- * positions reach distinct inputs is
- * written as a fill and its taps instead ({@link SparseBackward}); a channels-last gradOut of a few channels
- * takes its batches in lanes ({@link BatchLanes}); short out rows of consecutive elements go end to end as one
- * row of sums ({@link FlatRows}, {@link RowSums}), or, where their inputs take too many terms for that, in lanes
- * a chunk of whole rows at a time ({@link FlatRows}, {@link KernelProvider#sumLines}); long rows of a periodic
- * table go along the row, a segment at a time, on sums that hold one period ({@link PeriodicRows}); other long
- * rows downsampled by {@link ScatterBackward#MIN_RATIO} or more go four at a time through the reference's
- * scatter loop ({@link ScatterBackward}).
+ * <p>Where both tensors are channels-last with wide pixels, the call is the 2-D backward along rows of maps one row
+ * high ({@link Bilinear2dRows#runOneRowHigh}). A downsampling by {@link SparseBackward#MIN_RATIO} or more whose
+ * positions reach distinct inputs is written as a fill and its taps instead ({@link SparseBackward}); a channels-last
+ * gradOut of a few channels takes its batches in lanes ({@link BatchLanes}); short out rows of consecutive elements go
+ * end to end as one row of sums ({@link FlatRows}, {@link RowSums}), or, where their inputs take too many terms for
+ * that, in lanes a chunk of whole rows at a time ({@link FlatRows}, {@link KernelProvider#sumLines}); long rows of a
+ * periodic table go along the row, a segment at a time, on sums that hold one period ({@link PeriodicRows}); other long
+ * rows downsampled by {@link ScatterBackward#MIN_RATIO} or more go four at a time through the reference's scatter loop
+ * ({@link ScatterBackward}).
  *
  * <p>Every output element belongs to exactly one task and is summed by one thread in an order that does
  * not depend on the cut (the gather form needs no atomics), so results are bit-identical for any thread

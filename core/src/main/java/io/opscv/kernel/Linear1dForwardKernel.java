@@ -5,17 +5,16 @@ package io.opscv.kernel;
  * any strides → out (N, C, Lout) with any strides, float arithmetic, one rounding to the output dtype.
  *
  * <p>The same rows-in-lanes design as {@link Linear1dBackwardKernel}: groups of
- * {@link KernelProvider#lanes()} rows, a block of outputs at a time, the block's input positions staged
- * lane-major ({@link LaneStage}), each output {@code w0 · x[x0] + w1 · x[x1]} for all rows of the group
- * at once ({@link KernelProvider#interpolateLanes}), the outputs staged back. A block holds up to
- * {@link #BLOCK_OUTPUTS} outputs whose inputs span at most {@link #SPAN} positions (one output at a time
- * where a downsampling's outputs lie further apart). An identity table (Lin = Lout) copies. Both tensors
- * channels-last with wide pixels go along rows of pixels, maps one row high ({@link Bilinear2dRows#runOneRowHigh}). Long rows
- * of consecutive inputs at any ratio below 32 go along the row, four rows at a time through blocks of
- * inputs decoded in one run ({@link GatherForward}); short rows of consecutive elements go end to end as one
- * row of taps ({@link FlatRows}); strong downsampling and a few other downsampled shapes
- * ({@link SparseForward#applies}) read only each output's two inputs ({@link SparseForward}). Every output
- * belongs to one task: the result does not depend on the thread count.
+ * {@link KernelProvider#lanes()} rows, a block of outputs at a time, the block's input positions staged lane-major
+ * ({@link LaneStage}), each output {@code w0 · x[x0] + w1 · x[x1]} for all rows of the group at once
+ * ({@link KernelProvider#interpolateLanes}), the outputs staged back. A block holds up to {@link #BLOCK_OUTPUTS} outputs whose
+ * inputs span at most {@link #SPAN} positions (one output at a time where a downsampling's outputs lie further apart).
+ * An identity table (Lin = Lout) copies. Both tensors channels-last with wide pixels go along rows of pixels, maps one
+ * row high ({@link Bilinear2dRows#runOneRowHigh}). Long rows of consecutive inputs at any ratio below 32 go along the
+ * row, four rows at a time through blocks of inputs decoded in one run ({@link GatherForward}); short rows of
+ * consecutive elements go end to end as one row of taps ({@link FlatRows}); strong downsampling and a few other
+ * downsampled shapes ({@link SparseForward#applies}) read only each output's two inputs ({@link SparseForward}). Every
+ * output belongs to one task: the result does not depend on the thread count.
  */
 public final class Linear1dForwardKernel {
     /** Outputs per block, at most: the block's lane-major outputs stay in L1. */

@@ -177,16 +177,20 @@ final class CombineRowsGenerator {
                                 IntVector l1 = IntVector.fromMemorySegment(INTS, seg, l + rows, ORDER);
                                 IntVector r1 = IntVector.fromMemorySegment(INTS, seg, r + rows, ORDER);
                                 // The even channels: each int's low half shifted up.
-                                FloatVector t0 = ((FloatVector) l0.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)).mul(a)
-                                        .add(((FloatVector) r0.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)).mul(b));
-                                FloatVector t1 = ((FloatVector) l1.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)).mul(a)
-                                        .add(((FloatVector) r1.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)).mul(b));
+                                FloatVector fl0 = (FloatVector) l0.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0);
+                                FloatVector fr0 = (FloatVector) r0.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0);
+                                FloatVector fl1 = (FloatVector) l1.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0);
+                                FloatVector fr1 = (FloatVector) r1.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0);
+                                FloatVector t0 = fl0.mul(a).add(fr0.mul(b));
+                                FloatVector t1 = fl1.mul(a).add(fr1.mul(b));
                                 IntVector even = (IntVector) t0.mul(h0).add(t1.mul(h1)).reinterpretShape(INTS, 0);
                                 // The odd channels: each int's high half, the low half cleared.
-                                t0 = ((FloatVector) l0.and(0xffff0000).reinterpretShape(FLOATS, 0)).mul(a)
-                                        .add(((FloatVector) r0.and(0xffff0000).reinterpretShape(FLOATS, 0)).mul(b));
-                                t1 = ((FloatVector) l1.and(0xffff0000).reinterpretShape(FLOATS, 0)).mul(a)
-                                        .add(((FloatVector) r1.and(0xffff0000).reinterpretShape(FLOATS, 0)).mul(b));
+                                fl0 = (FloatVector) l0.and(0xffff0000).reinterpretShape(FLOATS, 0);
+                                fr0 = (FloatVector) r0.and(0xffff0000).reinterpretShape(FLOATS, 0);
+                                fl1 = (FloatVector) l1.and(0xffff0000).reinterpretShape(FLOATS, 0);
+                                fr1 = (FloatVector) r1.and(0xffff0000).reinterpretShape(FLOATS, 0);
+                                t0 = fl0.mul(a).add(fr0.mul(b));
+                                t1 = fl1.mul(a).add(fr1.mul(b));
                                 IntVector odd = (IntVector) t0.mul(h0).add(t1.mul(h1)).reinterpretShape(INTS, 0);
                                 // ElementCodec.floatToBf16 in each int's high half: add 0x7fff plus the lowest
                                 // kept bit; a NaN keeps its top half, quieted.

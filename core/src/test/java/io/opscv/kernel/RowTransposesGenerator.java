@@ -206,21 +206,29 @@ final class RowTransposesGenerator {
             FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
             FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
             FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
-            FloatVector c0 = (FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b1.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+            LongVector e0 = (LongVector) b0.reinterpretShape(LONGS, 0);
+            LongVector e1 = (LongVector) b1.reinterpretShape(LONGS, 0);
+            LongVector e2 = (LongVector) b2.reinterpretShape(LONGS, 0);
+            LongVector e3 = (LongVector) b3.reinterpretShape(LONGS, 0);
+            LongVector e4 = (LongVector) b4.reinterpretShape(LONGS, 0);
+            LongVector e5 = (LongVector) b5.reinterpretShape(LONGS, 0);
+            LongVector e6 = (LongVector) b6.reinterpretShape(LONGS, 0);
+            LongVector e7 = (LongVector) b7.reinterpretShape(LONGS, 0);
+            FloatVector c0 = (FloatVector) e0.and(LOW).or(e1.lanewise(VectorOperators.LSHL, 32))
                     .reinterpretShape(FLOATS, 0);
-            FloatVector c1 = (FloatVector) ((LongVector) b0.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b1.reinterpretShape(LONGS, 0)).and(HIGH))
+            FloatVector c1 = (FloatVector) e0.lanewise(VectorOperators.LSHR, 32).or(e1.and(HIGH))
                     .reinterpretShape(FLOATS, 0);
-            FloatVector c2 = (FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b3.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+            FloatVector c2 = (FloatVector) e2.and(LOW).or(e3.lanewise(VectorOperators.LSHL, 32))
                     .reinterpretShape(FLOATS, 0);
-            FloatVector c3 = (FloatVector) ((LongVector) b2.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b3.reinterpretShape(LONGS, 0)).and(HIGH))
+            FloatVector c3 = (FloatVector) e2.lanewise(VectorOperators.LSHR, 32).or(e3.and(HIGH))
                     .reinterpretShape(FLOATS, 0);
-            FloatVector c4 = (FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b5.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+            FloatVector c4 = (FloatVector) e4.and(LOW).or(e5.lanewise(VectorOperators.LSHL, 32))
                     .reinterpretShape(FLOATS, 0);
-            FloatVector c5 = (FloatVector) ((LongVector) b4.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b5.reinterpretShape(LONGS, 0)).and(HIGH))
+            FloatVector c5 = (FloatVector) e4.lanewise(VectorOperators.LSHR, 32).or(e5.and(HIGH))
                     .reinterpretShape(FLOATS, 0);
-            FloatVector c6 = (FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).and(LOW).or(((LongVector) b7.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHL, 32))
+            FloatVector c6 = (FloatVector) e6.and(LOW).or(e7.lanewise(VectorOperators.LSHL, 32))
                     .reinterpretShape(FLOATS, 0);
-            FloatVector c7 = (FloatVector) ((LongVector) b6.reinterpretShape(LONGS, 0)).lanewise(VectorOperators.LSHR, 32).or(((LongVector) b7.reinterpretShape(LONGS, 0)).and(HIGH))
+            FloatVector c7 = (FloatVector) e6.lanewise(VectorOperators.LSHR, 32).or(e7.and(HIGH))
                     .reinterpretShape(FLOATS, 0);
             """;
 }
