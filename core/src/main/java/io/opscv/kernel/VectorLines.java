@@ -13,11 +13,6 @@ import jdk.incubator.vector.VectorSpecies;
  */
 final class VectorLines {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
-    /**
-     * All lanes: the loop-carried sums add under it, as everywhere in the kernels (an unmasked add compiled without its
-     * intrinsic in some processes, boxing every vector of the loop; see KERNELS.md, "JIT state").
-     */
-    private static final VectorMask<Float> ALL = FLOATS.maskAll(true);
     private static final int LANES = FLOATS.length();
     /** Lines summed side by side. */
     static final int LINES = 4;
@@ -99,14 +94,14 @@ final class VectorLines {
             FloatVector v1 = FloatVector.fromArray(FLOATS, from, at + step);
             FloatVector v2 = FloatVector.fromArray(FLOATS, from, at + 2 * step);
             FloatVector v3 = FloatVector.fromArray(FLOATS, from, at + 3 * step);
-            c0 = c0.add(v0.mul(left), ALL);
-            c1 = c1.add(v1.mul(left), ALL);
-            c2 = c2.add(v2.mul(left), ALL);
-            c3 = c3.add(v3.mul(left), ALL);
-            n0 = n0.add(v0.mul(right), ALL);
-            n1 = n1.add(v1.mul(right), ALL);
-            n2 = n2.add(v2.mul(right), ALL);
-            n3 = n3.add(v3.mul(right), ALL);
+            c0 = c0.add(v0.mul(left));
+            c1 = c1.add(v1.mul(left));
+            c2 = c2.add(v2.mul(left));
+            c3 = c3.add(v3.mul(left));
+            n0 = n0.add(v0.mul(right));
+            n1 = n1.add(v1.mul(right));
+            n2 = n2.add(v2.mul(right));
+            n3 = n3.add(v3.mul(right));
             p += s;
         }
         if (end > 0) {
@@ -142,10 +137,10 @@ final class VectorLines {
         for (int j = jFrom; j < bounds[last + 1]; j++) {
             float weight = t.w1[j];
             int at = base + j * LANES;
-            s0 = s0.add(FloatVector.fromArray(FLOATS, from, at).mul(weight), ALL);
-            s1 = s1.add(FloatVector.fromArray(FLOATS, from, at + step).mul(weight), ALL);
-            s2 = s2.add(FloatVector.fromArray(FLOATS, from, at + 2 * step).mul(weight), ALL);
-            s3 = s3.add(FloatVector.fromArray(FLOATS, from, at + 3 * step).mul(weight), ALL);
+            s0 = s0.add(FloatVector.fromArray(FLOATS, from, at).mul(weight));
+            s1 = s1.add(FloatVector.fromArray(FLOATS, from, at + step).mul(weight));
+            s2 = s2.add(FloatVector.fromArray(FLOATS, from, at + 2 * step).mul(weight));
+            s3 = s3.add(FloatVector.fromArray(FLOATS, from, at + 3 * step).mul(weight));
         }
         for (int j = Math.max(jFrom, bounds[last + 1]); j < bounds[last + 2]; j++) {
             float left = t.w0[j];
@@ -155,10 +150,10 @@ final class VectorLines {
             FloatVector v1 = FloatVector.fromArray(FLOATS, from, at + step);
             FloatVector v2 = FloatVector.fromArray(FLOATS, from, at + 2 * step);
             FloatVector v3 = FloatVector.fromArray(FLOATS, from, at + 3 * step);
-            s0 = s0.add(v0.mul(left), ALL).add(v0.mul(right), ALL);
-            s1 = s1.add(v1.mul(left), ALL).add(v1.mul(right), ALL);
-            s2 = s2.add(v2.mul(left), ALL).add(v2.mul(right), ALL);
-            s3 = s3.add(v3.mul(left), ALL).add(v3.mul(right), ALL);
+            s0 = s0.add(v0.mul(left)).add(v0.mul(right));
+            s1 = s1.add(v1.mul(left)).add(v1.mul(right));
+            s2 = s2.add(v2.mul(left)).add(v2.mul(right));
+            s3 = s3.add(v3.mul(left)).add(v3.mul(right));
         }
         s0.intoArray(to, o);
         s1.intoArray(to, o + LANES);
@@ -185,10 +180,10 @@ final class VectorLines {
             for (int k = 0; k < n; k++) {
                 float weight = weights[w + k];
                 int at = g + k * LANES;
-                s0 = s0.add(FloatVector.fromArray(FLOATS, from, at).mul(weight), ALL);
-                s1 = s1.add(FloatVector.fromArray(FLOATS, from, at + step).mul(weight), ALL);
-                s2 = s2.add(FloatVector.fromArray(FLOATS, from, at + 2 * step).mul(weight), ALL);
-                s3 = s3.add(FloatVector.fromArray(FLOATS, from, at + 3 * step).mul(weight), ALL);
+                s0 = s0.add(FloatVector.fromArray(FLOATS, from, at).mul(weight));
+                s1 = s1.add(FloatVector.fromArray(FLOATS, from, at + step).mul(weight));
+                s2 = s2.add(FloatVector.fromArray(FLOATS, from, at + 2 * step).mul(weight));
+                s3 = s3.add(FloatVector.fromArray(FLOATS, from, at + 3 * step).mul(weight));
             }
             int o = (i * outStride + q) * LANES;
             s0.intoArray(to, o);

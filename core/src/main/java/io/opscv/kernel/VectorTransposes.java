@@ -2,10 +2,8 @@ package io.opscv.kernel;
 
 import io.opscv.runtime.DataType;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
-import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -13,7 +11,7 @@ import jdk.incubator.vector.VectorSpecies;
  * The vector provider's transposes between rows and lanes: log2(lanes) rounds of zips. Round after round,
  * rows k and k + lanes/2 become rows 2k and 2k + 1 by interleaving their low halves and their high halves
  * (one two-source permute each); after log2(lanes) rounds row m holds column m. At 16 lanes the four rounds
- * run on locals ({@link RowTransposes#transpose16}: the JIT keeps only locals in registers). At 8 lanes (AVX2) a
+ * run on locals ({@link #transpose16}: the JIT keeps only locals in registers). At 8 lanes (AVX2) a
  * two-source permute is two permutes and a blend, so the transposes swap blocks instead ({@link RowTransposes}).
  * At other widths each round goes through a small L1 buffer, which keeps every vector local to one loop body.
  */
@@ -21,7 +19,6 @@ final class VectorTransposes {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, FLOATS.vectorShape());
     private static final int LANES = FLOATS.length();
-    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     /** Rounds of zips in a transpose. */
     private static final int ROUNDS = Integer.numberOfTrailingZeros(LANES);
     private static final IntVector ZIP_LOW = zip(0);
@@ -45,7 +42,7 @@ final class VectorTransposes {
     static void toLanes(float[] rows, int rowsAt, int rowStride, int count, float[] lanes, int at, float[] spare) {
         for (int c = 0; c < count; c += LANES) {
             if (LANES == 16) {
-                RowTransposes.transpose16(rows, rowsAt + c, rowStride, lanes, at + c * LANES, LANES);
+                transpose16(rows, rowsAt + c, rowStride, lanes, at + c * LANES, LANES);
                 continue;
             }
             if (LANES == 8) {
@@ -70,7 +67,7 @@ final class VectorTransposes {
         for (int c = 0; c < count; c += LANES) {
             int n = Math.min(LANES, count - c);
             if (LANES == 16 && n == LANES) {
-                RowTransposes.transpose16(lanes, at + c * LANES, LANES, rows, rowsAt + c, rowStride);
+                transpose16(lanes, at + c * LANES, LANES, rows, rowsAt + c, rowStride);
                 continue;
             }
             if (LANES == 8 && n == LANES) {
@@ -89,7 +86,7 @@ final class VectorTransposes {
             // a vector move, masked for a partial block (an arraycopy call per row costs more than the transpose).
             int result;
             if (LANES == 16) {
-                RowTransposes.transpose16(lanes, at + c * LANES, LANES, spare, 0, LANES);
+                transpose16(lanes, at + c * LANES, LANES, spare, 0, LANES);
                 result = 0;
             } else if (LANES == 8) {
                 RowTransposes.fromLanesArray(lanes, at + c * LANES, LANES, spare, 0, LANES);
@@ -115,20 +112,12 @@ final class VectorTransposes {
 
     /**
      * {@link KernelProvider#rowsToLanes}: at 8 lanes, FLOAT, BF16 and FLOAT16 rows straight into the lanes ({@link
-     * RowTransposes}; at 16 lanes FLOAT and BF16 rows, {@link #rowsToLanes16}), a partial group's lanes past its rows
-     * reading its last row again ({@link #repeatLastStart}; not FLOAT16); a partial last block read whole where the
-     * segment holds every row's vector (its lanes past the rows are slack), else decoded row by row into {@code
-     * spare} and transposed from there.
+     * RowTransposes}), a partial group's lanes past its rows reading its last row again ({@link #repeatLastStart}; not
+     * FLOAT16); a partial last block read whole where the segment holds every row's vector (its lanes past the rows
+     * are slack), else decoded row by row into {@code spare} and transposed from there.
      */
     static boolean rowsToLanes(MemorySegment seg, DataType type, long[] starts, int rows, long from, int count,
                                float[] lanes, float[] spare) {
-        if (sixteen(type)) {
-            if (wholeRun(starts, rows, from, count)) {
-                return false;
-            }
-            rowsToLanes16(seg, type, starts, rows, from, count, lanes, spare);
-            return true;
-        }
         if (!RowTransposes.APPLIES || type != DataType.FLOAT && type != DataType.BF16 && type != DataType.FLOAT16
                 || rows < LANES && type == DataType.FLOAT16) {
             // A partial group of FP16 rows, written through the tile anyway, measured no faster read straight.
@@ -155,107 +144,6 @@ final class VectorTransposes {
         return true;
     }
 
-    /** Whether rows of this dtype go straight at 16 lanes: FLOAT, and BF16 as pairs on a little-endian machine. */
-    private static boolean sixteen(DataType type) {
-        return RowTransposes.APPLIES16
-                && (type == DataType.FLOAT || type == DataType.BF16 && ORDER == ByteOrder.LITTLE_ENDIAN);
-    }
-
-    /**
-     * {@link #rowsToLanes} at 16 lanes: FLOAT 16 positions a call ({@link RowTransposes#toLanes16Float}), BF16 32, as
-     * pairs of positions in 32-bit lanes transposed and then widened ({@link RowTransposes#toPairs16Bf16}, {@link
-     * #unpackBf16}: a 16 × 16 block that widens is too large for C1); the lanes past a partial group's rows reading
-     * its last row again; a partial last block read whole where the segment holds it and the lanes have room, else
-     * decoded row by row into {@code spare} and transposed from there.
-     */
-    private static void rowsToLanes16(MemorySegment seg, DataType type, long[] starts, int rows, long from, int count,
-                                      float[] lanes, float[] spare) {
-        repeatLastStart(starts, rows);
-        boolean bf16 = type == DataType.BF16;
-        int block = bf16 ? 2 * LANES : LANES;
-        int whole = count / block * block;
-        int tail = whole;
-        if (whole < count) {
-            // A held last block of BF16 with at most 16 positions left widens only its first 8 pairs: the lanes end
-            // at position roundUp(count, 16).
-            boolean held = true;
-            for (int l = 0; l < LANES; l++) {
-                held &= (starts[l] + from + whole + block) * type.byteSize() <= seg.byteSize();
-            }
-            if (held) {
-                tail = count;
-            } else {
-                for (int c = whole; c < count; c += LANES) {
-                    for (int l = 0; l < LANES; l++) {
-                        ElementCodec.decode(seg, type, starts[l] + from + c, 1, Math.min(LANES, count - c), spare,
-                                l * LANES);
-                    }
-                    RowTransposes.transpose16(spare, 0, LANES, lanes, c * LANES, LANES);
-                }
-            }
-        }
-        for (int c = 0; c < tail; c += block) {
-            if (bf16) {
-                RowTransposes.toPairs16Bf16(seg, starts, from + c, spare, 0);
-                unpackBf16(spare, lanes, c * LANES, Math.min(LANES, (tail - c + 1) / 2));
-            } else {
-                RowTransposes.toLanes16Float(seg, starts, from + c, lanes, c * LANES);
-            }
-        }
-    }
-
-    /**
-     * The lanes of {@code pairs} vectors of BF16 pairs ({@link RowTransposes#toPairs16Bf16}) widened into the lanes
-     * at {@code at}: pair m's low halves, shifted up, are position 2m, its high halves, masked, position 2m + 1.
-     */
-    static void unpackBf16(float[] pairs, float[] lanes, int at, int count) {
-        for (int m = 0; m < count; m++) {
-            IntVector v = (IntVector) FloatVector.fromArray(FLOATS, pairs, m * LANES).reinterpretShape(INTS, 0);
-            ((FloatVector) v.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
-                    .intoArray(lanes, at + 2 * m * LANES);
-            ((FloatVector) v.and(0xffff0000).reinterpretShape(FLOATS, 0)).intoArray(lanes, at + (2 * m + 1) * LANES);
-        }
-    }
-
-    /**
-     * The inverse of {@link #unpackBf16}: 32 positions of the lanes at {@code at}, each rounded to BF16 as {@link
-     * ElementCodec#floatToBf16} does, packed in pairs into {@code pairs} for {@link RowTransposes#fromPairs16Bf16}.
-     */
-    static void packBf16(float[] lanes, int at, float[] pairs) {
-        for (int m = 0; m < LANES; m++) {
-            IntVector even = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + 2 * m * LANES)
-                    .reinterpretShape(INTS, 0);
-            IntVector odd = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (2 * m + 1) * LANES)
-                    .reinterpretShape(INTS, 0);
-            // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN keeps its top
-            // half, quieted.
-            IntVector evenTop = even.lanewise(VectorOperators.LSHR, 16);
-            IntVector evenHalf = even.add(0x7fff).add(evenTop.and(1)).lanewise(VectorOperators.LSHR, 16)
-                    .blend(evenTop.or(0x0040), even.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-            IntVector oddTop = odd.lanewise(VectorOperators.LSHR, 16);
-            IntVector oddHalf = odd.add(0x7fff).add(oddTop.and(1)).lanewise(VectorOperators.LSHR, 16)
-                    .blend(oddTop.or(0x0040), odd.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-            ((FloatVector) evenHalf.or(oddHalf.lanewise(VectorOperators.LSHL, 16)).reinterpretShape(FLOATS, 0))
-                    .intoArray(pairs, m * LANES);
-        }
-    }
-
-    /**
-     * Whether the rows are whole and end to end, one run of memory: at 16 lanes that run copied in one piece and
-     * transposed from L1 costs less than 16 rows side by side straight from memory (small 2-D maps in lanes).
-     */
-    private static boolean wholeRun(long[] starts, int rows, long from, int count) {
-        if (from != 0) {
-            return false;
-        }
-        for (int l = 1; l < rows; l++) {
-            if (starts[l] != starts[l - 1] + count) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
      * A block of the 8 rows, its first {@code count} positions decoded by the codec into {@code spare} and the block
      * transposed into the lanes at {@code at} (its positions past count are slack): a partial last block that ends
@@ -271,14 +159,12 @@ final class VectorTransposes {
 
     /**
      * {@link KernelProvider#lanesToRows}: at 8 lanes, FLOAT and BF16 rows straight from the lanes ({@link
-     * RowTransposes}; at 16 lanes FLOAT and BF16 rows, {@link #lanesToRows16}), a partial group's lanes past its rows
-     * repeating its last row; a partial last block transposed into {@code spare} and rounded row by row by the codec.
+     * RowTransposes}), a partial group's lanes past its rows repeating its last row; a partial last block transposed
+     * into {@code spare} and rounded row by row by the codec.
      */
     static boolean lanesToRows(float[] lanes, int count, MemorySegment seg, DataType type, long[] starts, int rows,
                                long from, float[] spare) {
-        boolean sixteen = sixteen(type);
-        if (sixteen ? wholeRun(starts, rows, from, count)
-                : !RowTransposes.APPLIES || type != DataType.FLOAT && type != DataType.BF16) {
+        if (!RowTransposes.APPLIES || type != DataType.FLOAT && type != DataType.BF16) {
             return false;
         }
         if (rows < LANES) {
@@ -287,10 +173,6 @@ final class VectorTransposes {
             for (int k = 0; k < count; k++) {
                 java.util.Arrays.fill(lanes, k * LANES + rows, (k + 1) * LANES, lanes[k * LANES + rows - 1]);
             }
-        }
-        if (sixteen) {
-            lanesToRows16(lanes, count, seg, type, starts, rows, from, spare);
-            return true;
         }
         int whole = count / LANES * LANES;
         if (type == DataType.FLOAT) {
@@ -308,46 +190,130 @@ final class VectorTransposes {
     }
 
     /**
-     * {@link #lanesToRows} at 16 lanes: FLOAT 16 positions a call ({@link RowTransposes#fromLanes16Float}), BF16 32,
-     * rounded and packed in pairs first ({@link #packBf16}, {@link RowTransposes#fromPairs16Bf16}); a partial last
-     * block transposed into {@code spare} 16 positions at a time and stored a masked vector a row ({@link
-     * VectorCodec}: a codec call per row costs more than its few elements).
-     */
-    private static void lanesToRows16(float[] lanes, int count, MemorySegment seg, DataType type, long[] starts,
-                                      int rows, long from, float[] spare) {
-        boolean bf16 = type == DataType.BF16;
-        int block = bf16 ? 2 * LANES : LANES;
-        int whole = count / block * block;
-        for (int c = 0; c < whole; c += block) {
-            if (bf16) {
-                packBf16(lanes, c * LANES, spare);
-                RowTransposes.fromPairs16Bf16(spare, 0, seg, starts, from + c);
-            } else {
-                RowTransposes.fromLanes16Float(lanes, c * LANES, seg, starts, from + c);
-            }
-        }
-        for (int c = whole; c < count; c += LANES) {
-            RowTransposes.transpose16(lanes, c * LANES, LANES, spare, 0, LANES);
-            int n = Math.min(LANES, count - c);
-            for (int l = 0; l < rows; l++) {
-                if (bf16) {
-                    VectorCodec.roundBf16(spare, l * LANES, 1, seg, starts[l] + from + c, LANES, n);
-                } else {
-                    VectorCodec.storeFloats(spare, l * LANES, 1, seg, starts[l] + from + c, LANES, n);
-                }
-            }
-        }
-    }
-
-    /**
      * A partial group's lanes past its {@code rows} rows take the last row's start: they read that row again (its
-     * lanes are dropped), so the transposes in registers serve a partial group as a whole one, where a run per row
-     * into a tile and a transpose from there cost more.
+     * lanes are dropped), so the 8 × 8 transposes serve a partial group as a whole one, where a run per row into a
+     * tile and a transpose from there cost more.
      */
     private static void repeatLastStart(long[] starts, int rows) {
         for (int l = rows; l < LANES; l++) {
             starts[l] = starts[rows - 1];
         }
+    }
+
+    /** A 16 × 16 transpose in registers: {@link #zipRound}'s four rounds on locals (the JIT keeps only locals in registers). */
+    private static void transpose16(float[] src, int srcAt, int srcStride, float[] dst, int dstAt, int dstStride) {
+        IntVector r0 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 0 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r1 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 1 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r2 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 2 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r3 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 3 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r4 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 4 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r5 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 5 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r6 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 6 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r7 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 7 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r8 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 8 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r9 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 9 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r10 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 10 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r11 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 11 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r12 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 12 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r13 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 13 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r14 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 14 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r15 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 15 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector a0 = ZIP_LOW.selectFrom(r0, r8);
+        IntVector a1 = ZIP_HIGH.selectFrom(r0, r8);
+        IntVector a2 = ZIP_LOW.selectFrom(r1, r9);
+        IntVector a3 = ZIP_HIGH.selectFrom(r1, r9);
+        IntVector a4 = ZIP_LOW.selectFrom(r2, r10);
+        IntVector a5 = ZIP_HIGH.selectFrom(r2, r10);
+        IntVector a6 = ZIP_LOW.selectFrom(r3, r11);
+        IntVector a7 = ZIP_HIGH.selectFrom(r3, r11);
+        IntVector a8 = ZIP_LOW.selectFrom(r4, r12);
+        IntVector a9 = ZIP_HIGH.selectFrom(r4, r12);
+        IntVector a10 = ZIP_LOW.selectFrom(r5, r13);
+        IntVector a11 = ZIP_HIGH.selectFrom(r5, r13);
+        IntVector a12 = ZIP_LOW.selectFrom(r6, r14);
+        IntVector a13 = ZIP_HIGH.selectFrom(r6, r14);
+        IntVector a14 = ZIP_LOW.selectFrom(r7, r15);
+        IntVector a15 = ZIP_HIGH.selectFrom(r7, r15);
+        IntVector b0 = ZIP_LOW.selectFrom(a0, a8);
+        IntVector b1 = ZIP_HIGH.selectFrom(a0, a8);
+        IntVector b2 = ZIP_LOW.selectFrom(a1, a9);
+        IntVector b3 = ZIP_HIGH.selectFrom(a1, a9);
+        IntVector b4 = ZIP_LOW.selectFrom(a2, a10);
+        IntVector b5 = ZIP_HIGH.selectFrom(a2, a10);
+        IntVector b6 = ZIP_LOW.selectFrom(a3, a11);
+        IntVector b7 = ZIP_HIGH.selectFrom(a3, a11);
+        IntVector b8 = ZIP_LOW.selectFrom(a4, a12);
+        IntVector b9 = ZIP_HIGH.selectFrom(a4, a12);
+        IntVector b10 = ZIP_LOW.selectFrom(a5, a13);
+        IntVector b11 = ZIP_HIGH.selectFrom(a5, a13);
+        IntVector b12 = ZIP_LOW.selectFrom(a6, a14);
+        IntVector b13 = ZIP_HIGH.selectFrom(a6, a14);
+        IntVector b14 = ZIP_LOW.selectFrom(a7, a15);
+        IntVector b15 = ZIP_HIGH.selectFrom(a7, a15);
+        IntVector c0 = ZIP_LOW.selectFrom(b0, b8);
+        IntVector c1 = ZIP_HIGH.selectFrom(b0, b8);
+        IntVector c2 = ZIP_LOW.selectFrom(b1, b9);
+        IntVector c3 = ZIP_HIGH.selectFrom(b1, b9);
+        IntVector c4 = ZIP_LOW.selectFrom(b2, b10);
+        IntVector c5 = ZIP_HIGH.selectFrom(b2, b10);
+        IntVector c6 = ZIP_LOW.selectFrom(b3, b11);
+        IntVector c7 = ZIP_HIGH.selectFrom(b3, b11);
+        IntVector c8 = ZIP_LOW.selectFrom(b4, b12);
+        IntVector c9 = ZIP_HIGH.selectFrom(b4, b12);
+        IntVector c10 = ZIP_LOW.selectFrom(b5, b13);
+        IntVector c11 = ZIP_HIGH.selectFrom(b5, b13);
+        IntVector c12 = ZIP_LOW.selectFrom(b6, b14);
+        IntVector c13 = ZIP_HIGH.selectFrom(b6, b14);
+        IntVector c14 = ZIP_LOW.selectFrom(b7, b15);
+        IntVector c15 = ZIP_HIGH.selectFrom(b7, b15);
+        IntVector d0 = ZIP_LOW.selectFrom(c0, c8);
+        IntVector d1 = ZIP_HIGH.selectFrom(c0, c8);
+        IntVector d2 = ZIP_LOW.selectFrom(c1, c9);
+        IntVector d3 = ZIP_HIGH.selectFrom(c1, c9);
+        IntVector d4 = ZIP_LOW.selectFrom(c2, c10);
+        IntVector d5 = ZIP_HIGH.selectFrom(c2, c10);
+        IntVector d6 = ZIP_LOW.selectFrom(c3, c11);
+        IntVector d7 = ZIP_HIGH.selectFrom(c3, c11);
+        IntVector d8 = ZIP_LOW.selectFrom(c4, c12);
+        IntVector d9 = ZIP_HIGH.selectFrom(c4, c12);
+        IntVector d10 = ZIP_LOW.selectFrom(c5, c13);
+        IntVector d11 = ZIP_HIGH.selectFrom(c5, c13);
+        IntVector d12 = ZIP_LOW.selectFrom(c6, c14);
+        IntVector d13 = ZIP_HIGH.selectFrom(c6, c14);
+        IntVector d14 = ZIP_LOW.selectFrom(c7, c15);
+        IntVector d15 = ZIP_HIGH.selectFrom(c7, c15);
+        ((FloatVector) d0.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 0 * dstStride);
+        ((FloatVector) d1.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 1 * dstStride);
+        ((FloatVector) d2.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 2 * dstStride);
+        ((FloatVector) d3.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 3 * dstStride);
+        ((FloatVector) d4.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 4 * dstStride);
+        ((FloatVector) d5.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 5 * dstStride);
+        ((FloatVector) d6.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 6 * dstStride);
+        ((FloatVector) d7.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 7 * dstStride);
+        ((FloatVector) d8.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 8 * dstStride);
+        ((FloatVector) d9.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 9 * dstStride);
+        ((FloatVector) d10.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 10 * dstStride);
+        ((FloatVector) d11.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 11 * dstStride);
+        ((FloatVector) d12.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 12 * dstStride);
+        ((FloatVector) d13.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 13 * dstStride);
+        ((FloatVector) d14.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 14 * dstStride);
+        ((FloatVector) d15.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 15 * dstStride);
     }
 
     /** One round: rows k and k + lanes/2 of src (rows {@code stride} apart) become rows 2k and 2k + 1 of dst. */
