@@ -75,6 +75,7 @@ class PixelRowsTest {
     void combinedPixelRowsAreBothPassesApart() {
         Random random = new Random(13);
         int taken = 0;
+        int required = 0;
         for (int trial = 0; trial < 1500; trial++) {
             LinearTable t = RowSumsTest.table(random, 1 + random.nextInt(trial % 3 == 0 ? 120 : 24));
             if (t.identity()) {
@@ -112,6 +113,7 @@ class PixelRowsTest {
                             out, at);
                     if (provider == VECTOR && pix >= VECTOR.lanes() && type != DataType.FLOAT16) {
                         assertTrue(done, label);
+                        required++;
                     }
                     if (done) {
                         taken++;
@@ -125,7 +127,8 @@ class PixelRowsTest {
                 }
             }
         }
-        assertTrue(taken > 300, "combined rows taken: " + taken);
+        // Enough trials must combine, at any width (fewer pixel counts reach 16 lanes than 8).
+        assertTrue(required > 250 && taken >= required, "combined rows taken: " + taken + ", required " + required);
     }
 
     /** A row of random values (NaN, infinities and -0 among them) in a tensor of {@code type}, and its values. */
