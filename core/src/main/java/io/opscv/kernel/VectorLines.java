@@ -123,42 +123,36 @@ final class VectorLines {
     /**
      * The last input of lines q .. q + 3, its sums at their place in {@code to} continued: its right-tap terms
      * from position {@code jFrom} on, then per position its left-tap and right-tap terms (both taps are it).
+     * Each term goes through {@code to} (a load and a store in L1 per position): this method is compiled on its
+     * own, and sums carried from one iteration to the next as vectors were boxed, every term of every call, in
+     * some processes (each loop runs a few positions, so the loads cost little).
      */
     private static void lastInput(LinearTable t, int q, float[] from, float[] to, int outStride, int jFrom) {
         final int[] bounds = t.bounds;
         final int last = t.lin() - 1;
         final int step = t.lout() * LANES;
         final int base = q * step;
-        int o = (last * outStride + q) * LANES;
-        FloatVector s0 = FloatVector.fromArray(FLOATS, to, o);
-        FloatVector s1 = FloatVector.fromArray(FLOATS, to, o + LANES);
-        FloatVector s2 = FloatVector.fromArray(FLOATS, to, o + 2 * LANES);
-        FloatVector s3 = FloatVector.fromArray(FLOATS, to, o + 3 * LANES);
+        final int o = (last * outStride + q) * LANES;
         for (int j = jFrom; j < bounds[last + 1]; j++) {
             float weight = t.w1[j];
             int at = base + j * LANES;
-            s0 = s0.add(FloatVector.fromArray(FLOATS, from, at).mul(weight));
-            s1 = s1.add(FloatVector.fromArray(FLOATS, from, at + step).mul(weight));
-            s2 = s2.add(FloatVector.fromArray(FLOATS, from, at + 2 * step).mul(weight));
-            s3 = s3.add(FloatVector.fromArray(FLOATS, from, at + 3 * step).mul(weight));
+            for (int k = 0; k < LINES; k++) {
+                int s = o + k * LANES;
+                FloatVector.fromArray(FLOATS, to, s)
+                        .add(FloatVector.fromArray(FLOATS, from, at + k * step).mul(weight))
+                        .intoArray(to, s);
+            }
         }
         for (int j = Math.max(jFrom, bounds[last + 1]); j < bounds[last + 2]; j++) {
             float left = t.w0[j];
             float right = t.w1[j];
             int at = base + j * LANES;
-            FloatVector v0 = FloatVector.fromArray(FLOATS, from, at);
-            FloatVector v1 = FloatVector.fromArray(FLOATS, from, at + step);
-            FloatVector v2 = FloatVector.fromArray(FLOATS, from, at + 2 * step);
-            FloatVector v3 = FloatVector.fromArray(FLOATS, from, at + 3 * step);
-            s0 = s0.add(v0.mul(left)).add(v0.mul(right));
-            s1 = s1.add(v1.mul(left)).add(v1.mul(right));
-            s2 = s2.add(v2.mul(left)).add(v2.mul(right));
-            s3 = s3.add(v3.mul(left)).add(v3.mul(right));
+            for (int k = 0; k < LINES; k++) {
+                int s = o + k * LANES;
+                FloatVector v = FloatVector.fromArray(FLOATS, from, at + k * step);
+                FloatVector.fromArray(FLOATS, to, s).add(v.mul(left)).add(v.mul(right)).intoArray(to, s);
+            }
         }
-        s0.intoArray(to, o);
-        s1.intoArray(to, o + LANES);
-        s2.intoArray(to, o + 2 * LANES);
-        s3.intoArray(to, o + 3 * LANES);
     }
 
     /** The gather form for lines q .. q + 3: each input's terms in one loop (as in sumLanes), four chains. */
