@@ -184,7 +184,7 @@ final class VectorRowSums {
     /**
      * Four rows of the sums, row k's gradOut {@code offk} after row 0's ({@code 0 <= off1 <= off2 <= off3}) and
      * its sums element e at {@code yk[e - yBasek]}: each slot's index, weight and flags are loaded once for the four.
-     * Four-vector windows slide where each slot's lanes lie within two vectors ({@link #slideFour}), else go two rows
+     * Four-vector windows slide where each slot's lanes lie within two vectors (the QUAD loop here), else go two rows
      * at a time (sixteen window vectors at once would not stay in registers).
      */
     private static void sumFour(RowSums sums, int e0, int e1, float[] g, int gBase, int off1, int off2, int off3,
@@ -201,6 +201,10 @@ final class VectorRowSums {
         final int[] at = windows.rel();
         final byte[] near = windows.near();
         final boolean[] slides = windows.slides();
+        final int[] lift = windows.lift();
+        final int[] slid = windows.slid();
+        final byte[] slidNear = windows.slidNear();
+        final int vectors = bases.length;
         final int period = sums.period;
         int e = Math.min(e1, (e0 + LANES - 1) / LANES * LANES);
         scalar(sums, e0, e, g, gBase, off1, off2, off3, y0, yBase0, y1, yBase1, y2, yBase2, y3, yBase3);
@@ -226,12 +230,7 @@ final class VectorRowSums {
                 continue;
             }
             int end = p + slots[v] * n;
-            if (kind == TapWindows.QUAD && slides[v]) {
-                slideFour(w, has, windows, v, p, end, n, g, from, off1, off2, off3, y0, e - yBase0, y1, e - yBase1,
-                        y2, e - yBase2, y3, e - yBase3, count);
-                continue;
-            }
-            if (kind == TapWindows.QUAD) {
+            if (kind == TapWindows.QUAD && !slides[v]) {
                 quadTwo(w, has, near, at, p, end, n, g, from, off1, y0, e - yBase0, y1, e - yBase1, count);
                 quadTwo(w, has, near, at, p, end, n, g, from + off2, off3 - off2, y2, e - yBase2, y3, e - yBase3,
                         count);
@@ -244,7 +243,43 @@ final class VectorRowSums {
             int f1 = from + off1;
             int f2 = from + off2;
             int f3 = from + off3;
-            if (kind == TapWindows.SPAN) {
+            if (kind == TapWindows.QUAD) {
+                // A sliding window (TapWindows.slides): each slot loads the two vectors its lanes lie in
+                // and permutes those, where quadTwo permutes all four window vectors. In this loop rather than a
+                // method of its own: compiled on its own, its sums carried from slot to slot were boxed, every
+                // slot of every call, in some processes.
+                for (int q = p, slot = v; q < end; q += n, slot += vectors) {
+                    IntVector index = NEAR == null ? IntVector.fromArray(INTS, slid, q)
+                            : (IntVector) ByteVector.fromArray(NEAR, slidNear, q)
+                            .convertShape(VectorOperators.B2I, INTS, 0);
+                    FloatVector weight = FloatVector.fromArray(FLOATS, w, q);
+                    VectorMask<Float> term = VectorMask.fromArray(FLOATS, has, q);
+                    int g0 = from + lift[slot];
+                    int g1 = g0 + off1;
+                    int g2 = g0 + off2;
+                    int g3 = g0 + off3;
+                    FloatVector t0 = (FloatVector) index.selectFrom(
+                            (IntVector) FloatVector.fromArray(FLOATS, g, g0).reinterpretShape(INTS, 0),
+                            (IntVector) FloatVector.fromArray(FLOATS, g, g0 + LANES).reinterpretShape(INTS, 0))
+                            .reinterpretShape(FLOATS, 0);
+                    s0 = s0.add(t0.mul(weight), term);
+                    FloatVector t1 = (FloatVector) index.selectFrom(
+                            (IntVector) FloatVector.fromArray(FLOATS, g, g1).reinterpretShape(INTS, 0),
+                            (IntVector) FloatVector.fromArray(FLOATS, g, g1 + LANES).reinterpretShape(INTS, 0))
+                            .reinterpretShape(FLOATS, 0);
+                    s1 = s1.add(t1.mul(weight), term);
+                    FloatVector t2 = (FloatVector) index.selectFrom(
+                            (IntVector) FloatVector.fromArray(FLOATS, g, g2).reinterpretShape(INTS, 0),
+                            (IntVector) FloatVector.fromArray(FLOATS, g, g2 + LANES).reinterpretShape(INTS, 0))
+                            .reinterpretShape(FLOATS, 0);
+                    s2 = s2.add(t2.mul(weight), term);
+                    FloatVector t3 = (FloatVector) index.selectFrom(
+                            (IntVector) FloatVector.fromArray(FLOATS, g, g3).reinterpretShape(INTS, 0),
+                            (IntVector) FloatVector.fromArray(FLOATS, g, g3 + LANES).reinterpretShape(INTS, 0))
+                            .reinterpretShape(FLOATS, 0);
+                    s3 = s3.add(t3.mul(weight), term);
+                }
+            } else if (kind == TapWindows.SPAN) {
                 // Every lane has the slot's term, with one weight. The adds are masked (all lanes) as the others
                 // are: an unmasked add of a loop-carried sum compiled without its intrinsic in some processes,
                 // boxing it.
@@ -338,59 +373,6 @@ final class VectorRowSums {
         VectorMask<Float> store = FLOATS.indexInRange(0, count);
         s0.intoArray(y0, to0, store);
         s1.intoArray(y1, to1, store);
-    }
-
-    /**
-     * Four rows of a sliding four-vector window's slots ({@link TapWindows#slides}): each slot loads the two vectors
-     * its lanes lie in and permutes those, where {@link #quadTwo} permutes all four window vectors; rows k from
-     * {@code offk} after row 0, their first {@code count} lanes stored.
-     */
-    private static void slideFour(float[] w, boolean[] has, TapWindows windows, int v, int p, int end, int n,
-                                  float[] g, int from, int off1, int off2, int off3, float[] y0, int to0, float[] y1,
-                                  int to1, float[] y2, int to2, float[] y3, int to3, int count) {
-        final int[] lift = windows.lift();
-        final int[] slid = windows.slid();
-        final byte[] slidNear = windows.slidNear();
-        final int vectors = windows.base().length;
-        FloatVector s0 = FloatVector.zero(FLOATS);
-        FloatVector s1 = s0;
-        FloatVector s2 = s0;
-        FloatVector s3 = s0;
-        for (int q = p, slot = v; q < end; q += n, slot += vectors) {
-            IntVector index = NEAR == null ? IntVector.fromArray(INTS, slid, q)
-                    : (IntVector) ByteVector.fromArray(NEAR, slidNear, q).convertShape(VectorOperators.B2I, INTS, 0);
-            FloatVector weight = FloatVector.fromArray(FLOATS, w, q);
-            VectorMask<Float> term = VectorMask.fromArray(FLOATS, has, q);
-            int f0 = from + lift[slot];
-            int f1 = f0 + off1;
-            int f2 = f0 + off2;
-            int f3 = f0 + off3;
-            FloatVector t0 = (FloatVector) index.selectFrom(
-                    (IntVector) FloatVector.fromArray(FLOATS, g, f0).reinterpretShape(INTS, 0),
-                    (IntVector) FloatVector.fromArray(FLOATS, g, f0 + LANES).reinterpretShape(INTS, 0))
-                    .reinterpretShape(FLOATS, 0);
-            s0 = s0.add(t0.mul(weight), term);
-            FloatVector t1 = (FloatVector) index.selectFrom(
-                    (IntVector) FloatVector.fromArray(FLOATS, g, f1).reinterpretShape(INTS, 0),
-                    (IntVector) FloatVector.fromArray(FLOATS, g, f1 + LANES).reinterpretShape(INTS, 0))
-                    .reinterpretShape(FLOATS, 0);
-            s1 = s1.add(t1.mul(weight), term);
-            FloatVector t2 = (FloatVector) index.selectFrom(
-                    (IntVector) FloatVector.fromArray(FLOATS, g, f2).reinterpretShape(INTS, 0),
-                    (IntVector) FloatVector.fromArray(FLOATS, g, f2 + LANES).reinterpretShape(INTS, 0))
-                    .reinterpretShape(FLOATS, 0);
-            s2 = s2.add(t2.mul(weight), term);
-            FloatVector t3 = (FloatVector) index.selectFrom(
-                    (IntVector) FloatVector.fromArray(FLOATS, g, f3).reinterpretShape(INTS, 0),
-                    (IntVector) FloatVector.fromArray(FLOATS, g, f3 + LANES).reinterpretShape(INTS, 0))
-                    .reinterpretShape(FLOATS, 0);
-            s3 = s3.add(t3.mul(weight), term);
-        }
-        VectorMask<Float> store = FLOATS.indexInRange(0, count);
-        s0.intoArray(y0, to0, store);
-        s1.intoArray(y1, to1, store);
-        s2.intoArray(y2, to2, store);
-        s3.intoArray(y3, to3, store);
     }
 
     /** The scalar loop on the four rows. */
