@@ -20,6 +20,8 @@ module io.opscv {
     requires static jdk.incubator.vector;
     // AvailableMemory's fallback outside Linux: the JVM's view of free physical memory.
     requires jdk.management;
+    // The sweep's recording of a case that boxed vectors (-Dopscv.sweep.boxedJfr); not needed otherwise.
+    requires static jdk.jfr;
 
     exports io.opscv;
     exports io.opscv.npy;

@@ -1,11 +1,16 @@
 package io.opscv.perf.sweep;
 
 import io.opscv.perf.PairedTiming;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
+import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import jdk.jfr.Recording;
 
 /**
  * Measures sweep cases one after the other, each in its own fixture: a warm-up until the operator's time
@@ -40,6 +45,9 @@ public final class SweepRunner {
     /** Bytes a call allocates beyond which its progress line flags it. */
     private static final long BOXED_BYTES = 16L << 20;
 
+    /** A folder for a JFR recording of each flagged case ({@link #recordBoxed}), from {@code -Dopscv.sweep.boxedJfr}. */
+    private static final String BOXED_JFR = System.getProperty("opscv.sweep.boxedJfr");
+
     /**
      * Warm-up in slices of a quarter of {@link #WARMUP_NANOS} (a call at least) until it has passed and the last slice
      * is no longer 10 % faster than the best (at most 5 × as long); then 7 rounds.
@@ -64,9 +72,33 @@ public final class SweepRunner {
                         before < 0 ? "" : String.format(Locale.ROOT, ", allocated %.1f MB a call%s", allocated / 1e6,
                                 allocated > BOXED_BYTES ? " (boxed vectors?)" : "")));
                 results.add(r);
+                if (BOXED_JFR != null && allocated > BOXED_BYTES) {
+                    recordBoxed(fixture, Path.of(BOXED_JFR, "cell" + index + ".jfr"));
+                }
             }
         }
         return results;
+    }
+
+    /**
+     * Five more calls of a case that allocated like boxed vectors, under a JFR recording of allocation samples with
+     * their stacks (and execution samples), written to {@code file}: which method boxes, in the process where it does
+     * (a recording for the whole sweep changes the processes' compilations and boxed none in two sweeps where plain
+     * ones did). Read it with {@code jfr print --events jdk.ObjectAllocationSample --stack-depth 12 FILE}.
+     */
+    private static void recordBoxed(SweepFixture fixture, Path file) {
+        try (Recording recording = new Recording()) {
+            recording.enable("jdk.ObjectAllocationSample").with("throttle", "2000/s").withStackTrace();
+            recording.enable("jdk.ExecutionSample").withPeriod(Duration.ofMillis(2));
+            recording.start();
+            for (int i = 0; i < 5; i++) {
+                fixture.runOperator();
+            }
+            recording.stop();
+            recording.dump(file);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Bytes allocated so far by all live threads (the kernels' workers too), or -1 where the JVM does not count. */
