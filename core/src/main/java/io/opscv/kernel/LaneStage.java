@@ -23,7 +23,7 @@ import java.lang.foreign.MemorySegment;
  *       16 × 16 transpose would be mostly padding); out: one run for the group</td></tr>
  *   <tr><td>s = 1, more than {@link #SHORT_POSITIONS} positions, where the provider moves such rows in registers (at
  *       8 lanes: FLOAT and BF16 both ways, FLOAT16 in; a partial group too, its lanes past the rows repeating its last
- *       row, but not in FLOAT16)</td>
+ *       row, but not in FLOAT16; at 16 lanes: FLOAT both ways, but not whole rows end to end)</td>
  *       <td>straight between memory and the lanes ({@link KernelProvider#rowsToLanes},
  *       {@link KernelProvider#lanesToRows}), no tile or group buffer: the copy into a tile took as long as the
  *       transpose</td></tr>

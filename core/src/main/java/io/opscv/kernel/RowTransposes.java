@@ -24,6 +24,9 @@ import jdk.incubator.vector.VectorSpecies;
  * and the lower row's lanes with bit d clear, a single-source permute and a blend a row (a
  * two-source permute is two permutes and a blend on AVX2). Round 1 swaps the halves of 64-bit lanes,
  * so it shifts and masks them: integer operations, where a permute and a blend took a third longer.
+ * At 16 lanes (AVX-512) a two-source permute is one instruction, so the 16 × 16 transposes zip
+ * ({@link #transpose16}), one block a call; FLOAT rows of a tensor go straight to the lanes and
+ * back that way too.
  */
 final class RowTransposes {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
@@ -42,8 +45,21 @@ final class RowTransposes {
     private static final long HIGH = ~LOW;
     private static final VectorMask<Float> BIT2 = APPLIES ? VectorMask.fromLong(FLOATS, 0b11001100) : null;
     private static final VectorMask<Float> BIT4 = APPLIES ? VectorMask.fromLong(FLOATS, 0b11110000) : null;
+    /** Whether the vectors have the 16 lanes of the 16 × 16 transposes. */
+    static final boolean APPLIES16 = FLOATS.length() == 16;
+    /** A zip's lane k takes lane from + k/2 of the first vector (k even) or of the second (k odd). */
+    private static final IntVector ZIP_LOW = APPLIES16 ? zip(0) : null;
+    private static final IntVector ZIP_HIGH = APPLIES16 ? zip(8) : null;
 
     private RowTransposes() {}
+
+    private static IntVector zip(int from) {
+        int[] index = new int[16];
+        for (int k = 0; k < 16; k++) {
+            index[k] = from + k / 2 + (k % 2 == 0 ? 0 : 16);
+        }
+        return IntVector.fromArray(INTS, index, 0);
+    }
 
     /**
      * {@code count} positions of 8 rows of a float array, row l from {@code rowsAt + l·rowStride},
@@ -658,5 +674,337 @@ final class RowTransposes {
             c6.intoArray(lanes, at + c * 8 + 6 * 8);
             c7.intoArray(lanes, at + c * 8 + 7 * 8);
         }
+    }
+
+    /** A 16 × 16 transpose of floats in arrays, row l from {@code srcAt + l·srcStride} to column l from {@code dstAt + l·dstStride}; only at 16 lanes. */
+    static void transpose16(float[] src, int srcAt, int srcStride, float[] dst, int dstAt, int dstStride) {
+        IntVector r0 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 0 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r1 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 1 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r2 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 2 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r3 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 3 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r4 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 4 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r5 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 5 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r6 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 6 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r7 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 7 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r8 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 8 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r9 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 9 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r10 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 10 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r11 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 11 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r12 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 12 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r13 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 13 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r14 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 14 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector r15 = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + 15 * srcStride)
+                .reinterpretShape(INTS, 0);
+        IntVector a0 = ZIP_LOW.selectFrom(r0, r8);
+        IntVector a1 = ZIP_HIGH.selectFrom(r0, r8);
+        IntVector a2 = ZIP_LOW.selectFrom(r1, r9);
+        IntVector a3 = ZIP_HIGH.selectFrom(r1, r9);
+        IntVector a4 = ZIP_LOW.selectFrom(r2, r10);
+        IntVector a5 = ZIP_HIGH.selectFrom(r2, r10);
+        IntVector a6 = ZIP_LOW.selectFrom(r3, r11);
+        IntVector a7 = ZIP_HIGH.selectFrom(r3, r11);
+        IntVector a8 = ZIP_LOW.selectFrom(r4, r12);
+        IntVector a9 = ZIP_HIGH.selectFrom(r4, r12);
+        IntVector a10 = ZIP_LOW.selectFrom(r5, r13);
+        IntVector a11 = ZIP_HIGH.selectFrom(r5, r13);
+        IntVector a12 = ZIP_LOW.selectFrom(r6, r14);
+        IntVector a13 = ZIP_HIGH.selectFrom(r6, r14);
+        IntVector a14 = ZIP_LOW.selectFrom(r7, r15);
+        IntVector a15 = ZIP_HIGH.selectFrom(r7, r15);
+        IntVector b0 = ZIP_LOW.selectFrom(a0, a8);
+        IntVector b1 = ZIP_HIGH.selectFrom(a0, a8);
+        IntVector b2 = ZIP_LOW.selectFrom(a1, a9);
+        IntVector b3 = ZIP_HIGH.selectFrom(a1, a9);
+        IntVector b4 = ZIP_LOW.selectFrom(a2, a10);
+        IntVector b5 = ZIP_HIGH.selectFrom(a2, a10);
+        IntVector b6 = ZIP_LOW.selectFrom(a3, a11);
+        IntVector b7 = ZIP_HIGH.selectFrom(a3, a11);
+        IntVector b8 = ZIP_LOW.selectFrom(a4, a12);
+        IntVector b9 = ZIP_HIGH.selectFrom(a4, a12);
+        IntVector b10 = ZIP_LOW.selectFrom(a5, a13);
+        IntVector b11 = ZIP_HIGH.selectFrom(a5, a13);
+        IntVector b12 = ZIP_LOW.selectFrom(a6, a14);
+        IntVector b13 = ZIP_HIGH.selectFrom(a6, a14);
+        IntVector b14 = ZIP_LOW.selectFrom(a7, a15);
+        IntVector b15 = ZIP_HIGH.selectFrom(a7, a15);
+        IntVector c0 = ZIP_LOW.selectFrom(b0, b8);
+        IntVector c1 = ZIP_HIGH.selectFrom(b0, b8);
+        IntVector c2 = ZIP_LOW.selectFrom(b1, b9);
+        IntVector c3 = ZIP_HIGH.selectFrom(b1, b9);
+        IntVector c4 = ZIP_LOW.selectFrom(b2, b10);
+        IntVector c5 = ZIP_HIGH.selectFrom(b2, b10);
+        IntVector c6 = ZIP_LOW.selectFrom(b3, b11);
+        IntVector c7 = ZIP_HIGH.selectFrom(b3, b11);
+        IntVector c8 = ZIP_LOW.selectFrom(b4, b12);
+        IntVector c9 = ZIP_HIGH.selectFrom(b4, b12);
+        IntVector c10 = ZIP_LOW.selectFrom(b5, b13);
+        IntVector c11 = ZIP_HIGH.selectFrom(b5, b13);
+        IntVector c12 = ZIP_LOW.selectFrom(b6, b14);
+        IntVector c13 = ZIP_HIGH.selectFrom(b6, b14);
+        IntVector c14 = ZIP_LOW.selectFrom(b7, b15);
+        IntVector c15 = ZIP_HIGH.selectFrom(b7, b15);
+        IntVector d0 = ZIP_LOW.selectFrom(c0, c8);
+        IntVector d1 = ZIP_HIGH.selectFrom(c0, c8);
+        IntVector d2 = ZIP_LOW.selectFrom(c1, c9);
+        IntVector d3 = ZIP_HIGH.selectFrom(c1, c9);
+        IntVector d4 = ZIP_LOW.selectFrom(c2, c10);
+        IntVector d5 = ZIP_HIGH.selectFrom(c2, c10);
+        IntVector d6 = ZIP_LOW.selectFrom(c3, c11);
+        IntVector d7 = ZIP_HIGH.selectFrom(c3, c11);
+        IntVector d8 = ZIP_LOW.selectFrom(c4, c12);
+        IntVector d9 = ZIP_HIGH.selectFrom(c4, c12);
+        IntVector d10 = ZIP_LOW.selectFrom(c5, c13);
+        IntVector d11 = ZIP_HIGH.selectFrom(c5, c13);
+        IntVector d12 = ZIP_LOW.selectFrom(c6, c14);
+        IntVector d13 = ZIP_HIGH.selectFrom(c6, c14);
+        IntVector d14 = ZIP_LOW.selectFrom(c7, c15);
+        IntVector d15 = ZIP_HIGH.selectFrom(c7, c15);
+        ((FloatVector) d0.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 0 * dstStride);
+        ((FloatVector) d1.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 1 * dstStride);
+        ((FloatVector) d2.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 2 * dstStride);
+        ((FloatVector) d3.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 3 * dstStride);
+        ((FloatVector) d4.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 4 * dstStride);
+        ((FloatVector) d5.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 5 * dstStride);
+        ((FloatVector) d6.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 6 * dstStride);
+        ((FloatVector) d7.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 7 * dstStride);
+        ((FloatVector) d8.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 8 * dstStride);
+        ((FloatVector) d9.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 9 * dstStride);
+        ((FloatVector) d10.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 10 * dstStride);
+        ((FloatVector) d11.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 11 * dstStride);
+        ((FloatVector) d12.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 12 * dstStride);
+        ((FloatVector) d13.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 13 * dstStride);
+        ((FloatVector) d14.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 14 * dstStride);
+        ((FloatVector) d15.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 15 * dstStride);
+    }
+
+    /** 16 positions of 16 FLOAT rows of a tensor, row l from element {@code starts[l] + from}, into the lanes at {@code at}; only at 16 lanes. */
+    static void toLanes16Float(MemorySegment rows, long[] starts, long from, float[] lanes, int at) {
+        IntVector r0 = IntVector.fromMemorySegment(INTS, rows, (starts[0] + from) * Float.BYTES, ORDER);
+        IntVector r1 = IntVector.fromMemorySegment(INTS, rows, (starts[1] + from) * Float.BYTES, ORDER);
+        IntVector r2 = IntVector.fromMemorySegment(INTS, rows, (starts[2] + from) * Float.BYTES, ORDER);
+        IntVector r3 = IntVector.fromMemorySegment(INTS, rows, (starts[3] + from) * Float.BYTES, ORDER);
+        IntVector r4 = IntVector.fromMemorySegment(INTS, rows, (starts[4] + from) * Float.BYTES, ORDER);
+        IntVector r5 = IntVector.fromMemorySegment(INTS, rows, (starts[5] + from) * Float.BYTES, ORDER);
+        IntVector r6 = IntVector.fromMemorySegment(INTS, rows, (starts[6] + from) * Float.BYTES, ORDER);
+        IntVector r7 = IntVector.fromMemorySegment(INTS, rows, (starts[7] + from) * Float.BYTES, ORDER);
+        IntVector r8 = IntVector.fromMemorySegment(INTS, rows, (starts[8] + from) * Float.BYTES, ORDER);
+        IntVector r9 = IntVector.fromMemorySegment(INTS, rows, (starts[9] + from) * Float.BYTES, ORDER);
+        IntVector r10 = IntVector.fromMemorySegment(INTS, rows, (starts[10] + from) * Float.BYTES, ORDER);
+        IntVector r11 = IntVector.fromMemorySegment(INTS, rows, (starts[11] + from) * Float.BYTES, ORDER);
+        IntVector r12 = IntVector.fromMemorySegment(INTS, rows, (starts[12] + from) * Float.BYTES, ORDER);
+        IntVector r13 = IntVector.fromMemorySegment(INTS, rows, (starts[13] + from) * Float.BYTES, ORDER);
+        IntVector r14 = IntVector.fromMemorySegment(INTS, rows, (starts[14] + from) * Float.BYTES, ORDER);
+        IntVector r15 = IntVector.fromMemorySegment(INTS, rows, (starts[15] + from) * Float.BYTES, ORDER);
+        IntVector a0 = ZIP_LOW.selectFrom(r0, r8);
+        IntVector a1 = ZIP_HIGH.selectFrom(r0, r8);
+        IntVector a2 = ZIP_LOW.selectFrom(r1, r9);
+        IntVector a3 = ZIP_HIGH.selectFrom(r1, r9);
+        IntVector a4 = ZIP_LOW.selectFrom(r2, r10);
+        IntVector a5 = ZIP_HIGH.selectFrom(r2, r10);
+        IntVector a6 = ZIP_LOW.selectFrom(r3, r11);
+        IntVector a7 = ZIP_HIGH.selectFrom(r3, r11);
+        IntVector a8 = ZIP_LOW.selectFrom(r4, r12);
+        IntVector a9 = ZIP_HIGH.selectFrom(r4, r12);
+        IntVector a10 = ZIP_LOW.selectFrom(r5, r13);
+        IntVector a11 = ZIP_HIGH.selectFrom(r5, r13);
+        IntVector a12 = ZIP_LOW.selectFrom(r6, r14);
+        IntVector a13 = ZIP_HIGH.selectFrom(r6, r14);
+        IntVector a14 = ZIP_LOW.selectFrom(r7, r15);
+        IntVector a15 = ZIP_HIGH.selectFrom(r7, r15);
+        IntVector b0 = ZIP_LOW.selectFrom(a0, a8);
+        IntVector b1 = ZIP_HIGH.selectFrom(a0, a8);
+        IntVector b2 = ZIP_LOW.selectFrom(a1, a9);
+        IntVector b3 = ZIP_HIGH.selectFrom(a1, a9);
+        IntVector b4 = ZIP_LOW.selectFrom(a2, a10);
+        IntVector b5 = ZIP_HIGH.selectFrom(a2, a10);
+        IntVector b6 = ZIP_LOW.selectFrom(a3, a11);
+        IntVector b7 = ZIP_HIGH.selectFrom(a3, a11);
+        IntVector b8 = ZIP_LOW.selectFrom(a4, a12);
+        IntVector b9 = ZIP_HIGH.selectFrom(a4, a12);
+        IntVector b10 = ZIP_LOW.selectFrom(a5, a13);
+        IntVector b11 = ZIP_HIGH.selectFrom(a5, a13);
+        IntVector b12 = ZIP_LOW.selectFrom(a6, a14);
+        IntVector b13 = ZIP_HIGH.selectFrom(a6, a14);
+        IntVector b14 = ZIP_LOW.selectFrom(a7, a15);
+        IntVector b15 = ZIP_HIGH.selectFrom(a7, a15);
+        IntVector c0 = ZIP_LOW.selectFrom(b0, b8);
+        IntVector c1 = ZIP_HIGH.selectFrom(b0, b8);
+        IntVector c2 = ZIP_LOW.selectFrom(b1, b9);
+        IntVector c3 = ZIP_HIGH.selectFrom(b1, b9);
+        IntVector c4 = ZIP_LOW.selectFrom(b2, b10);
+        IntVector c5 = ZIP_HIGH.selectFrom(b2, b10);
+        IntVector c6 = ZIP_LOW.selectFrom(b3, b11);
+        IntVector c7 = ZIP_HIGH.selectFrom(b3, b11);
+        IntVector c8 = ZIP_LOW.selectFrom(b4, b12);
+        IntVector c9 = ZIP_HIGH.selectFrom(b4, b12);
+        IntVector c10 = ZIP_LOW.selectFrom(b5, b13);
+        IntVector c11 = ZIP_HIGH.selectFrom(b5, b13);
+        IntVector c12 = ZIP_LOW.selectFrom(b6, b14);
+        IntVector c13 = ZIP_HIGH.selectFrom(b6, b14);
+        IntVector c14 = ZIP_LOW.selectFrom(b7, b15);
+        IntVector c15 = ZIP_HIGH.selectFrom(b7, b15);
+        IntVector d0 = ZIP_LOW.selectFrom(c0, c8);
+        IntVector d1 = ZIP_HIGH.selectFrom(c0, c8);
+        IntVector d2 = ZIP_LOW.selectFrom(c1, c9);
+        IntVector d3 = ZIP_HIGH.selectFrom(c1, c9);
+        IntVector d4 = ZIP_LOW.selectFrom(c2, c10);
+        IntVector d5 = ZIP_HIGH.selectFrom(c2, c10);
+        IntVector d6 = ZIP_LOW.selectFrom(c3, c11);
+        IntVector d7 = ZIP_HIGH.selectFrom(c3, c11);
+        IntVector d8 = ZIP_LOW.selectFrom(c4, c12);
+        IntVector d9 = ZIP_HIGH.selectFrom(c4, c12);
+        IntVector d10 = ZIP_LOW.selectFrom(c5, c13);
+        IntVector d11 = ZIP_HIGH.selectFrom(c5, c13);
+        IntVector d12 = ZIP_LOW.selectFrom(c6, c14);
+        IntVector d13 = ZIP_HIGH.selectFrom(c6, c14);
+        IntVector d14 = ZIP_LOW.selectFrom(c7, c15);
+        IntVector d15 = ZIP_HIGH.selectFrom(c7, c15);
+        ((FloatVector) d0.reinterpretShape(FLOATS, 0)).intoArray(lanes, at + 0 * 16);
+        ((FloatVector) d1.reinterpretShape(FLOATS, 0)).intoArray(lanes, at + 1 * 16);
+        ((FloatVector) d2.reinterpretShape(FLOATS, 0)).intoArray(lanes, at + 2 * 16);
+        ((FloatVector) d3.reinterpretShape(FLOATS, 0)).intoArray(lanes, at + 3 * 16);
+        ((FloatVector) d4.reinterpretShape(FLOATS, 0)).intoArray(lanes, at + 4 * 16);
+        ((FloatVector) d5.reinterpretShape(FLOATS, 0)).intoArray(lanes, at + 5 * 16);
+        ((FloatVector) d6.reinterpretShape(FLOATS, 0)).intoArray(lanes, at + 6 * 16);
+        ((FloatVector) d7.reinterpretShape(FLOATS, 0)).intoArray(lanes, at + 7 * 16);
+        ((FloatVector) d8.reinterpretShape(FLOATS, 0)).intoArray(lanes, at + 8 * 16);
+        ((FloatVector) d9.reinterpretShape(FLOATS, 0)).intoArray(lanes, at + 9 * 16);
+        ((FloatVector) d10.reinterpretShape(FLOATS, 0)).intoArray(lanes, at + 10 * 16);
+        ((FloatVector) d11.reinterpretShape(FLOATS, 0)).intoArray(lanes, at + 11 * 16);
+        ((FloatVector) d12.reinterpretShape(FLOATS, 0)).intoArray(lanes, at + 12 * 16);
+        ((FloatVector) d13.reinterpretShape(FLOATS, 0)).intoArray(lanes, at + 13 * 16);
+        ((FloatVector) d14.reinterpretShape(FLOATS, 0)).intoArray(lanes, at + 14 * 16);
+        ((FloatVector) d15.reinterpretShape(FLOATS, 0)).intoArray(lanes, at + 15 * 16);
+    }
+
+    /** The inverse of {@link #toLanes16Float}: 16 positions of the lanes at {@code at} into the 16 rows; only at 16 lanes. */
+    static void fromLanes16Float(float[] lanes, int at, MemorySegment rows, long[] starts, long from) {
+        IntVector r0 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + 0 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r1 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + 1 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r2 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + 2 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r3 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + 3 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r4 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + 4 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r5 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + 5 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r6 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + 6 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r7 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + 7 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r8 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + 8 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r9 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + 9 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r10 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + 10 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r11 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + 11 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r12 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + 12 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r13 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + 13 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r14 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + 14 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r15 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + 15 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector a0 = ZIP_LOW.selectFrom(r0, r8);
+        IntVector a1 = ZIP_HIGH.selectFrom(r0, r8);
+        IntVector a2 = ZIP_LOW.selectFrom(r1, r9);
+        IntVector a3 = ZIP_HIGH.selectFrom(r1, r9);
+        IntVector a4 = ZIP_LOW.selectFrom(r2, r10);
+        IntVector a5 = ZIP_HIGH.selectFrom(r2, r10);
+        IntVector a6 = ZIP_LOW.selectFrom(r3, r11);
+        IntVector a7 = ZIP_HIGH.selectFrom(r3, r11);
+        IntVector a8 = ZIP_LOW.selectFrom(r4, r12);
+        IntVector a9 = ZIP_HIGH.selectFrom(r4, r12);
+        IntVector a10 = ZIP_LOW.selectFrom(r5, r13);
+        IntVector a11 = ZIP_HIGH.selectFrom(r5, r13);
+        IntVector a12 = ZIP_LOW.selectFrom(r6, r14);
+        IntVector a13 = ZIP_HIGH.selectFrom(r6, r14);
+        IntVector a14 = ZIP_LOW.selectFrom(r7, r15);
+        IntVector a15 = ZIP_HIGH.selectFrom(r7, r15);
+        IntVector b0 = ZIP_LOW.selectFrom(a0, a8);
+        IntVector b1 = ZIP_HIGH.selectFrom(a0, a8);
+        IntVector b2 = ZIP_LOW.selectFrom(a1, a9);
+        IntVector b3 = ZIP_HIGH.selectFrom(a1, a9);
+        IntVector b4 = ZIP_LOW.selectFrom(a2, a10);
+        IntVector b5 = ZIP_HIGH.selectFrom(a2, a10);
+        IntVector b6 = ZIP_LOW.selectFrom(a3, a11);
+        IntVector b7 = ZIP_HIGH.selectFrom(a3, a11);
+        IntVector b8 = ZIP_LOW.selectFrom(a4, a12);
+        IntVector b9 = ZIP_HIGH.selectFrom(a4, a12);
+        IntVector b10 = ZIP_LOW.selectFrom(a5, a13);
+        IntVector b11 = ZIP_HIGH.selectFrom(a5, a13);
+        IntVector b12 = ZIP_LOW.selectFrom(a6, a14);
+        IntVector b13 = ZIP_HIGH.selectFrom(a6, a14);
+        IntVector b14 = ZIP_LOW.selectFrom(a7, a15);
+        IntVector b15 = ZIP_HIGH.selectFrom(a7, a15);
+        IntVector c0 = ZIP_LOW.selectFrom(b0, b8);
+        IntVector c1 = ZIP_HIGH.selectFrom(b0, b8);
+        IntVector c2 = ZIP_LOW.selectFrom(b1, b9);
+        IntVector c3 = ZIP_HIGH.selectFrom(b1, b9);
+        IntVector c4 = ZIP_LOW.selectFrom(b2, b10);
+        IntVector c5 = ZIP_HIGH.selectFrom(b2, b10);
+        IntVector c6 = ZIP_LOW.selectFrom(b3, b11);
+        IntVector c7 = ZIP_HIGH.selectFrom(b3, b11);
+        IntVector c8 = ZIP_LOW.selectFrom(b4, b12);
+        IntVector c9 = ZIP_HIGH.selectFrom(b4, b12);
+        IntVector c10 = ZIP_LOW.selectFrom(b5, b13);
+        IntVector c11 = ZIP_HIGH.selectFrom(b5, b13);
+        IntVector c12 = ZIP_LOW.selectFrom(b6, b14);
+        IntVector c13 = ZIP_HIGH.selectFrom(b6, b14);
+        IntVector c14 = ZIP_LOW.selectFrom(b7, b15);
+        IntVector c15 = ZIP_HIGH.selectFrom(b7, b15);
+        IntVector d0 = ZIP_LOW.selectFrom(c0, c8);
+        IntVector d1 = ZIP_HIGH.selectFrom(c0, c8);
+        IntVector d2 = ZIP_LOW.selectFrom(c1, c9);
+        IntVector d3 = ZIP_HIGH.selectFrom(c1, c9);
+        IntVector d4 = ZIP_LOW.selectFrom(c2, c10);
+        IntVector d5 = ZIP_HIGH.selectFrom(c2, c10);
+        IntVector d6 = ZIP_LOW.selectFrom(c3, c11);
+        IntVector d7 = ZIP_HIGH.selectFrom(c3, c11);
+        IntVector d8 = ZIP_LOW.selectFrom(c4, c12);
+        IntVector d9 = ZIP_HIGH.selectFrom(c4, c12);
+        IntVector d10 = ZIP_LOW.selectFrom(c5, c13);
+        IntVector d11 = ZIP_HIGH.selectFrom(c5, c13);
+        IntVector d12 = ZIP_LOW.selectFrom(c6, c14);
+        IntVector d13 = ZIP_HIGH.selectFrom(c6, c14);
+        IntVector d14 = ZIP_LOW.selectFrom(c7, c15);
+        IntVector d15 = ZIP_HIGH.selectFrom(c7, c15);
+        d0.intoMemorySegment(rows, (starts[0] + from) * Float.BYTES, ORDER);
+        d1.intoMemorySegment(rows, (starts[1] + from) * Float.BYTES, ORDER);
+        d2.intoMemorySegment(rows, (starts[2] + from) * Float.BYTES, ORDER);
+        d3.intoMemorySegment(rows, (starts[3] + from) * Float.BYTES, ORDER);
+        d4.intoMemorySegment(rows, (starts[4] + from) * Float.BYTES, ORDER);
+        d5.intoMemorySegment(rows, (starts[5] + from) * Float.BYTES, ORDER);
+        d6.intoMemorySegment(rows, (starts[6] + from) * Float.BYTES, ORDER);
+        d7.intoMemorySegment(rows, (starts[7] + from) * Float.BYTES, ORDER);
+        d8.intoMemorySegment(rows, (starts[8] + from) * Float.BYTES, ORDER);
+        d9.intoMemorySegment(rows, (starts[9] + from) * Float.BYTES, ORDER);
+        d10.intoMemorySegment(rows, (starts[10] + from) * Float.BYTES, ORDER);
+        d11.intoMemorySegment(rows, (starts[11] + from) * Float.BYTES, ORDER);
+        d12.intoMemorySegment(rows, (starts[12] + from) * Float.BYTES, ORDER);
+        d13.intoMemorySegment(rows, (starts[13] + from) * Float.BYTES, ORDER);
+        d14.intoMemorySegment(rows, (starts[14] + from) * Float.BYTES, ORDER);
+        d15.intoMemorySegment(rows, (starts[15] + from) * Float.BYTES, ORDER);
     }
 }

@@ -13,7 +13,9 @@ import java.util.List;
  * rows never pass through a staging tile. The kind is only the rows' load-and-widen and round-and-store
  * ({@link VectorStores}), written out in the method: a helper taking or returning a vector is boxed where C2 does
  * not inline it (see KERNELS.md, "JIT state"). FLOAT16 rows are read only (a block holding an infinity or a NaN
- * through the codec); they are written by the JDK's conversion loop through the tile. Run {@code main} from
+ * through the codec); they are written by the JDK's conversion loop through the tile. At 16 lanes it writes the
+ * 16 × 16 transpose, for arrays and for FLOAT rows of a tensor both ways (a BF16 one, with its widening, is too large
+ * for C1). Run {@code main} from
  * the core module's directory to rewrite the file; {@code GeneratedSourcesTest} checks that the committed file is
  * this output.
  */
@@ -106,6 +108,9 @@ final class RowTransposesGenerator {
                  * and the lower row's lanes with bit d clear, a single-source permute and a blend a row (a
                  * two-source permute is two permutes and a blend on AVX2). Round 1 swaps the halves of 64-bit lanes,
                  * so it shifts and masks them: integer operations, where a permute and a blend took a third longer.
+                 * At 16 lanes (AVX-512) a two-source permute is one instruction, so the 16 × 16 transposes zip
+                 * ({@link #transpose16}), one block a call; FLOAT rows of a tensor go straight to the lanes and
+                 * back that way too.
                  */
                 final class RowTransposes {
                     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
@@ -124,8 +129,21 @@ final class RowTransposesGenerator {
                     private static final long HIGH = ~LOW;
                     private static final VectorMask<Float> BIT2 = APPLIES ? VectorMask.fromLong(FLOATS, 0b11001100) : null;
                     private static final VectorMask<Float> BIT4 = APPLIES ? VectorMask.fromLong(FLOATS, 0b11110000) : null;
+                    /** Whether the vectors have the 16 lanes of the 16 × 16 transposes. */
+                    static final boolean APPLIES16 = FLOATS.length() == 16;
+                    /** A zip's lane k takes lane from + k/2 of the first vector (k even) or of the second (k odd). */
+                    private static final IntVector ZIP_LOW = APPLIES16 ? zip(0) : null;
+                    private static final IntVector ZIP_HIGH = APPLIES16 ? zip(8) : null;
 
                     private RowTransposes() {}
+
+                    private static IntVector zip(int from) {
+                        int[] index = new int[16];
+                        for (int k = 0; k < 16; k++) {
+                            index[k] = from + k / 2 + (k % 2 == 0 ? 0 : 16);
+                        }
+                        return IntVector.fromArray(INTS, index, 0);
+                    }
                 """);
         for (Kind k : KINDS) {
             s.append(toLanes(k));
@@ -133,6 +151,22 @@ final class RowTransposesGenerator {
                 s.append(fromLanes(k));
             }
         }
+        s.append(transpose16("transpose16", "float[] src, int srcAt, int srcStride, float[] dst, int dstAt, int dstStride",
+                "A 16 × 16 transpose of floats in arrays, row l from {@code srcAt + l·srcStride} to column l from"
+                        + " {@code dstAt + l·dstStride}",
+                "IntVector r%1$d = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + %1$d * srcStride)\n"
+                        + "        .reinterpretShape(INTS, 0);\n",
+                "((FloatVector) d%1$d.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + %1$d * dstStride);\n"));
+        s.append(transpose16("toLanes16Float", "MemorySegment rows, long[] starts, long from, float[] lanes, int at",
+                "16 positions of 16 FLOAT rows of a tensor, row l from element {@code starts[l] + from}, into the"
+                        + " lanes at {@code at}",
+                "IntVector r%1$d = IntVector.fromMemorySegment(INTS, rows, (starts[%1$d] + from) * Float.BYTES, ORDER);\n",
+                "((FloatVector) d%1$d.reinterpretShape(FLOATS, 0)).intoArray(lanes, at + %1$d * 16);\n"));
+        s.append(transpose16("fromLanes16Float", "float[] lanes, int at, MemorySegment rows, long[] starts, long from",
+                "The inverse of {@link #toLanes16Float}: 16 positions of the lanes at {@code at} into the 16 rows",
+                "IntVector r%1$d = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + %1$d * 16)\n"
+                        + "        .reinterpretShape(INTS, 0);\n",
+                "d%1$d.intoMemorySegment(rows, (starts[%1$d] + from) * Float.BYTES, ORDER);\n"));
         return s.append("}\n").toString();
     }
 
@@ -186,6 +220,37 @@ final class RowTransposesGenerator {
                         }
                     }
                 """).toString();
+    }
+
+    /**
+     * A 16 × 16 transpose of one block, by four rounds of zips on locals: round after round, rows k and k + 8 become
+     * rows 2k and 2k + 1 by interleaving their low halves and their high halves (one two-source permute each); after
+     * four rounds row m holds column m. One block a call, no loop: C1 cannot compile a larger method of these (out of
+     * virtual registers), and a method C1 gives up on never reaches C2.
+     */
+    private static String transpose16(String name, String params, String doc, String load, String store) {
+        StringBuilder m = new StringBuilder("""
+
+                    /** %s; only at 16 lanes. */
+                    static void %s(%s) {
+                """.formatted(doc, name, params));
+        for (int r = 0; r < 16; r++) {
+            m.append(load.formatted(r).indent(8));
+        }
+        String[] from = {"r", "a", "b", "c"};
+        String[] to = {"a", "b", "c", "d"};
+        for (int round = 0; round < 4; round++) {
+            for (int k = 0; k < 8; k++) {
+                m.append("IntVector %1$s%2$d = ZIP_LOW.selectFrom(%3$s%4$d, %3$s%5$d);\n"
+                        .formatted(to[round], 2 * k, from[round], k, k + 8).indent(8));
+                m.append("IntVector %1$s%2$d = ZIP_HIGH.selectFrom(%3$s%4$d, %3$s%5$d);\n"
+                        .formatted(to[round], 2 * k + 1, from[round], k, k + 8).indent(8));
+            }
+        }
+        for (int r = 0; r < 16; r++) {
+            m.append(store.formatted(r).indent(8));
+        }
+        return m.append("    }\n").toString();
     }
 
     /** Rows r0..r7 to columns c0..c7, by block swaps of 4, 2 and 1 lanes (the last by shifts of 64-bit lanes). */
