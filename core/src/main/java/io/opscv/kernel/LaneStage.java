@@ -23,7 +23,8 @@ import java.lang.foreign.MemorySegment;
  *       16 × 16 transpose would be mostly padding); out: one run for the group</td></tr>
  *   <tr><td>s = 1, more than {@link #SHORT_POSITIONS} positions, where the provider moves such rows in registers (at
  *       8 lanes: FLOAT and BF16 both ways, FLOAT16 in; a partial group too, its lanes past the rows repeating its last
- *       row, but not in FLOAT16; at 16 lanes: FLOAT both ways, but not whole rows end to end)</td>
+ *       row, but not in FLOAT16; at 16 lanes: FLOAT and BF16, not whole rows end to end, rows of fewer than
+ *       {@link #SHORT_ROWS_16} positions only in, BF16 rows whose group fits {@link #group} decoded there instead)</td>
  *       <td>straight between memory and the lanes ({@link KernelProvider#rowsToLanes},
  *       {@link KernelProvider#lanesToRows}), no tile or group buffer: the copy into a tile took as long as the
  *       transpose</td></tr>
@@ -64,6 +65,11 @@ final class LaneStage {
      * straight between memory and the lanes: below this a call and a transpose per row cost more.
      */
     static final int SHORT_POSITIONS = 8;
+    /**
+     * At 16 lanes, rows shorter than this are written through the tile, collected and a run per row, not straight from
+     * the lanes: 16 × 16 blocks and a masked remainder per row cost more for them.
+     */
+    private static final int SHORT_ROWS_16 = 128;
     /**
      * The most floats of a group of rows end to end decoded whole (1 MiB, about L2): longer groups took no gain
      * from it.
@@ -286,7 +292,10 @@ final class LaneStage {
             ElementCodec.decodeShortRows(segment, type, rowStart, rowStep, valid, from, stride, count, lanesOut, lanes);
             return;
         }
-        if (stride == 1 && provider.rowsToLanes(segment, type, rowStart, valid, from, count, lanesOut, spare)) {
+        // At 16 lanes BF16 rows end to end that fit the group buffer stream faster decoded in one run.
+        boolean held = lanes >= 16 && type == DataType.BF16 && groupFits();
+        if (stride == 1 && !held
+                && provider.rowsToLanes(segment, type, rowStart, valid, from, count, lanesOut, spare)) {
             return;
         }
         if (groupHeld(from)) {
@@ -381,6 +390,7 @@ final class LaneStage {
     /** {@link #write} row by row, kept apart as {@link #readRows}. */
     private void writeRows(int from, int count, float[] lanesIn) {
         if ((pending == 0 || pending == length || straight) && stride == 1
+                && (lanes < 16 || length >= SHORT_ROWS_16)
                 && provider.lanesToRows(lanesIn, count, segment, type, rowStart, valid, from, spare)) {
             // Rows announced whole that the provider writes straight from the lanes are counted, not collected.
             if (pending > 0) {

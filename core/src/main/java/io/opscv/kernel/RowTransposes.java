@@ -26,7 +26,7 @@ import jdk.incubator.vector.VectorSpecies;
  * so it shifts and masks them: integer operations, where a permute and a blend took a third longer.
  * At 16 lanes (AVX-512) a two-source permute is one instruction, so the 16 × 16 transposes zip
  * ({@link #transpose16}), one block a call; FLOAT rows of a tensor go straight to the lanes and
- * back that way too.
+ * back that way too, and BF16 rows as pairs of positions.
  */
 final class RowTransposes {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
@@ -1006,5 +1006,221 @@ final class RowTransposes {
         d13.intoMemorySegment(rows, (starts[13] + from) * Float.BYTES, ORDER);
         d14.intoMemorySegment(rows, (starts[14] + from) * Float.BYTES, ORDER);
         d15.intoMemorySegment(rows, (starts[15] + from) * Float.BYTES, ORDER);
+    }
+
+    /** 32 positions of 16 BF16 rows of a tensor, row l from element {@code starts[l] + from}, as 16 pairs of positions into {@code pairs} at {@code at}: lane l of vector m holds row l's positions 2m (low half, little-endian) and 2m + 1 (high half), widened by {@link VectorTransposes#unpackBf16}; only at 16 lanes. */
+    static void toPairs16Bf16(MemorySegment rows, long[] starts, long from, float[] pairs, int at) {
+        IntVector r0 = IntVector.fromMemorySegment(INTS, rows, (starts[0] + from) * 2, ORDER);
+        IntVector r1 = IntVector.fromMemorySegment(INTS, rows, (starts[1] + from) * 2, ORDER);
+        IntVector r2 = IntVector.fromMemorySegment(INTS, rows, (starts[2] + from) * 2, ORDER);
+        IntVector r3 = IntVector.fromMemorySegment(INTS, rows, (starts[3] + from) * 2, ORDER);
+        IntVector r4 = IntVector.fromMemorySegment(INTS, rows, (starts[4] + from) * 2, ORDER);
+        IntVector r5 = IntVector.fromMemorySegment(INTS, rows, (starts[5] + from) * 2, ORDER);
+        IntVector r6 = IntVector.fromMemorySegment(INTS, rows, (starts[6] + from) * 2, ORDER);
+        IntVector r7 = IntVector.fromMemorySegment(INTS, rows, (starts[7] + from) * 2, ORDER);
+        IntVector r8 = IntVector.fromMemorySegment(INTS, rows, (starts[8] + from) * 2, ORDER);
+        IntVector r9 = IntVector.fromMemorySegment(INTS, rows, (starts[9] + from) * 2, ORDER);
+        IntVector r10 = IntVector.fromMemorySegment(INTS, rows, (starts[10] + from) * 2, ORDER);
+        IntVector r11 = IntVector.fromMemorySegment(INTS, rows, (starts[11] + from) * 2, ORDER);
+        IntVector r12 = IntVector.fromMemorySegment(INTS, rows, (starts[12] + from) * 2, ORDER);
+        IntVector r13 = IntVector.fromMemorySegment(INTS, rows, (starts[13] + from) * 2, ORDER);
+        IntVector r14 = IntVector.fromMemorySegment(INTS, rows, (starts[14] + from) * 2, ORDER);
+        IntVector r15 = IntVector.fromMemorySegment(INTS, rows, (starts[15] + from) * 2, ORDER);
+        IntVector a0 = ZIP_LOW.selectFrom(r0, r8);
+        IntVector a1 = ZIP_HIGH.selectFrom(r0, r8);
+        IntVector a2 = ZIP_LOW.selectFrom(r1, r9);
+        IntVector a3 = ZIP_HIGH.selectFrom(r1, r9);
+        IntVector a4 = ZIP_LOW.selectFrom(r2, r10);
+        IntVector a5 = ZIP_HIGH.selectFrom(r2, r10);
+        IntVector a6 = ZIP_LOW.selectFrom(r3, r11);
+        IntVector a7 = ZIP_HIGH.selectFrom(r3, r11);
+        IntVector a8 = ZIP_LOW.selectFrom(r4, r12);
+        IntVector a9 = ZIP_HIGH.selectFrom(r4, r12);
+        IntVector a10 = ZIP_LOW.selectFrom(r5, r13);
+        IntVector a11 = ZIP_HIGH.selectFrom(r5, r13);
+        IntVector a12 = ZIP_LOW.selectFrom(r6, r14);
+        IntVector a13 = ZIP_HIGH.selectFrom(r6, r14);
+        IntVector a14 = ZIP_LOW.selectFrom(r7, r15);
+        IntVector a15 = ZIP_HIGH.selectFrom(r7, r15);
+        IntVector b0 = ZIP_LOW.selectFrom(a0, a8);
+        IntVector b1 = ZIP_HIGH.selectFrom(a0, a8);
+        IntVector b2 = ZIP_LOW.selectFrom(a1, a9);
+        IntVector b3 = ZIP_HIGH.selectFrom(a1, a9);
+        IntVector b4 = ZIP_LOW.selectFrom(a2, a10);
+        IntVector b5 = ZIP_HIGH.selectFrom(a2, a10);
+        IntVector b6 = ZIP_LOW.selectFrom(a3, a11);
+        IntVector b7 = ZIP_HIGH.selectFrom(a3, a11);
+        IntVector b8 = ZIP_LOW.selectFrom(a4, a12);
+        IntVector b9 = ZIP_HIGH.selectFrom(a4, a12);
+        IntVector b10 = ZIP_LOW.selectFrom(a5, a13);
+        IntVector b11 = ZIP_HIGH.selectFrom(a5, a13);
+        IntVector b12 = ZIP_LOW.selectFrom(a6, a14);
+        IntVector b13 = ZIP_HIGH.selectFrom(a6, a14);
+        IntVector b14 = ZIP_LOW.selectFrom(a7, a15);
+        IntVector b15 = ZIP_HIGH.selectFrom(a7, a15);
+        IntVector c0 = ZIP_LOW.selectFrom(b0, b8);
+        IntVector c1 = ZIP_HIGH.selectFrom(b0, b8);
+        IntVector c2 = ZIP_LOW.selectFrom(b1, b9);
+        IntVector c3 = ZIP_HIGH.selectFrom(b1, b9);
+        IntVector c4 = ZIP_LOW.selectFrom(b2, b10);
+        IntVector c5 = ZIP_HIGH.selectFrom(b2, b10);
+        IntVector c6 = ZIP_LOW.selectFrom(b3, b11);
+        IntVector c7 = ZIP_HIGH.selectFrom(b3, b11);
+        IntVector c8 = ZIP_LOW.selectFrom(b4, b12);
+        IntVector c9 = ZIP_HIGH.selectFrom(b4, b12);
+        IntVector c10 = ZIP_LOW.selectFrom(b5, b13);
+        IntVector c11 = ZIP_HIGH.selectFrom(b5, b13);
+        IntVector c12 = ZIP_LOW.selectFrom(b6, b14);
+        IntVector c13 = ZIP_HIGH.selectFrom(b6, b14);
+        IntVector c14 = ZIP_LOW.selectFrom(b7, b15);
+        IntVector c15 = ZIP_HIGH.selectFrom(b7, b15);
+        IntVector d0 = ZIP_LOW.selectFrom(c0, c8);
+        IntVector d1 = ZIP_HIGH.selectFrom(c0, c8);
+        IntVector d2 = ZIP_LOW.selectFrom(c1, c9);
+        IntVector d3 = ZIP_HIGH.selectFrom(c1, c9);
+        IntVector d4 = ZIP_LOW.selectFrom(c2, c10);
+        IntVector d5 = ZIP_HIGH.selectFrom(c2, c10);
+        IntVector d6 = ZIP_LOW.selectFrom(c3, c11);
+        IntVector d7 = ZIP_HIGH.selectFrom(c3, c11);
+        IntVector d8 = ZIP_LOW.selectFrom(c4, c12);
+        IntVector d9 = ZIP_HIGH.selectFrom(c4, c12);
+        IntVector d10 = ZIP_LOW.selectFrom(c5, c13);
+        IntVector d11 = ZIP_HIGH.selectFrom(c5, c13);
+        IntVector d12 = ZIP_LOW.selectFrom(c6, c14);
+        IntVector d13 = ZIP_HIGH.selectFrom(c6, c14);
+        IntVector d14 = ZIP_LOW.selectFrom(c7, c15);
+        IntVector d15 = ZIP_HIGH.selectFrom(c7, c15);
+        ((FloatVector) d0.reinterpretShape(FLOATS, 0)).intoArray(pairs, at + 0 * 16);
+        ((FloatVector) d1.reinterpretShape(FLOATS, 0)).intoArray(pairs, at + 1 * 16);
+        ((FloatVector) d2.reinterpretShape(FLOATS, 0)).intoArray(pairs, at + 2 * 16);
+        ((FloatVector) d3.reinterpretShape(FLOATS, 0)).intoArray(pairs, at + 3 * 16);
+        ((FloatVector) d4.reinterpretShape(FLOATS, 0)).intoArray(pairs, at + 4 * 16);
+        ((FloatVector) d5.reinterpretShape(FLOATS, 0)).intoArray(pairs, at + 5 * 16);
+        ((FloatVector) d6.reinterpretShape(FLOATS, 0)).intoArray(pairs, at + 6 * 16);
+        ((FloatVector) d7.reinterpretShape(FLOATS, 0)).intoArray(pairs, at + 7 * 16);
+        ((FloatVector) d8.reinterpretShape(FLOATS, 0)).intoArray(pairs, at + 8 * 16);
+        ((FloatVector) d9.reinterpretShape(FLOATS, 0)).intoArray(pairs, at + 9 * 16);
+        ((FloatVector) d10.reinterpretShape(FLOATS, 0)).intoArray(pairs, at + 10 * 16);
+        ((FloatVector) d11.reinterpretShape(FLOATS, 0)).intoArray(pairs, at + 11 * 16);
+        ((FloatVector) d12.reinterpretShape(FLOATS, 0)).intoArray(pairs, at + 12 * 16);
+        ((FloatVector) d13.reinterpretShape(FLOATS, 0)).intoArray(pairs, at + 13 * 16);
+        ((FloatVector) d14.reinterpretShape(FLOATS, 0)).intoArray(pairs, at + 14 * 16);
+        ((FloatVector) d15.reinterpretShape(FLOATS, 0)).intoArray(pairs, at + 15 * 16);
+    }
+
+    /** The inverse of {@link #toPairs16Bf16}: 16 pairs of rounded positions ({@link VectorTransposes#packBf16}) into the 16 rows; only at 16 lanes. */
+    static void fromPairs16Bf16(float[] pairs, int at, MemorySegment rows, long[] starts, long from) {
+        IntVector r0 = (IntVector) FloatVector.fromArray(FLOATS, pairs, at + 0 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r1 = (IntVector) FloatVector.fromArray(FLOATS, pairs, at + 1 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r2 = (IntVector) FloatVector.fromArray(FLOATS, pairs, at + 2 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r3 = (IntVector) FloatVector.fromArray(FLOATS, pairs, at + 3 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r4 = (IntVector) FloatVector.fromArray(FLOATS, pairs, at + 4 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r5 = (IntVector) FloatVector.fromArray(FLOATS, pairs, at + 5 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r6 = (IntVector) FloatVector.fromArray(FLOATS, pairs, at + 6 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r7 = (IntVector) FloatVector.fromArray(FLOATS, pairs, at + 7 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r8 = (IntVector) FloatVector.fromArray(FLOATS, pairs, at + 8 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r9 = (IntVector) FloatVector.fromArray(FLOATS, pairs, at + 9 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r10 = (IntVector) FloatVector.fromArray(FLOATS, pairs, at + 10 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r11 = (IntVector) FloatVector.fromArray(FLOATS, pairs, at + 11 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r12 = (IntVector) FloatVector.fromArray(FLOATS, pairs, at + 12 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r13 = (IntVector) FloatVector.fromArray(FLOATS, pairs, at + 13 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r14 = (IntVector) FloatVector.fromArray(FLOATS, pairs, at + 14 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector r15 = (IntVector) FloatVector.fromArray(FLOATS, pairs, at + 15 * 16)
+                .reinterpretShape(INTS, 0);
+        IntVector a0 = ZIP_LOW.selectFrom(r0, r8);
+        IntVector a1 = ZIP_HIGH.selectFrom(r0, r8);
+        IntVector a2 = ZIP_LOW.selectFrom(r1, r9);
+        IntVector a3 = ZIP_HIGH.selectFrom(r1, r9);
+        IntVector a4 = ZIP_LOW.selectFrom(r2, r10);
+        IntVector a5 = ZIP_HIGH.selectFrom(r2, r10);
+        IntVector a6 = ZIP_LOW.selectFrom(r3, r11);
+        IntVector a7 = ZIP_HIGH.selectFrom(r3, r11);
+        IntVector a8 = ZIP_LOW.selectFrom(r4, r12);
+        IntVector a9 = ZIP_HIGH.selectFrom(r4, r12);
+        IntVector a10 = ZIP_LOW.selectFrom(r5, r13);
+        IntVector a11 = ZIP_HIGH.selectFrom(r5, r13);
+        IntVector a12 = ZIP_LOW.selectFrom(r6, r14);
+        IntVector a13 = ZIP_HIGH.selectFrom(r6, r14);
+        IntVector a14 = ZIP_LOW.selectFrom(r7, r15);
+        IntVector a15 = ZIP_HIGH.selectFrom(r7, r15);
+        IntVector b0 = ZIP_LOW.selectFrom(a0, a8);
+        IntVector b1 = ZIP_HIGH.selectFrom(a0, a8);
+        IntVector b2 = ZIP_LOW.selectFrom(a1, a9);
+        IntVector b3 = ZIP_HIGH.selectFrom(a1, a9);
+        IntVector b4 = ZIP_LOW.selectFrom(a2, a10);
+        IntVector b5 = ZIP_HIGH.selectFrom(a2, a10);
+        IntVector b6 = ZIP_LOW.selectFrom(a3, a11);
+        IntVector b7 = ZIP_HIGH.selectFrom(a3, a11);
+        IntVector b8 = ZIP_LOW.selectFrom(a4, a12);
+        IntVector b9 = ZIP_HIGH.selectFrom(a4, a12);
+        IntVector b10 = ZIP_LOW.selectFrom(a5, a13);
+        IntVector b11 = ZIP_HIGH.selectFrom(a5, a13);
+        IntVector b12 = ZIP_LOW.selectFrom(a6, a14);
+        IntVector b13 = ZIP_HIGH.selectFrom(a6, a14);
+        IntVector b14 = ZIP_LOW.selectFrom(a7, a15);
+        IntVector b15 = ZIP_HIGH.selectFrom(a7, a15);
+        IntVector c0 = ZIP_LOW.selectFrom(b0, b8);
+        IntVector c1 = ZIP_HIGH.selectFrom(b0, b8);
+        IntVector c2 = ZIP_LOW.selectFrom(b1, b9);
+        IntVector c3 = ZIP_HIGH.selectFrom(b1, b9);
+        IntVector c4 = ZIP_LOW.selectFrom(b2, b10);
+        IntVector c5 = ZIP_HIGH.selectFrom(b2, b10);
+        IntVector c6 = ZIP_LOW.selectFrom(b3, b11);
+        IntVector c7 = ZIP_HIGH.selectFrom(b3, b11);
+        IntVector c8 = ZIP_LOW.selectFrom(b4, b12);
+        IntVector c9 = ZIP_HIGH.selectFrom(b4, b12);
+        IntVector c10 = ZIP_LOW.selectFrom(b5, b13);
+        IntVector c11 = ZIP_HIGH.selectFrom(b5, b13);
+        IntVector c12 = ZIP_LOW.selectFrom(b6, b14);
+        IntVector c13 = ZIP_HIGH.selectFrom(b6, b14);
+        IntVector c14 = ZIP_LOW.selectFrom(b7, b15);
+        IntVector c15 = ZIP_HIGH.selectFrom(b7, b15);
+        IntVector d0 = ZIP_LOW.selectFrom(c0, c8);
+        IntVector d1 = ZIP_HIGH.selectFrom(c0, c8);
+        IntVector d2 = ZIP_LOW.selectFrom(c1, c9);
+        IntVector d3 = ZIP_HIGH.selectFrom(c1, c9);
+        IntVector d4 = ZIP_LOW.selectFrom(c2, c10);
+        IntVector d5 = ZIP_HIGH.selectFrom(c2, c10);
+        IntVector d6 = ZIP_LOW.selectFrom(c3, c11);
+        IntVector d7 = ZIP_HIGH.selectFrom(c3, c11);
+        IntVector d8 = ZIP_LOW.selectFrom(c4, c12);
+        IntVector d9 = ZIP_HIGH.selectFrom(c4, c12);
+        IntVector d10 = ZIP_LOW.selectFrom(c5, c13);
+        IntVector d11 = ZIP_HIGH.selectFrom(c5, c13);
+        IntVector d12 = ZIP_LOW.selectFrom(c6, c14);
+        IntVector d13 = ZIP_HIGH.selectFrom(c6, c14);
+        IntVector d14 = ZIP_LOW.selectFrom(c7, c15);
+        IntVector d15 = ZIP_HIGH.selectFrom(c7, c15);
+        d0.intoMemorySegment(rows, (starts[0] + from) * 2, ORDER);
+        d1.intoMemorySegment(rows, (starts[1] + from) * 2, ORDER);
+        d2.intoMemorySegment(rows, (starts[2] + from) * 2, ORDER);
+        d3.intoMemorySegment(rows, (starts[3] + from) * 2, ORDER);
+        d4.intoMemorySegment(rows, (starts[4] + from) * 2, ORDER);
+        d5.intoMemorySegment(rows, (starts[5] + from) * 2, ORDER);
+        d6.intoMemorySegment(rows, (starts[6] + from) * 2, ORDER);
+        d7.intoMemorySegment(rows, (starts[7] + from) * 2, ORDER);
+        d8.intoMemorySegment(rows, (starts[8] + from) * 2, ORDER);
+        d9.intoMemorySegment(rows, (starts[9] + from) * 2, ORDER);
+        d10.intoMemorySegment(rows, (starts[10] + from) * 2, ORDER);
+        d11.intoMemorySegment(rows, (starts[11] + from) * 2, ORDER);
+        d12.intoMemorySegment(rows, (starts[12] + from) * 2, ORDER);
+        d13.intoMemorySegment(rows, (starts[13] + from) * 2, ORDER);
+        d14.intoMemorySegment(rows, (starts[14] + from) * 2, ORDER);
+        d15.intoMemorySegment(rows, (starts[15] + from) * 2, ORDER);
     }
 }

@@ -468,14 +468,14 @@ final class VectorKernelProvider implements KernelProvider {
         }
     }
 
-    /** FLOAT, BF16, FLOAT16 rows at 8 lanes, FLOAT at 16, in registers ({@link VectorTransposes#rowsToLanes}). */
+    /** FLOAT, BF16, FLOAT16 rows at 8 lanes, FLOAT and BF16 at 16 ({@link VectorTransposes#rowsToLanes}). */
     @Override
     public boolean rowsToLanes(MemorySegment seg, DataType type, long[] starts, int rows, long from, int count,
                                float[] lanes, float[] spare) {
         return VectorTransposes.rowsToLanes(seg, type, starts, rows, from, count, lanes, spare);
     }
 
-    /** FLOAT and BF16 rows at 8 lanes, FLOAT at 16, in registers ({@link VectorTransposes#lanesToRows}). */
+    /** FLOAT and BF16 rows at 8 and 16 lanes, in registers ({@link VectorTransposes#lanesToRows}). */
     @Override
     public boolean lanesToRows(float[] lanes, int count, MemorySegment seg, DataType type, long[] starts, int rows,
                                long from, float[] spare) {

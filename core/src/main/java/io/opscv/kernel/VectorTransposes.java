@@ -2,8 +2,10 @@ package io.opscv.kernel;
 
 import io.opscv.runtime.DataType;
 import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
+import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -19,6 +21,7 @@ final class VectorTransposes {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, FLOATS.vectorShape());
     private static final int LANES = FLOATS.length();
+    private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     /** Rounds of zips in a transpose. */
     private static final int ROUNDS = Integer.numberOfTrailingZeros(LANES);
     private static final IntVector ZIP_LOW = zip(0);
@@ -112,18 +115,18 @@ final class VectorTransposes {
 
     /**
      * {@link KernelProvider#rowsToLanes}: at 8 lanes, FLOAT, BF16 and FLOAT16 rows straight into the lanes ({@link
-     * RowTransposes}; at 16 lanes FLOAT rows, {@link #rowsToLanes16}), a partial group's lanes past its rows reading
-     * its last row again ({@link #repeatLastStart}; not FLOAT16); a partial last block read whole where the segment
-     * holds every row's vector (its lanes past the rows are slack), else decoded row by row into {@code spare} and
-     * transposed from there.
+     * RowTransposes}; at 16 lanes FLOAT and BF16 rows, {@link #rowsToLanes16}), a partial group's lanes past its rows
+     * reading its last row again ({@link #repeatLastStart}; not FLOAT16); a partial last block read whole where the
+     * segment holds every row's vector (its lanes past the rows are slack), else decoded row by row into {@code
+     * spare} and transposed from there.
      */
     static boolean rowsToLanes(MemorySegment seg, DataType type, long[] starts, int rows, long from, int count,
                                float[] lanes, float[] spare) {
-        if (RowTransposes.APPLIES16 && type == DataType.FLOAT) {
+        if (sixteen(type)) {
             if (wholeRun(starts, rows, from, count)) {
                 return false;
             }
-            rowsToLanes16(seg, starts, rows, from, count, lanes, spare);
+            rowsToLanes16(seg, type, starts, rows, from, count, lanes, spare);
             return true;
         }
         if (!RowTransposes.APPLIES || type != DataType.FLOAT && type != DataType.BF16 && type != DataType.FLOAT16
@@ -152,32 +155,88 @@ final class VectorTransposes {
         return true;
     }
 
+    /** Whether rows of this dtype go straight at 16 lanes: FLOAT, and BF16 as pairs on a little-endian machine. */
+    private static boolean sixteen(DataType type) {
+        return RowTransposes.APPLIES16
+                && (type == DataType.FLOAT || type == DataType.BF16 && ORDER == ByteOrder.LITTLE_ENDIAN);
+    }
+
     /**
-     * {@link #rowsToLanes} at 16 lanes, FLOAT: 16 positions a call ({@link RowTransposes#toLanes16Float}), the lanes
-     * past a partial group's rows reading its last row again; a partial last block read whole where the segment holds
-     * it, else decoded row by row into {@code spare} and transposed from there.
+     * {@link #rowsToLanes} at 16 lanes: FLOAT 16 positions a call ({@link RowTransposes#toLanes16Float}), BF16 32, as
+     * pairs of positions in 32-bit lanes transposed and then widened ({@link RowTransposes#toPairs16Bf16}, {@link
+     * #unpackBf16}: a 16 × 16 block that widens is too large for C1); the lanes past a partial group's rows reading
+     * its last row again; a partial last block read whole where the segment holds it and the lanes have room, else
+     * decoded row by row into {@code spare} and transposed from there.
      */
-    private static void rowsToLanes16(MemorySegment seg, long[] starts, int rows, long from, int count, float[] lanes,
-                                      float[] spare) {
+    private static void rowsToLanes16(MemorySegment seg, DataType type, long[] starts, int rows, long from, int count,
+                                      float[] lanes, float[] spare) {
         repeatLastStart(starts, rows);
-        int whole = count / LANES * LANES;
+        boolean bf16 = type == DataType.BF16;
+        int block = bf16 ? 2 * LANES : LANES;
+        int whole = count / block * block;
+        int tail = whole;
         if (whole < count) {
+            // A held last block of BF16 with at most 16 positions left widens only its first 8 pairs: the lanes end
+            // at position roundUp(count, 16).
             boolean held = true;
             for (int l = 0; l < LANES; l++) {
-                held &= (starts[l] + from + whole + LANES) * Float.BYTES <= seg.byteSize();
+                held &= (starts[l] + from + whole + block) * type.byteSize() <= seg.byteSize();
             }
             if (held) {
-                whole += LANES;
+                tail = count;
             } else {
-                for (int l = 0; l < LANES; l++) {
-                    ElementCodec.decode(seg, DataType.FLOAT, starts[l] + from + whole, 1, count - whole, spare,
-                            l * LANES);
+                for (int c = whole; c < count; c += LANES) {
+                    for (int l = 0; l < LANES; l++) {
+                        ElementCodec.decode(seg, type, starts[l] + from + c, 1, Math.min(LANES, count - c), spare,
+                                l * LANES);
+                    }
+                    RowTransposes.transpose16(spare, 0, LANES, lanes, c * LANES, LANES);
                 }
-                RowTransposes.transpose16(spare, 0, LANES, lanes, whole * LANES, LANES);
             }
         }
-        for (int c = 0; c < whole; c += LANES) {
-            RowTransposes.toLanes16Float(seg, starts, from + c, lanes, c * LANES);
+        for (int c = 0; c < tail; c += block) {
+            if (bf16) {
+                RowTransposes.toPairs16Bf16(seg, starts, from + c, spare, 0);
+                unpackBf16(spare, lanes, c * LANES, Math.min(LANES, (tail - c + 1) / 2));
+            } else {
+                RowTransposes.toLanes16Float(seg, starts, from + c, lanes, c * LANES);
+            }
+        }
+    }
+
+    /**
+     * The lanes of {@code pairs} vectors of BF16 pairs ({@link RowTransposes#toPairs16Bf16}) widened into the lanes
+     * at {@code at}: pair m's low halves, shifted up, are position 2m, its high halves, masked, position 2m + 1.
+     */
+    static void unpackBf16(float[] pairs, float[] lanes, int at, int count) {
+        for (int m = 0; m < count; m++) {
+            IntVector v = (IntVector) FloatVector.fromArray(FLOATS, pairs, m * LANES).reinterpretShape(INTS, 0);
+            ((FloatVector) v.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
+                    .intoArray(lanes, at + 2 * m * LANES);
+            ((FloatVector) v.and(0xffff0000).reinterpretShape(FLOATS, 0)).intoArray(lanes, at + (2 * m + 1) * LANES);
+        }
+    }
+
+    /**
+     * The inverse of {@link #unpackBf16}: 32 positions of the lanes at {@code at}, each rounded to BF16 as {@link
+     * ElementCodec#floatToBf16} does, packed in pairs into {@code pairs} for {@link RowTransposes#fromPairs16Bf16}.
+     */
+    static void packBf16(float[] lanes, int at, float[] pairs) {
+        for (int m = 0; m < LANES; m++) {
+            IntVector even = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + 2 * m * LANES)
+                    .reinterpretShape(INTS, 0);
+            IntVector odd = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (2 * m + 1) * LANES)
+                    .reinterpretShape(INTS, 0);
+            // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN keeps its top
+            // half, quieted.
+            IntVector evenTop = even.lanewise(VectorOperators.LSHR, 16);
+            IntVector evenHalf = even.add(0x7fff).add(evenTop.and(1)).lanewise(VectorOperators.LSHR, 16)
+                    .blend(evenTop.or(0x0040), even.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+            IntVector oddTop = odd.lanewise(VectorOperators.LSHR, 16);
+            IntVector oddHalf = odd.add(0x7fff).add(oddTop.and(1)).lanewise(VectorOperators.LSHR, 16)
+                    .blend(oddTop.or(0x0040), odd.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+            ((FloatVector) evenHalf.or(oddHalf.lanewise(VectorOperators.LSHL, 16)).reinterpretShape(FLOATS, 0))
+                    .intoArray(pairs, m * LANES);
         }
     }
 
@@ -212,12 +271,12 @@ final class VectorTransposes {
 
     /**
      * {@link KernelProvider#lanesToRows}: at 8 lanes, FLOAT and BF16 rows straight from the lanes ({@link
-     * RowTransposes}; at 16 lanes FLOAT rows, 16 positions a call), a partial group's lanes past its rows repeating
-     * its last row; a partial last block transposed into {@code spare} and rounded row by row by the codec.
+     * RowTransposes}; at 16 lanes FLOAT and BF16 rows, {@link #lanesToRows16}), a partial group's lanes past its rows
+     * repeating its last row; a partial last block transposed into {@code spare} and rounded row by row by the codec.
      */
     static boolean lanesToRows(float[] lanes, int count, MemorySegment seg, DataType type, long[] starts, int rows,
                                long from, float[] spare) {
-        boolean sixteen = RowTransposes.APPLIES16 && type == DataType.FLOAT;
+        boolean sixteen = sixteen(type);
         if (sixteen ? wholeRun(starts, rows, from, count)
                 : !RowTransposes.APPLIES || type != DataType.FLOAT && type != DataType.BF16) {
             return false;
@@ -229,27 +288,55 @@ final class VectorTransposes {
                 java.util.Arrays.fill(lanes, k * LANES + rows, (k + 1) * LANES, lanes[k * LANES + rows - 1]);
             }
         }
-        int whole = count / LANES * LANES;
         if (sixteen) {
-            for (int c = 0; c < whole; c += LANES) {
-                RowTransposes.fromLanes16Float(lanes, c * LANES, seg, starts, from + c);
-            }
-        } else if (type == DataType.FLOAT) {
+            lanesToRows16(lanes, count, seg, type, starts, rows, from, spare);
+            return true;
+        }
+        int whole = count / LANES * LANES;
+        if (type == DataType.FLOAT) {
             RowTransposes.fromLanesFloat(lanes, 0, whole, seg, starts, from);
         } else {
             RowTransposes.fromLanesBf16(lanes, 0, whole, seg, starts, from);
         }
         if (whole < count) {
-            if (sixteen) {
-                RowTransposes.transpose16(lanes, whole * LANES, LANES, spare, 0, LANES);
-            } else {
-                RowTransposes.fromLanesArray(lanes, whole * LANES, LANES, spare, 0, LANES);
-            }
+            RowTransposes.fromLanesArray(lanes, whole * LANES, LANES, spare, 0, LANES);
             for (int l = 0; l < rows; l++) {
                 ElementCodec.encode(spare, l * LANES, count - whole, seg, type, starts[l] + from + whole, 1);
             }
         }
         return true;
+    }
+
+    /**
+     * {@link #lanesToRows} at 16 lanes: FLOAT 16 positions a call ({@link RowTransposes#fromLanes16Float}), BF16 32,
+     * rounded and packed in pairs first ({@link #packBf16}, {@link RowTransposes#fromPairs16Bf16}); a partial last
+     * block transposed into {@code spare} 16 positions at a time and stored a masked vector a row ({@link
+     * VectorCodec}: a codec call per row costs more than its few elements).
+     */
+    private static void lanesToRows16(float[] lanes, int count, MemorySegment seg, DataType type, long[] starts,
+                                      int rows, long from, float[] spare) {
+        boolean bf16 = type == DataType.BF16;
+        int block = bf16 ? 2 * LANES : LANES;
+        int whole = count / block * block;
+        for (int c = 0; c < whole; c += block) {
+            if (bf16) {
+                packBf16(lanes, c * LANES, spare);
+                RowTransposes.fromPairs16Bf16(spare, 0, seg, starts, from + c);
+            } else {
+                RowTransposes.fromLanes16Float(lanes, c * LANES, seg, starts, from + c);
+            }
+        }
+        for (int c = whole; c < count; c += LANES) {
+            RowTransposes.transpose16(lanes, c * LANES, LANES, spare, 0, LANES);
+            int n = Math.min(LANES, count - c);
+            for (int l = 0; l < rows; l++) {
+                if (bf16) {
+                    VectorCodec.roundBf16(spare, l * LANES, 1, seg, starts[l] + from + c, LANES, n);
+                } else {
+                    VectorCodec.storeFloats(spare, l * LANES, 1, seg, starts[l] + from + c, LANES, n);
+                }
+            }
+        }
     }
 
     /**

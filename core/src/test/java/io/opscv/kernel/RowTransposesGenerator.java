@@ -14,8 +14,9 @@ import java.util.List;
  * ({@link VectorStores}), written out in the method: a helper taking or returning a vector is boxed where C2 does
  * not inline it (see KERNELS.md, "JIT state"). FLOAT16 rows are read only (a block holding an infinity or a NaN
  * through the codec); they are written by the JDK's conversion loop through the tile. At 16 lanes it writes the
- * 16 × 16 transpose, for arrays and for FLOAT rows of a tensor both ways (a BF16 one, with its widening, is too large
- * for C1). Run {@code main} from
+ * 16 × 16 transpose, for arrays and for FLOAT rows of a tensor both ways, and for BF16 rows as pairs of positions in
+ * 32-bit lanes, widened and rounded apart ({@link VectorTransposes}): a block that also widens is too large for C1.
+ * Run {@code main} from
  * the core module's directory to rewrite the file; {@code GeneratedSourcesTest} checks that the committed file is
  * this output.
  */
@@ -110,7 +111,7 @@ final class RowTransposesGenerator {
                  * so it shifts and masks them: integer operations, where a permute and a blend took a third longer.
                  * At 16 lanes (AVX-512) a two-source permute is one instruction, so the 16 × 16 transposes zip
                  * ({@link #transpose16}), one block a call; FLOAT rows of a tensor go straight to the lanes and
-                 * back that way too.
+                 * back that way too, and BF16 rows as pairs of positions.
                  */
                 final class RowTransposes {
                     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
@@ -167,6 +168,19 @@ final class RowTransposesGenerator {
                 "IntVector r%1$d = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + %1$d * 16)\n"
                         + "        .reinterpretShape(INTS, 0);\n",
                 "d%1$d.intoMemorySegment(rows, (starts[%1$d] + from) * Float.BYTES, ORDER);\n"));
+        s.append(transpose16("toPairs16Bf16", "MemorySegment rows, long[] starts, long from, float[] pairs, int at",
+                "32 positions of 16 BF16 rows of a tensor, row l from element {@code starts[l] + from}, as 16 pairs"
+                        + " of positions into {@code pairs} at {@code at}: lane l of vector m holds row l's positions"
+                        + " 2m (low half, little-endian) and 2m + 1 (high half), widened by"
+                        + " {@link VectorTransposes#unpackBf16}",
+                "IntVector r%1$d = IntVector.fromMemorySegment(INTS, rows, (starts[%1$d] + from) * 2, ORDER);\n",
+                "((FloatVector) d%1$d.reinterpretShape(FLOATS, 0)).intoArray(pairs, at + %1$d * 16);\n"));
+        s.append(transpose16("fromPairs16Bf16", "float[] pairs, int at, MemorySegment rows, long[] starts, long from",
+                "The inverse of {@link #toPairs16Bf16}: 16 pairs of rounded positions ({@link"
+                        + " VectorTransposes#packBf16}) into the 16 rows",
+                "IntVector r%1$d = (IntVector) FloatVector.fromArray(FLOATS, pairs, at + %1$d * 16)\n"
+                        + "        .reinterpretShape(INTS, 0);\n",
+                "d%1$d.intoMemorySegment(rows, (starts[%1$d] + from) * 2, ORDER);\n"));
         return s.append("}\n").toString();
     }
 
