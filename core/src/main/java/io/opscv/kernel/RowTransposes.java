@@ -7,10 +7,8 @@ import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
-import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;
-import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.VectorShuffle;
 import jdk.incubator.vector.VectorSpecies;
 
@@ -18,8 +16,9 @@ import jdk.incubator.vector.VectorSpecies;
  * The 8 × 8 transposes between rows and lanes of {@link VectorTransposes}, one method per kind of rows
  * and direction: rows in a float array, or FLOAT and BF16 rows of a tensor read into the lanes and
  * written from them in registers (FLOAT16 rows read), with no staging tile between (the tile's copy
- * took as long as the transpose). {@code count} positions (a multiple of 8) of the 8 rows, position
- * k of row l at {@code lanes[at + k·8 + l]}; only at 8 lanes (AVX2). The transpose swaps blocks:
+ * took as long as the transpose). {@code count} positions (a multiple of 8) of the 8 rows, position k
+ * of row l at {@code lanes[at + k·8 + l]}; BF16 and FLOAT16 rows move as pairs of positions in 32-bit
+ * lanes, 16 positions a block; only at 8 lanes (AVX2). The transpose swaps blocks:
  * round d = 4, 2, 1 exchanges, for each pair of rows d apart, the upper row's lanes with bit d set
  * and the lower row's lanes with bit d clear, a single-source permute and a blend a row (a
  * two-source permute is two permutes and a blend on AVX2). Round 1 swaps the halves of 64-bit lanes,
@@ -32,9 +31,6 @@ final class RowTransposes {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, FLOATS.vectorShape());
     private static final VectorSpecies<Long> LONGS = VectorSpecies.of(long.class, FLOATS.vectorShape());
-    /** As many 16-bit lanes as {@link #FLOATS} has floats. */
-    private static final VectorSpecies<Short> HALFS = VectorSpecies.of(short.class,
-            VectorShape.forBitSize(FLOATS.length() * Short.SIZE));
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
     /** Whether the vectors have the 8 lanes these transposes are written for. */
     static final boolean APPLIES = FLOATS.length() == 8;
@@ -62,7 +58,7 @@ final class RowTransposes {
     }
 
     /**
-     * {@code count} positions of 8 rows of a float array, row l from {@code rowsAt + l·rowStride},
+     * {@code count} positions (a multiple of 8) of 8 rows of a float array, row l from {@code rowsAt + l·rowStride},
      * into the lanes.
      */
     static void toLanesArray(float[] rows, int rowsAt, int rowStride, int count, float[] lanes,
@@ -128,7 +124,7 @@ final class RowTransposes {
     }
 
     /**
-     * The inverse of {@link #toLanesArray}: {@code count} positions of the lanes
+     * The inverse of {@link #toLanesArray}: {@code count} positions (a multiple of 8) of the lanes
      * into 8 rows of a float array, row l from {@code rowsAt + l·rowStride}.
      */
     static void fromLanesArray(float[] lanes, int at, int count,
@@ -203,7 +199,7 @@ final class RowTransposes {
     }
 
     /**
-     * {@code count} positions of 8 FLOAT rows of a tensor, row l from element {@code starts[l] + from},
+     * {@code count} positions (a multiple of 8) of 8 FLOAT rows of a tensor, row l from element {@code starts[l] + from},
      * into the lanes.
      */
     static void toLanesFloat(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
@@ -269,7 +265,7 @@ final class RowTransposes {
     }
 
     /**
-     * The inverse of {@link #toLanesFloat}: {@code count} positions of the lanes
+     * The inverse of {@link #toLanesFloat}: {@code count} positions (a multiple of 8) of the lanes
      * into 8 FLOAT rows of a tensor, row l from element {@code starts[l] + from}.
      */
     static void fromLanesFloat(float[] lanes, int at, int count,
@@ -344,36 +340,20 @@ final class RowTransposes {
     }
 
     /**
-     * {@code count} positions of 8 BF16 rows of a tensor, row l from element {@code starts[l] + from},
-     * into the lanes.
+     * {@code count} positions (a multiple of 8) of 8 BF16 rows of a tensor, row l from element {@code starts[l] + from},
+     * into the lanes; the rows hold 16 positions from each block of 16 started.
      */
     static void toLanesBf16(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
             int at) {
-        for (int c = 0; c < count; c += 8) {
-            FloatVector r0 = (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[0] + from + c) * 2, ORDER)
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretShape(FLOATS, 0);
-            FloatVector r1 = (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[1] + from + c) * 2, ORDER)
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretShape(FLOATS, 0);
-            FloatVector r2 = (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[2] + from + c) * 2, ORDER)
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretShape(FLOATS, 0);
-            FloatVector r3 = (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[3] + from + c) * 2, ORDER)
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretShape(FLOATS, 0);
-            FloatVector r4 = (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[4] + from + c) * 2, ORDER)
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretShape(FLOATS, 0);
-            FloatVector r5 = (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[5] + from + c) * 2, ORDER)
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretShape(FLOATS, 0);
-            FloatVector r6 = (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[6] + from + c) * 2, ORDER)
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretShape(FLOATS, 0);
-            FloatVector r7 = (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[7] + from + c) * 2, ORDER)
-                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                    .reinterpretShape(FLOATS, 0);
+        for (int c = 0; c < count; c += 16) {
+            FloatVector r0 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[0] + from + c) * 2, ORDER);
+            FloatVector r1 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[1] + from + c) * 2, ORDER);
+            FloatVector r2 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[2] + from + c) * 2, ORDER);
+            FloatVector r3 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[3] + from + c) * 2, ORDER);
+            FloatVector r4 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[4] + from + c) * 2, ORDER);
+            FloatVector r5 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[5] + from + c) * 2, ORDER);
+            FloatVector r6 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[6] + from + c) * 2, ORDER);
+            FloatVector r7 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[7] + from + c) * 2, ORDER);
             FloatVector a0 = r0.blend(r4.rearrange(SWAP4), BIT4);
             FloatVector a4 = r0.rearrange(SWAP4).blend(r4, BIT4);
             FloatVector a1 = r1.blend(r5.rearrange(SWAP4), BIT4);
@@ -414,32 +394,154 @@ final class RowTransposes {
                     .reinterpretShape(FLOATS, 0);
             FloatVector c7 = (FloatVector) e6.lanewise(VectorOperators.LSHR, 32).or(e7.and(HIGH))
                     .reinterpretShape(FLOATS, 0);
-            c0.intoArray(lanes, at + c * 8 + 0 * 8);
-            c1.intoArray(lanes, at + c * 8 + 1 * 8);
-            c2.intoArray(lanes, at + c * 8 + 2 * 8);
-            c3.intoArray(lanes, at + c * 8 + 3 * 8);
-            c4.intoArray(lanes, at + c * 8 + 4 * 8);
-            c5.intoArray(lanes, at + c * 8 + 5 * 8);
-            c6.intoArray(lanes, at + c * 8 + 6 * 8);
-            c7.intoArray(lanes, at + c * 8 + 7 * 8);
+            IntVector p0 = (IntVector) c0.reinterpretShape(INTS, 0);
+            ((FloatVector) p0.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
+                    .intoArray(lanes, at + (c + 2 * 0) * 8);
+            ((FloatVector) p0.and(0xffff0000).reinterpretShape(FLOATS, 0))
+                    .intoArray(lanes, at + (c + 2 * 0 + 1) * 8);
+            IntVector p1 = (IntVector) c1.reinterpretShape(INTS, 0);
+            ((FloatVector) p1.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
+                    .intoArray(lanes, at + (c + 2 * 1) * 8);
+            ((FloatVector) p1.and(0xffff0000).reinterpretShape(FLOATS, 0))
+                    .intoArray(lanes, at + (c + 2 * 1 + 1) * 8);
+            IntVector p2 = (IntVector) c2.reinterpretShape(INTS, 0);
+            ((FloatVector) p2.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
+                    .intoArray(lanes, at + (c + 2 * 2) * 8);
+            ((FloatVector) p2.and(0xffff0000).reinterpretShape(FLOATS, 0))
+                    .intoArray(lanes, at + (c + 2 * 2 + 1) * 8);
+            IntVector p3 = (IntVector) c3.reinterpretShape(INTS, 0);
+            ((FloatVector) p3.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
+                    .intoArray(lanes, at + (c + 2 * 3) * 8);
+            ((FloatVector) p3.and(0xffff0000).reinterpretShape(FLOATS, 0))
+                    .intoArray(lanes, at + (c + 2 * 3 + 1) * 8);
+            if (c + 8 < count) {
+                IntVector p4 = (IntVector) c4.reinterpretShape(INTS, 0);
+                ((FloatVector) p4.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
+                        .intoArray(lanes, at + (c + 2 * 4) * 8);
+                ((FloatVector) p4.and(0xffff0000).reinterpretShape(FLOATS, 0))
+                        .intoArray(lanes, at + (c + 2 * 4 + 1) * 8);
+                IntVector p5 = (IntVector) c5.reinterpretShape(INTS, 0);
+                ((FloatVector) p5.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
+                        .intoArray(lanes, at + (c + 2 * 5) * 8);
+                ((FloatVector) p5.and(0xffff0000).reinterpretShape(FLOATS, 0))
+                        .intoArray(lanes, at + (c + 2 * 5 + 1) * 8);
+                IntVector p6 = (IntVector) c6.reinterpretShape(INTS, 0);
+                ((FloatVector) p6.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
+                        .intoArray(lanes, at + (c + 2 * 6) * 8);
+                ((FloatVector) p6.and(0xffff0000).reinterpretShape(FLOATS, 0))
+                        .intoArray(lanes, at + (c + 2 * 6 + 1) * 8);
+                IntVector p7 = (IntVector) c7.reinterpretShape(INTS, 0);
+                ((FloatVector) p7.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
+                        .intoArray(lanes, at + (c + 2 * 7) * 8);
+                ((FloatVector) p7.and(0xffff0000).reinterpretShape(FLOATS, 0))
+                        .intoArray(lanes, at + (c + 2 * 7 + 1) * 8);
+            }
         }
     }
 
     /**
-     * The inverse of {@link #toLanesBf16}: {@code count} positions of the lanes
+     * The inverse of {@link #toLanesBf16}: {@code count} positions (a multiple of 16) of the lanes
      * into 8 BF16 rows of a tensor, row l from element {@code starts[l] + from}.
      */
     static void fromLanesBf16(float[] lanes, int at, int count,
             MemorySegment rows, long[] starts, long from) {
-        for (int c = 0; c < count; c += 8) {
-            FloatVector r0 = FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 0 * 8);
-            FloatVector r1 = FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 1 * 8);
-            FloatVector r2 = FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 2 * 8);
-            FloatVector r3 = FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 3 * 8);
-            FloatVector r4 = FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 4 * 8);
-            FloatVector r5 = FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 5 * 8);
-            FloatVector r6 = FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 6 * 8);
-            FloatVector r7 = FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 7 * 8);
+        for (int c = 0; c < count; c += 16) {
+            IntVector x0 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 0) * 8)
+                    .reinterpretShape(INTS, 0);
+            IntVector xt0 = x0.lanewise(VectorOperators.LSHR, 16);
+            IntVector xh0 = x0.add(0x7fff).add(xt0.and(1)).lanewise(VectorOperators.LSHR, 16)
+                    .blend(xt0.or(0x0040), x0.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+            IntVector y0 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 0 + 1) * 8)
+                    .reinterpretShape(INTS, 0);
+            IntVector yt0 = y0.lanewise(VectorOperators.LSHR, 16);
+            IntVector yh0 = y0.add(0x7fff).add(yt0.and(1)).lanewise(VectorOperators.LSHR, 16)
+                    .blend(yt0.or(0x0040), y0.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+            FloatVector r0 = (FloatVector) xh0.or(yh0.lanewise(VectorOperators.LSHL, 16))
+                    .reinterpretShape(FLOATS, 0);
+            IntVector x1 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 1) * 8)
+                    .reinterpretShape(INTS, 0);
+            IntVector xt1 = x1.lanewise(VectorOperators.LSHR, 16);
+            IntVector xh1 = x1.add(0x7fff).add(xt1.and(1)).lanewise(VectorOperators.LSHR, 16)
+                    .blend(xt1.or(0x0040), x1.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+            IntVector y1 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 1 + 1) * 8)
+                    .reinterpretShape(INTS, 0);
+            IntVector yt1 = y1.lanewise(VectorOperators.LSHR, 16);
+            IntVector yh1 = y1.add(0x7fff).add(yt1.and(1)).lanewise(VectorOperators.LSHR, 16)
+                    .blend(yt1.or(0x0040), y1.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+            FloatVector r1 = (FloatVector) xh1.or(yh1.lanewise(VectorOperators.LSHL, 16))
+                    .reinterpretShape(FLOATS, 0);
+            IntVector x2 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 2) * 8)
+                    .reinterpretShape(INTS, 0);
+            IntVector xt2 = x2.lanewise(VectorOperators.LSHR, 16);
+            IntVector xh2 = x2.add(0x7fff).add(xt2.and(1)).lanewise(VectorOperators.LSHR, 16)
+                    .blend(xt2.or(0x0040), x2.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+            IntVector y2 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 2 + 1) * 8)
+                    .reinterpretShape(INTS, 0);
+            IntVector yt2 = y2.lanewise(VectorOperators.LSHR, 16);
+            IntVector yh2 = y2.add(0x7fff).add(yt2.and(1)).lanewise(VectorOperators.LSHR, 16)
+                    .blend(yt2.or(0x0040), y2.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+            FloatVector r2 = (FloatVector) xh2.or(yh2.lanewise(VectorOperators.LSHL, 16))
+                    .reinterpretShape(FLOATS, 0);
+            IntVector x3 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 3) * 8)
+                    .reinterpretShape(INTS, 0);
+            IntVector xt3 = x3.lanewise(VectorOperators.LSHR, 16);
+            IntVector xh3 = x3.add(0x7fff).add(xt3.and(1)).lanewise(VectorOperators.LSHR, 16)
+                    .blend(xt3.or(0x0040), x3.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+            IntVector y3 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 3 + 1) * 8)
+                    .reinterpretShape(INTS, 0);
+            IntVector yt3 = y3.lanewise(VectorOperators.LSHR, 16);
+            IntVector yh3 = y3.add(0x7fff).add(yt3.and(1)).lanewise(VectorOperators.LSHR, 16)
+                    .blend(yt3.or(0x0040), y3.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+            FloatVector r3 = (FloatVector) xh3.or(yh3.lanewise(VectorOperators.LSHL, 16))
+                    .reinterpretShape(FLOATS, 0);
+            IntVector x4 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 4) * 8)
+                    .reinterpretShape(INTS, 0);
+            IntVector xt4 = x4.lanewise(VectorOperators.LSHR, 16);
+            IntVector xh4 = x4.add(0x7fff).add(xt4.and(1)).lanewise(VectorOperators.LSHR, 16)
+                    .blend(xt4.or(0x0040), x4.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+            IntVector y4 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 4 + 1) * 8)
+                    .reinterpretShape(INTS, 0);
+            IntVector yt4 = y4.lanewise(VectorOperators.LSHR, 16);
+            IntVector yh4 = y4.add(0x7fff).add(yt4.and(1)).lanewise(VectorOperators.LSHR, 16)
+                    .blend(yt4.or(0x0040), y4.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+            FloatVector r4 = (FloatVector) xh4.or(yh4.lanewise(VectorOperators.LSHL, 16))
+                    .reinterpretShape(FLOATS, 0);
+            IntVector x5 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 5) * 8)
+                    .reinterpretShape(INTS, 0);
+            IntVector xt5 = x5.lanewise(VectorOperators.LSHR, 16);
+            IntVector xh5 = x5.add(0x7fff).add(xt5.and(1)).lanewise(VectorOperators.LSHR, 16)
+                    .blend(xt5.or(0x0040), x5.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+            IntVector y5 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 5 + 1) * 8)
+                    .reinterpretShape(INTS, 0);
+            IntVector yt5 = y5.lanewise(VectorOperators.LSHR, 16);
+            IntVector yh5 = y5.add(0x7fff).add(yt5.and(1)).lanewise(VectorOperators.LSHR, 16)
+                    .blend(yt5.or(0x0040), y5.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+            FloatVector r5 = (FloatVector) xh5.or(yh5.lanewise(VectorOperators.LSHL, 16))
+                    .reinterpretShape(FLOATS, 0);
+            IntVector x6 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 6) * 8)
+                    .reinterpretShape(INTS, 0);
+            IntVector xt6 = x6.lanewise(VectorOperators.LSHR, 16);
+            IntVector xh6 = x6.add(0x7fff).add(xt6.and(1)).lanewise(VectorOperators.LSHR, 16)
+                    .blend(xt6.or(0x0040), x6.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+            IntVector y6 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 6 + 1) * 8)
+                    .reinterpretShape(INTS, 0);
+            IntVector yt6 = y6.lanewise(VectorOperators.LSHR, 16);
+            IntVector yh6 = y6.add(0x7fff).add(yt6.and(1)).lanewise(VectorOperators.LSHR, 16)
+                    .blend(yt6.or(0x0040), y6.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+            FloatVector r6 = (FloatVector) xh6.or(yh6.lanewise(VectorOperators.LSHL, 16))
+                    .reinterpretShape(FLOATS, 0);
+            IntVector x7 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 7) * 8)
+                    .reinterpretShape(INTS, 0);
+            IntVector xt7 = x7.lanewise(VectorOperators.LSHR, 16);
+            IntVector xh7 = x7.add(0x7fff).add(xt7.and(1)).lanewise(VectorOperators.LSHR, 16)
+                    .blend(xt7.or(0x0040), x7.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+            IntVector y7 = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 7 + 1) * 8)
+                    .reinterpretShape(INTS, 0);
+            IntVector yt7 = y7.lanewise(VectorOperators.LSHR, 16);
+            IntVector yh7 = y7.add(0x7fff).add(yt7.and(1)).lanewise(VectorOperators.LSHR, 16)
+                    .blend(yt7.or(0x0040), y7.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+            FloatVector r7 = (FloatVector) xh7.or(yh7.lanewise(VectorOperators.LSHL, 16))
+                    .reinterpretShape(FLOATS, 0);
             FloatVector a0 = r0.blend(r4.rearrange(SWAP4), BIT4);
             FloatVector a4 = r0.rearrange(SWAP4).blend(r4, BIT4);
             FloatVector a1 = r1.blend(r5.rearrange(SWAP4), BIT4);
@@ -482,147 +584,58 @@ final class RowTransposes {
                     .reinterpretShape(FLOATS, 0);
             FloatVector s;
             s = c0;
-            {
-                // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
-                // keeps its top half, quieted.
-                IntVector bits = (IntVector) s.reinterpretShape(INTS, 0);
-                IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
-                IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
-                        .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
-                        .intoMemorySegment(rows, (starts[0] + from + c) * 2, ORDER);
-            }
+            s.intoMemorySegment(rows, (starts[0] + from + c) * 2, ORDER);
             s = c1;
-            {
-                // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
-                // keeps its top half, quieted.
-                IntVector bits = (IntVector) s.reinterpretShape(INTS, 0);
-                IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
-                IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
-                        .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
-                        .intoMemorySegment(rows, (starts[1] + from + c) * 2, ORDER);
-            }
+            s.intoMemorySegment(rows, (starts[1] + from + c) * 2, ORDER);
             s = c2;
-            {
-                // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
-                // keeps its top half, quieted.
-                IntVector bits = (IntVector) s.reinterpretShape(INTS, 0);
-                IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
-                IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
-                        .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
-                        .intoMemorySegment(rows, (starts[2] + from + c) * 2, ORDER);
-            }
+            s.intoMemorySegment(rows, (starts[2] + from + c) * 2, ORDER);
             s = c3;
-            {
-                // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
-                // keeps its top half, quieted.
-                IntVector bits = (IntVector) s.reinterpretShape(INTS, 0);
-                IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
-                IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
-                        .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
-                        .intoMemorySegment(rows, (starts[3] + from + c) * 2, ORDER);
-            }
+            s.intoMemorySegment(rows, (starts[3] + from + c) * 2, ORDER);
             s = c4;
-            {
-                // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
-                // keeps its top half, quieted.
-                IntVector bits = (IntVector) s.reinterpretShape(INTS, 0);
-                IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
-                IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
-                        .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
-                        .intoMemorySegment(rows, (starts[4] + from + c) * 2, ORDER);
-            }
+            s.intoMemorySegment(rows, (starts[4] + from + c) * 2, ORDER);
             s = c5;
-            {
-                // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
-                // keeps its top half, quieted.
-                IntVector bits = (IntVector) s.reinterpretShape(INTS, 0);
-                IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
-                IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
-                        .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
-                        .intoMemorySegment(rows, (starts[5] + from + c) * 2, ORDER);
-            }
+            s.intoMemorySegment(rows, (starts[5] + from + c) * 2, ORDER);
             s = c6;
-            {
-                // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
-                // keeps its top half, quieted.
-                IntVector bits = (IntVector) s.reinterpretShape(INTS, 0);
-                IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
-                IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
-                        .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
-                        .intoMemorySegment(rows, (starts[6] + from + c) * 2, ORDER);
-            }
+            s.intoMemorySegment(rows, (starts[6] + from + c) * 2, ORDER);
             s = c7;
-            {
-                // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
-                // keeps its top half, quieted.
-                IntVector bits = (IntVector) s.reinterpretShape(INTS, 0);
-                IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
-                IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
-                        .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                ((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
-                        .intoMemorySegment(rows, (starts[7] + from + c) * 2, ORDER);
-            }
+            s.intoMemorySegment(rows, (starts[7] + from + c) * 2, ORDER);
         }
     }
 
     /**
-     * {@code count} positions of 8 FLOAT16 rows of a tensor, row l from element {@code starts[l] + from},
-     * into the lanes.
+     * {@code count} positions (a multiple of 8) of 8 FLOAT16 rows of a tensor, row l from element {@code starts[l] + from},
+     * into the lanes; the rows hold 16 positions from each block of 16 started.
      */
     static void toLanesFp16(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
             int at, float[] spare) {
-        for (int c = 0; c < count; c += 8) {
-            IntVector h0 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[0] + from + c) * 2, ORDER)
-                    .convertShape(VectorOperators.S2I, INTS, 0);
-            IntVector m0 = h0.and(0x7fff);
-            FloatVector r0 = (FloatVector) ((IntVector) ((FloatVector) m0.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(h0.and(0x80000000)).reinterpretShape(FLOATS, 0);
-            IntVector h1 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[1] + from + c) * 2, ORDER)
-                    .convertShape(VectorOperators.S2I, INTS, 0);
-            IntVector m1 = h1.and(0x7fff);
-            FloatVector r1 = (FloatVector) ((IntVector) ((FloatVector) m1.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(h1.and(0x80000000)).reinterpretShape(FLOATS, 0);
-            IntVector h2 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[2] + from + c) * 2, ORDER)
-                    .convertShape(VectorOperators.S2I, INTS, 0);
-            IntVector m2 = h2.and(0x7fff);
-            FloatVector r2 = (FloatVector) ((IntVector) ((FloatVector) m2.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(h2.and(0x80000000)).reinterpretShape(FLOATS, 0);
-            IntVector h3 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[3] + from + c) * 2, ORDER)
-                    .convertShape(VectorOperators.S2I, INTS, 0);
-            IntVector m3 = h3.and(0x7fff);
-            FloatVector r3 = (FloatVector) ((IntVector) ((FloatVector) m3.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(h3.and(0x80000000)).reinterpretShape(FLOATS, 0);
-            IntVector h4 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[4] + from + c) * 2, ORDER)
-                    .convertShape(VectorOperators.S2I, INTS, 0);
-            IntVector m4 = h4.and(0x7fff);
-            FloatVector r4 = (FloatVector) ((IntVector) ((FloatVector) m4.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(h4.and(0x80000000)).reinterpretShape(FLOATS, 0);
-            IntVector h5 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[5] + from + c) * 2, ORDER)
-                    .convertShape(VectorOperators.S2I, INTS, 0);
-            IntVector m5 = h5.and(0x7fff);
-            FloatVector r5 = (FloatVector) ((IntVector) ((FloatVector) m5.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(h5.and(0x80000000)).reinterpretShape(FLOATS, 0);
-            IntVector h6 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[6] + from + c) * 2, ORDER)
-                    .convertShape(VectorOperators.S2I, INTS, 0);
-            IntVector m6 = h6.and(0x7fff);
-            FloatVector r6 = (FloatVector) ((IntVector) ((FloatVector) m6.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(h6.and(0x80000000)).reinterpretShape(FLOATS, 0);
-            IntVector h7 = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, (starts[7] + from + c) * 2, ORDER)
-                    .convertShape(VectorOperators.S2I, INTS, 0);
-            IntVector m7 = h7.and(0x7fff);
-            FloatVector r7 = (FloatVector) ((IntVector) ((FloatVector) m7.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(h7.and(0x80000000)).reinterpretShape(FLOATS, 0);
-            if (m0.max(m1).max(m2).max(m3).max(m4).max(m5).max(m6).max(m7)
-                    .compare(VectorOperators.GE, 0x7c00).anyTrue()) {
+        for (int c = 0; c < count; c += 16) {
+            IntVector h0 = IntVector.fromMemorySegment(INTS, rows, (starts[0] + from + c) * 2, ORDER);
+            FloatVector r0 = (FloatVector) h0.reinterpretShape(FLOATS, 0);
+            IntVector h1 = IntVector.fromMemorySegment(INTS, rows, (starts[1] + from + c) * 2, ORDER);
+            FloatVector r1 = (FloatVector) h1.reinterpretShape(FLOATS, 0);
+            IntVector h2 = IntVector.fromMemorySegment(INTS, rows, (starts[2] + from + c) * 2, ORDER);
+            FloatVector r2 = (FloatVector) h2.reinterpretShape(FLOATS, 0);
+            IntVector h3 = IntVector.fromMemorySegment(INTS, rows, (starts[3] + from + c) * 2, ORDER);
+            FloatVector r3 = (FloatVector) h3.reinterpretShape(FLOATS, 0);
+            IntVector h4 = IntVector.fromMemorySegment(INTS, rows, (starts[4] + from + c) * 2, ORDER);
+            FloatVector r4 = (FloatVector) h4.reinterpretShape(FLOATS, 0);
+            IntVector h5 = IntVector.fromMemorySegment(INTS, rows, (starts[5] + from + c) * 2, ORDER);
+            FloatVector r5 = (FloatVector) h5.reinterpretShape(FLOATS, 0);
+            IntVector h6 = IntVector.fromMemorySegment(INTS, rows, (starts[6] + from + c) * 2, ORDER);
+            FloatVector r6 = (FloatVector) h6.reinterpretShape(FLOATS, 0);
+            IntVector h7 = IntVector.fromMemorySegment(INTS, rows, (starts[7] + from + c) * 2, ORDER);
+            FloatVector r7 = (FloatVector) h7.reinterpretShape(FLOATS, 0);
+            if (h0.and(0x7c007c00).add(0x04000400).or(h1.and(0x7c007c00).add(0x04000400))
+                    .or(h2.and(0x7c007c00).add(0x04000400)).or(h3.and(0x7c007c00).add(0x04000400))
+                    .or(h4.and(0x7c007c00).add(0x04000400)).or(h5.and(0x7c007c00).add(0x04000400))
+                    .or(h6.and(0x7c007c00).add(0x04000400)).or(h7.and(0x7c007c00).add(0x04000400))
+                    .and(0x80008000).compare(VectorOperators.NE, 0).anyTrue()) {
                 VectorTransposes.codecBlock(rows, DataType.FLOAT16, starts, from + c, 8, lanes, at + c * 8,
                         spare);
+                if (c + 8 < count) {
+                    VectorTransposes.codecBlock(rows, DataType.FLOAT16, starts, from + c + 8, 8, lanes,
+                            at + (c + 8) * 8, spare);
+                }
                 continue;
             }
             FloatVector a0 = r0.blend(r4.rearrange(SWAP4), BIT4);
@@ -665,14 +678,80 @@ final class RowTransposes {
                     .reinterpretShape(FLOATS, 0);
             FloatVector c7 = (FloatVector) e6.lanewise(VectorOperators.LSHR, 32).or(e7.and(HIGH))
                     .reinterpretShape(FLOATS, 0);
-            c0.intoArray(lanes, at + c * 8 + 0 * 8);
-            c1.intoArray(lanes, at + c * 8 + 1 * 8);
-            c2.intoArray(lanes, at + c * 8 + 2 * 8);
-            c3.intoArray(lanes, at + c * 8 + 3 * 8);
-            c4.intoArray(lanes, at + c * 8 + 4 * 8);
-            c5.intoArray(lanes, at + c * 8 + 5 * 8);
-            c6.intoArray(lanes, at + c * 8 + 6 * 8);
-            c7.intoArray(lanes, at + c * 8 + 7 * 8);
+            IntVector p0 = (IntVector) c0.reinterpretShape(INTS, 0);
+            ((FloatVector) ((IntVector) ((FloatVector) p0.and(0x7fff).lanewise(VectorOperators.LSHL, 13)
+                    .reinterpretShape(FLOATS, 0)).mul(0x1p112f).reinterpretShape(INTS, 0))
+                    .or(p0.lanewise(VectorOperators.LSHL, 16).and(0x80000000)).reinterpretShape(FLOATS, 0))
+                    .intoArray(lanes, at + (c + 2 * 0) * 8);
+            ((FloatVector) ((IntVector) ((FloatVector) p0.lanewise(VectorOperators.LSHR, 16).and(0x7fff)
+                    .lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                    .reinterpretShape(INTS, 0)).or(p0.and(0x80000000)).reinterpretShape(FLOATS, 0))
+                    .intoArray(lanes, at + (c + 2 * 0 + 1) * 8);
+            IntVector p1 = (IntVector) c1.reinterpretShape(INTS, 0);
+            ((FloatVector) ((IntVector) ((FloatVector) p1.and(0x7fff).lanewise(VectorOperators.LSHL, 13)
+                    .reinterpretShape(FLOATS, 0)).mul(0x1p112f).reinterpretShape(INTS, 0))
+                    .or(p1.lanewise(VectorOperators.LSHL, 16).and(0x80000000)).reinterpretShape(FLOATS, 0))
+                    .intoArray(lanes, at + (c + 2 * 1) * 8);
+            ((FloatVector) ((IntVector) ((FloatVector) p1.lanewise(VectorOperators.LSHR, 16).and(0x7fff)
+                    .lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                    .reinterpretShape(INTS, 0)).or(p1.and(0x80000000)).reinterpretShape(FLOATS, 0))
+                    .intoArray(lanes, at + (c + 2 * 1 + 1) * 8);
+            IntVector p2 = (IntVector) c2.reinterpretShape(INTS, 0);
+            ((FloatVector) ((IntVector) ((FloatVector) p2.and(0x7fff).lanewise(VectorOperators.LSHL, 13)
+                    .reinterpretShape(FLOATS, 0)).mul(0x1p112f).reinterpretShape(INTS, 0))
+                    .or(p2.lanewise(VectorOperators.LSHL, 16).and(0x80000000)).reinterpretShape(FLOATS, 0))
+                    .intoArray(lanes, at + (c + 2 * 2) * 8);
+            ((FloatVector) ((IntVector) ((FloatVector) p2.lanewise(VectorOperators.LSHR, 16).and(0x7fff)
+                    .lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                    .reinterpretShape(INTS, 0)).or(p2.and(0x80000000)).reinterpretShape(FLOATS, 0))
+                    .intoArray(lanes, at + (c + 2 * 2 + 1) * 8);
+            IntVector p3 = (IntVector) c3.reinterpretShape(INTS, 0);
+            ((FloatVector) ((IntVector) ((FloatVector) p3.and(0x7fff).lanewise(VectorOperators.LSHL, 13)
+                    .reinterpretShape(FLOATS, 0)).mul(0x1p112f).reinterpretShape(INTS, 0))
+                    .or(p3.lanewise(VectorOperators.LSHL, 16).and(0x80000000)).reinterpretShape(FLOATS, 0))
+                    .intoArray(lanes, at + (c + 2 * 3) * 8);
+            ((FloatVector) ((IntVector) ((FloatVector) p3.lanewise(VectorOperators.LSHR, 16).and(0x7fff)
+                    .lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                    .reinterpretShape(INTS, 0)).or(p3.and(0x80000000)).reinterpretShape(FLOATS, 0))
+                    .intoArray(lanes, at + (c + 2 * 3 + 1) * 8);
+            if (c + 8 < count) {
+                IntVector p4 = (IntVector) c4.reinterpretShape(INTS, 0);
+                ((FloatVector) ((IntVector) ((FloatVector) p4.and(0x7fff).lanewise(VectorOperators.LSHL, 13)
+                        .reinterpretShape(FLOATS, 0)).mul(0x1p112f).reinterpretShape(INTS, 0))
+                        .or(p4.lanewise(VectorOperators.LSHL, 16).and(0x80000000)).reinterpretShape(FLOATS, 0))
+                        .intoArray(lanes, at + (c + 2 * 4) * 8);
+                ((FloatVector) ((IntVector) ((FloatVector) p4.lanewise(VectorOperators.LSHR, 16).and(0x7fff)
+                        .lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                        .reinterpretShape(INTS, 0)).or(p4.and(0x80000000)).reinterpretShape(FLOATS, 0))
+                        .intoArray(lanes, at + (c + 2 * 4 + 1) * 8);
+                IntVector p5 = (IntVector) c5.reinterpretShape(INTS, 0);
+                ((FloatVector) ((IntVector) ((FloatVector) p5.and(0x7fff).lanewise(VectorOperators.LSHL, 13)
+                        .reinterpretShape(FLOATS, 0)).mul(0x1p112f).reinterpretShape(INTS, 0))
+                        .or(p5.lanewise(VectorOperators.LSHL, 16).and(0x80000000)).reinterpretShape(FLOATS, 0))
+                        .intoArray(lanes, at + (c + 2 * 5) * 8);
+                ((FloatVector) ((IntVector) ((FloatVector) p5.lanewise(VectorOperators.LSHR, 16).and(0x7fff)
+                        .lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                        .reinterpretShape(INTS, 0)).or(p5.and(0x80000000)).reinterpretShape(FLOATS, 0))
+                        .intoArray(lanes, at + (c + 2 * 5 + 1) * 8);
+                IntVector p6 = (IntVector) c6.reinterpretShape(INTS, 0);
+                ((FloatVector) ((IntVector) ((FloatVector) p6.and(0x7fff).lanewise(VectorOperators.LSHL, 13)
+                        .reinterpretShape(FLOATS, 0)).mul(0x1p112f).reinterpretShape(INTS, 0))
+                        .or(p6.lanewise(VectorOperators.LSHL, 16).and(0x80000000)).reinterpretShape(FLOATS, 0))
+                        .intoArray(lanes, at + (c + 2 * 6) * 8);
+                ((FloatVector) ((IntVector) ((FloatVector) p6.lanewise(VectorOperators.LSHR, 16).and(0x7fff)
+                        .lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                        .reinterpretShape(INTS, 0)).or(p6.and(0x80000000)).reinterpretShape(FLOATS, 0))
+                        .intoArray(lanes, at + (c + 2 * 6 + 1) * 8);
+                IntVector p7 = (IntVector) c7.reinterpretShape(INTS, 0);
+                ((FloatVector) ((IntVector) ((FloatVector) p7.and(0x7fff).lanewise(VectorOperators.LSHL, 13)
+                        .reinterpretShape(FLOATS, 0)).mul(0x1p112f).reinterpretShape(INTS, 0))
+                        .or(p7.lanewise(VectorOperators.LSHL, 16).and(0x80000000)).reinterpretShape(FLOATS, 0))
+                        .intoArray(lanes, at + (c + 2 * 7) * 8);
+                ((FloatVector) ((IntVector) ((FloatVector) p7.lanewise(VectorOperators.LSHR, 16).and(0x7fff)
+                        .lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                        .reinterpretShape(INTS, 0)).or(p7.and(0x80000000)).reinterpretShape(FLOATS, 0))
+                        .intoArray(lanes, at + (c + 2 * 7 + 1) * 8);
+            }
         }
     }
 

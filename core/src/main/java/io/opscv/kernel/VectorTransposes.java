@@ -115,10 +115,10 @@ final class VectorTransposes {
 
     /**
      * {@link KernelProvider#rowsToLanes}: at 8 lanes, FLOAT, BF16 and FLOAT16 rows straight into the lanes ({@link
-     * RowTransposes}; at 16 lanes FLOAT and BF16 rows, {@link #rowsToLanes16}), a partial group's lanes past its rows
-     * reading its last row again ({@link #repeatLastStart}; not FLOAT16); a partial last block read whole where the
-     * segment holds every row's vector (its lanes past the rows are slack), else decoded row by row into {@code
-     * spare} and transposed from there.
+     * RowTransposes}, the 16-bit ones 16 positions a block; at 16 lanes FLOAT and BF16 rows, {@link #rowsToLanes16}),
+     * a partial group's lanes past its rows reading its last row again ({@link #repeatLastStart}; not FLOAT16); a
+     * partial last block read whole where the segment holds every row's vector (its lanes past the rows are slack),
+     * else decoded row by row into {@code spare} and transposed from there.
      */
     static boolean rowsToLanes(MemorySegment seg, DataType type, long[] starts, int rows, long from, int count,
                                float[] lanes, float[] spare) {
@@ -137,15 +137,16 @@ final class VectorTransposes {
         repeatLastStart(starts, rows);
         int whole = count / LANES * LANES;
         if (whole < count) {
-            boolean held = true;
-            for (int l = 0; l < LANES; l++) {
-                held &= (starts[l] + from + whole + LANES) * type.byteSize() <= seg.byteSize();
-            }
-            if (held) {
+            if (held(seg, type, starts, from + whole + LANES)) {
                 whole += LANES;
             } else {
                 codecBlock(seg, type, starts, from + whole, count - whole, lanes, whole * LANES, spare);
             }
+        }
+        if (type != DataType.FLOAT && whole % (2 * LANES) != 0 && !held(seg, type, starts, from + whole + LANES)) {
+            // 16-bit rows move 16 positions a block: a last half block reads 16.
+            whole -= LANES;
+            codecBlock(seg, type, starts, from + whole, LANES, lanes, whole * LANES, spare);
         }
         switch (type) {
             case FLOAT -> RowTransposes.toLanesFloat(seg, starts, from, whole, lanes, 0);
@@ -153,6 +154,15 @@ final class VectorTransposes {
             default -> RowTransposes.toLanesFp16(seg, starts, from, whole, lanes, 0, spare);
         }
         return true;
+    }
+
+    /** Whether the segment holds every row of the group up to position {@code end}. */
+    private static boolean held(MemorySegment seg, DataType type, long[] starts, long end) {
+        boolean held = true;
+        for (int l = 0; l < LANES; l++) {
+            held &= (starts[l] + end) * type.byteSize() <= seg.byteSize();
+        }
+        return held;
     }
 
     /** Whether rows of this dtype go straight at 16 lanes: FLOAT, and BF16 as pairs on a little-endian machine. */
@@ -178,11 +188,7 @@ final class VectorTransposes {
         if (whole < count) {
             // A held last block of BF16 with at most 16 positions left widens only its first 8 pairs: the lanes end
             // at position roundUp(count, 16).
-            boolean held = true;
-            for (int l = 0; l < LANES; l++) {
-                held &= (starts[l] + from + whole + block) * type.byteSize() <= seg.byteSize();
-            }
-            if (held) {
+            if (held(seg, type, starts, from + whole + block)) {
                 tail = count;
             } else {
                 for (int c = whole; c < count; c += LANES) {
@@ -292,16 +298,18 @@ final class VectorTransposes {
             lanesToRows16(lanes, count, seg, type, starts, rows, from, spare);
             return true;
         }
-        int whole = count / LANES * LANES;
+        int whole;
         if (type == DataType.FLOAT) {
+            whole = count / LANES * LANES;
             RowTransposes.fromLanesFloat(lanes, 0, whole, seg, starts, from);
         } else {
+            whole = count / (2 * LANES) * (2 * LANES);
             RowTransposes.fromLanesBf16(lanes, 0, whole, seg, starts, from);
         }
-        if (whole < count) {
-            RowTransposes.fromLanesArray(lanes, whole * LANES, LANES, spare, 0, LANES);
+        for (int c = whole; c < count; c += LANES) {
+            RowTransposes.fromLanesArray(lanes, c * LANES, LANES, spare, 0, LANES);
             for (int l = 0; l < rows; l++) {
-                ElementCodec.encode(spare, l * LANES, count - whole, seg, type, starts[l] + from + whole, 1);
+                ElementCodec.encode(spare, l * LANES, Math.min(LANES, count - c), seg, type, starts[l] + from + c, 1);
             }
         }
         return true;

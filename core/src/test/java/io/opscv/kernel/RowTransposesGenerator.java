@@ -10,8 +10,9 @@ import java.util.List;
  * Writes {@code RowTransposes.java}: the 8 × 8 transpose between rows and lanes ({@link VectorTransposes}) once per
  * kind of rows from the one template here: rows in a float array (the staged paths), and FLOAT and BF16 rows read
  * straight from a tensor into the lanes and written straight back, widened and rounded in registers, so that the
- * rows never pass through a staging tile. The kind is only the rows' load-and-widen and round-and-store
- * ({@link VectorStores}), written out in the method: a helper taking or returning a vector is boxed where C2 does
+ * rows never pass through a staging tile; BF16 and FLOAT16 as pairs of positions in 32-bit lanes, widened after
+ * the transpose and rounded before it. The kind is only the rows' load-and-widen and round-and-store, written out
+ * in the method: a helper taking or returning a vector is boxed where C2 does
  * not inline it (see KERNELS.md, "JIT state"). FLOAT16 rows are read only (a block holding an infinity or a NaN
  * through the codec); they are written by the JDK's conversion loop through the tile. At 16 lanes it writes the
  * 16 × 16 transpose, for arrays and for FLOAT rows of a tensor both ways, and for BF16 rows as pairs of positions in
@@ -27,12 +28,20 @@ final class RowTransposesGenerator {
     /**
      * A kind of rows: its methods' suffix, what they move (for the javadoc), the parameters that name the rows, the
      * expression of row {@code %1$s}'s element at position {@code c} (an element index for the array, a byte offset
-     * for the tensors), the statement that loads it as the FloatVector {@code r%1$s}, and the statements that store
-     * the FloatVector {@code s} at {@code %1$s} (those of {@link VectorStores} for the tensors).
+     * for the tensors), the statement that loads it as the FloatVector {@code r%1$s}, the statements that store the
+     * FloatVector {@code s} at {@code %1$s} ({@code null}: read only), the statements between the loads and the
+     * transpose ({@code guard}), the positions a block moves ({@code step}), and, from the lanes' side, the statements
+     * that store the transposed {@code c%1$d} into the lanes and that load {@code r%1$d} from them. 16-bit rows move
+     * 16 positions a block as pairs of positions in 32-bit lanes, which C2 keeps in one vector shape: a 128-bit vector
+     * of shorts widened into 256-bit ints meets the JDK's shared vector methods with a second shape, and in some
+     * processes C2 then boxes every vector of the method.
      */
-    private record Kind(String suffix, String name, String rows, String at, String load, String store, String guard) {
+    private record Kind(String suffix, String name, String rows, String at, String load, String store, String guard,
+                        int step, String toLanes, String fromLanes) {
+        /** A kind of 8 positions a block, one float per lane. */
         Kind(String suffix, String name, String rows, String at, String load, String store) {
-            this(suffix, name, rows, at, load, store, "");
+            this(suffix, name, rows, at, load, store, "", 8, "c%1$d.intoArray(lanes, at + c * 8 + %1$d * 8);\n",
+                    "FloatVector r%1$d = FloatVector.fromArray(FLOATS, lanes, at + c * 8 + %1$d * 8);\n");
         }
     }
 
@@ -45,34 +54,72 @@ final class RowTransposesGenerator {
                     "MemorySegment rows, long[] starts, long from", "(starts[%1$s] + from + c) * Float.BYTES",
                     "FloatVector r%1$s = FloatVector.fromMemorySegment(FLOATS, rows, %2$s, ORDER);\n",
                     VectorStores.floats("rows")),
+            // BF16 pairs: the low half (position 2m, little-endian) shifted up, the high half masked; each position
+            // rounded as ElementCodec.floatToBf16 (add 0x7fff plus the lowest kept bit, keep the top half; a NaN keeps
+            // its top half, quieted) and the two merged into one 32-bit lane.
             new Kind("Bf16", "BF16 rows of a tensor, row l from element {@code starts[l] + from}",
                     "MemorySegment rows, long[] starts, long from", "(starts[%1$s] + from + c) * 2",
+                    "FloatVector r%1$s = FloatVector.fromMemorySegment(FLOATS, rows, %2$s, ORDER);\n",
+                    VectorStores.floats("rows"), "", 16,
                     """
-                    FloatVector r%1$s = (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, rows, %2$s, ORDER)
-                            .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16)
-                            .reinterpretShape(FLOATS, 0);
+                    IntVector p%1$d = (IntVector) c%1$d.reinterpretShape(INTS, 0);
+                    ((FloatVector) p%1$d.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
+                            .intoArray(lanes, at + (c + 2 * %1$d) * 8);
+                    ((FloatVector) p%1$d.and(0xffff0000).reinterpretShape(FLOATS, 0))
+                            .intoArray(lanes, at + (c + 2 * %1$d + 1) * 8);
                     """,
-                    VectorStores.bf16("rows")),
-            // FP16 read only (its rounding stays with the JDK's conversion loop on the tile). Widened exactly as
-            // VectorCodec.widenFp16: a block holding an infinity or a NaN goes through the codec instead.
+                    """
+                    IntVector x%1$d = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * %1$d) * 8)
+                            .reinterpretShape(INTS, 0);
+                    IntVector xt%1$d = x%1$d.lanewise(VectorOperators.LSHR, 16);
+                    IntVector xh%1$d = x%1$d.add(0x7fff).add(xt%1$d.and(1)).lanewise(VectorOperators.LSHR, 16)
+                            .blend(xt%1$d.or(0x0040), x%1$d.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+                    IntVector y%1$d = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * %1$d + 1) * 8)
+                            .reinterpretShape(INTS, 0);
+                    IntVector yt%1$d = y%1$d.lanewise(VectorOperators.LSHR, 16);
+                    IntVector yh%1$d = y%1$d.add(0x7fff).add(yt%1$d.and(1)).lanewise(VectorOperators.LSHR, 16)
+                            .blend(yt%1$d.or(0x0040), y%1$d.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+                    FloatVector r%1$d = (FloatVector) xh%1$d.or(yh%1$d.lanewise(VectorOperators.LSHL, 16))
+                            .reinterpretShape(FLOATS, 0);
+                    """),
+            // FP16 pairs, read only (its rounding stays with the JDK's conversion loop on the tile). Each half widened
+            // exactly as VectorCodec.widenFp16: the magnitude's bits moved into a float's and scaled by 2^112, the sign
+            // put back; a block holding an infinity or a NaN (exponent bits all set: adding 0x0400 carries into the
+            // half's top bit) goes through the codec instead.
             new Kind("Fp16", "FLOAT16 rows of a tensor, row l from element {@code starts[l] + from}",
                     "MemorySegment rows, long[] starts, long from", "(starts[%1$s] + from + c) * 2",
                     """
-                    IntVector h%1$s = (IntVector) ShortVector.fromMemorySegment(HALFS, rows, %2$s, ORDER)
-                            .convertShape(VectorOperators.S2I, INTS, 0);
-                    IntVector m%1$s = h%1$s.and(0x7fff);
-                    FloatVector r%1$s = (FloatVector) ((IntVector) ((FloatVector) m%1$s.lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                            .reinterpretShape(INTS, 0)).or(h%1$s.and(0x80000000)).reinterpretShape(FLOATS, 0);
+                    IntVector h%1$s = IntVector.fromMemorySegment(INTS, rows, %2$s, ORDER);
+                    FloatVector r%1$s = (FloatVector) h%1$s.reinterpretShape(FLOATS, 0);
                     """,
                     null,
                     """
-                    if (m0.max(m1).max(m2).max(m3).max(m4).max(m5).max(m6).max(m7)
-                            .compare(VectorOperators.GE, 0x7c00).anyTrue()) {
+                    if (h0.and(0x7c007c00).add(0x04000400).or(h1.and(0x7c007c00).add(0x04000400))
+                            .or(h2.and(0x7c007c00).add(0x04000400)).or(h3.and(0x7c007c00).add(0x04000400))
+                            .or(h4.and(0x7c007c00).add(0x04000400)).or(h5.and(0x7c007c00).add(0x04000400))
+                            .or(h6.and(0x7c007c00).add(0x04000400)).or(h7.and(0x7c007c00).add(0x04000400))
+                            .and(0x80008000).compare(VectorOperators.NE, 0).anyTrue()) {
                         VectorTransposes.codecBlock(rows, DataType.FLOAT16, starts, from + c, 8, lanes, at + c * 8,
                                 spare);
+                        if (c + 8 < count) {
+                            VectorTransposes.codecBlock(rows, DataType.FLOAT16, starts, from + c + 8, 8, lanes,
+                                    at + (c + 8) * 8, spare);
+                        }
                         continue;
                     }
-                    """));
+                    """, 16,
+                    """
+                    IntVector p%1$d = (IntVector) c%1$d.reinterpretShape(INTS, 0);
+                    ((FloatVector) ((IntVector) ((FloatVector) p%1$d.and(0x7fff).lanewise(VectorOperators.LSHL, 13)
+                            .reinterpretShape(FLOATS, 0)).mul(0x1p112f).reinterpretShape(INTS, 0))
+                            .or(p%1$d.lanewise(VectorOperators.LSHL, 16).and(0x80000000)).reinterpretShape(FLOATS, 0))
+                            .intoArray(lanes, at + (c + 2 * %1$d) * 8);
+                    ((FloatVector) ((IntVector) ((FloatVector) p%1$d.lanewise(VectorOperators.LSHR, 16).and(0x7fff)
+                            .lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                            .reinterpretShape(INTS, 0)).or(p%1$d.and(0x80000000)).reinterpretShape(FLOATS, 0))
+                            .intoArray(lanes, at + (c + 2 * %1$d + 1) * 8);
+                    """,
+                    null));
 
     private RowTransposesGenerator() {}
 
@@ -92,10 +139,8 @@ final class RowTransposesGenerator {
                 import jdk.incubator.vector.FloatVector;
                 import jdk.incubator.vector.IntVector;
                 import jdk.incubator.vector.LongVector;
-                import jdk.incubator.vector.ShortVector;
                 import jdk.incubator.vector.VectorMask;
                 import jdk.incubator.vector.VectorOperators;
-                import jdk.incubator.vector.VectorShape;
                 import jdk.incubator.vector.VectorShuffle;
                 import jdk.incubator.vector.VectorSpecies;
 
@@ -103,8 +148,9 @@ final class RowTransposesGenerator {
                  * The 8 × 8 transposes between rows and lanes of {@link VectorTransposes}, one method per kind of rows
                  * and direction: rows in a float array, or FLOAT and BF16 rows of a tensor read into the lanes and
                  * written from them in registers (FLOAT16 rows read), with no staging tile between (the tile's copy
-                 * took as long as the transpose). {@code count} positions (a multiple of 8) of the 8 rows, position
-                 * k of row l at {@code lanes[at + k·8 + l]}; only at 8 lanes (AVX2). The transpose swaps blocks:
+                 * took as long as the transpose). {@code count} positions (a multiple of 8) of the 8 rows, position k
+                 * of row l at {@code lanes[at + k·8 + l]}; BF16 and FLOAT16 rows move as pairs of positions in 32-bit
+                 * lanes, 16 positions a block; only at 8 lanes (AVX2). The transpose swaps blocks:
                  * round d = 4, 2, 1 exchanges, for each pair of rows d apart, the upper row's lanes with bit d set
                  * and the lower row's lanes with bit d clear, a single-source permute and a blend a row (a
                  * two-source permute is two permutes and a blend on AVX2). Round 1 swaps the halves of 64-bit lanes,
@@ -117,9 +163,6 @@ final class RowTransposesGenerator {
                     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
                     private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, FLOATS.vectorShape());
                     private static final VectorSpecies<Long> LONGS = VectorSpecies.of(long.class, FLOATS.vectorShape());
-                    /** As many 16-bit lanes as {@link #FLOATS} has floats. */
-                    private static final VectorSpecies<Short> HALFS = VectorSpecies.of(short.class,
-                            VectorShape.forBitSize(FLOATS.length() * Short.SIZE));
                     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
                     /** Whether the vectors have the 8 lanes these transposes are written for. */
                     static final boolean APPLIES = FLOATS.length() == 8;
@@ -188,20 +231,28 @@ final class RowTransposesGenerator {
         StringBuilder m = new StringBuilder("""
 
                     /**
-                     * {@code count} positions of 8 %1$s,
-                     * into the lanes.
+                     * {@code count} positions (a multiple of 8) of 8 %1$s,
+                     * into the lanes%5$s.
                      */
                     static void toLanes%2$s(%3$s, int count, float[] lanes,
                             int at%4$s) {
-                        for (int c = 0; c < count; c += 8) {
-                """.formatted(k.name(), k.suffix(), k.rows(), k.guard().isEmpty() ? "" : ", float[] spare"));
+                        for (int c = 0; c < count; c += %6$d) {
+                """.formatted(k.name(), k.suffix(), k.rows(), k.guard().isEmpty() ? "" : ", float[] spare",
+                k.step() == 8 ? "" : "; the rows hold 16 positions from each block of 16 started", k.step()));
         for (int r = 0; r < 8; r++) {
             m.append(k.load().formatted(r, k.at().formatted(r)).indent(12));
         }
         m.append(k.guard().indent(12));
         m.append(TRANSPOSE.indent(12));
         for (int r = 0; r < 8; r++) {
-            m.append("c%1$d.intoArray(lanes, at + c * 8 + %1$d * 8);\n".formatted(r).indent(12));
+            if (k.step() == 16 && r == 4) {
+                // A last half block (count an odd multiple of 8) reads 16 positions and stores its first 8.
+                m.append("if (c + 8 < count) {\n".indent(12));
+            }
+            m.append(k.toLanes().formatted(r).indent(k.step() == 16 && r >= 4 ? 16 : 12));
+        }
+        if (k.step() == 16) {
+            m.append("}\n".indent(12));
         }
         return m.append("""
                         }
@@ -213,16 +264,15 @@ final class RowTransposesGenerator {
         StringBuilder m = new StringBuilder("""
 
                     /**
-                     * The inverse of {@link #toLanes%2$s}: {@code count} positions of the lanes
+                     * The inverse of {@link #toLanes%2$s}: {@code count} positions (a multiple of %4$d) of the lanes
                      * into 8 %1$s.
                      */
                     static void fromLanes%2$s(float[] lanes, int at, int count,
                             %3$s) {
-                        for (int c = 0; c < count; c += 8) {
-                """.formatted(k.name(), k.suffix(), k.rows()));
+                        for (int c = 0; c < count; c += %4$d) {
+                """.formatted(k.name(), k.suffix(), k.rows(), k.step()));
         for (int r = 0; r < 8; r++) {
-            m.append("FloatVector r%1$d = FloatVector.fromArray(FLOATS, lanes, at + c * 8 + %1$d * 8);\n".formatted(r)
-                    .indent(12));
+            m.append(k.fromLanes().formatted(r).indent(12));
         }
         m.append(TRANSPOSE.indent(12));
         m.append("FloatVector s;\n".indent(12));
