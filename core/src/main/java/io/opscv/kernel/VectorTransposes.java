@@ -129,7 +129,7 @@ final class VectorTransposes {
             rowsToLanes16(seg, type, starts, rows, from, count, lanes, spare);
             return true;
         }
-        if (!RowTransposes.APPLIES || type != DataType.FLOAT && type != DataType.BF16 && type != DataType.FLOAT16
+        if (!RowTransposes.APPLIES || type != DataType.FLOAT && !pairs(type)
                 || rows < LANES && type == DataType.FLOAT16) {
             // A partial group of FP16 rows, written through the tile anyway, measured no faster read straight.
             return false;
@@ -165,10 +165,14 @@ final class VectorTransposes {
         return held;
     }
 
-    /** Whether rows of this dtype go straight at 16 lanes: FLOAT, and BF16 as pairs on a little-endian machine. */
+    /** Whether rows of this dtype go straight at 16 lanes: FLOAT, and BF16 as pairs. */
     private static boolean sixteen(DataType type) {
-        return RowTransposes.APPLIES16
-                && (type == DataType.FLOAT || type == DataType.BF16 && ORDER == ByteOrder.LITTLE_ENDIAN);
+        return RowTransposes.APPLIES16 && (type == DataType.FLOAT || type == DataType.BF16 && pairs(type));
+    }
+
+    /** Whether 16-bit rows can move as pairs of positions in 32-bit lanes: position 2m in the low half. */
+    private static boolean pairs(DataType type) {
+        return (type == DataType.BF16 || type == DataType.FLOAT16) && ORDER == ByteOrder.LITTLE_ENDIAN;
     }
 
     /**
@@ -284,7 +288,7 @@ final class VectorTransposes {
                                long from, float[] spare) {
         boolean sixteen = sixteen(type);
         if (sixteen ? wholeRun(starts, rows, from, count)
-                : !RowTransposes.APPLIES || type != DataType.FLOAT && type != DataType.BF16) {
+                : !RowTransposes.APPLIES || type != DataType.FLOAT && !(type == DataType.BF16 && pairs(type))) {
             return false;
         }
         if (rows < LANES) {

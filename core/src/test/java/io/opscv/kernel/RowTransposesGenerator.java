@@ -10,14 +10,13 @@ import java.util.List;
  * Writes {@code RowTransposes.java}: the 8 × 8 transpose between rows and lanes ({@link VectorTransposes}) once per
  * kind of rows from the one template here: rows in a float array (the staged paths), and FLOAT and BF16 rows read
  * straight from a tensor into the lanes and written straight back, widened and rounded in registers, so that the
- * rows never pass through a staging tile; BF16 and FLOAT16 as pairs of positions in 32-bit lanes, widened after
- * the transpose and rounded before it. The kind is only the rows' load-and-widen and round-and-store, written out
- * in the method: a helper taking or returning a vector is boxed where C2 does
- * not inline it (see KERNELS.md, "JIT state"). FLOAT16 rows are read only (a block holding an infinity or a NaN
- * through the codec); they are written by the JDK's conversion loop through the tile. At 16 lanes it writes the
- * 16 × 16 transpose, for arrays and for FLOAT rows of a tensor both ways, and for BF16 rows as pairs of positions in
- * 32-bit lanes, widened and rounded apart ({@link VectorTransposes}): a block that also widens is too large for C1.
- * Run {@code main} from
+ * rows never pass through a staging tile; BF16 and FLOAT16 as pairs of positions in 32-bit lanes (little-endian),
+ * widened after the transpose and rounded before it. The kind is only the rows' load-and-widen and round-and-store,
+ * written out in the method: a helper taking or returning a vector is boxed where C2 does not inline it (see
+ * KERNELS.md, "JIT state"). FLOAT16 rows are read only (a block holding an infinity or a NaN through the codec);
+ * they are written by the JDK's conversion loop through the tile. At 16 lanes it writes the 16 × 16 transpose, for
+ * arrays and for FLOAT rows of a tensor both ways, and for BF16 rows as pairs of positions in 32-bit lanes, widened
+ * and rounded apart ({@link VectorTransposes}): a block that also widens is too large for C1. Run {@code main} from
  * the core module's directory to rewrite the file; {@code GeneratedSourcesTest} checks that the committed file is
  * this output.
  */
