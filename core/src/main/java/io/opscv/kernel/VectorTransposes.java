@@ -148,6 +148,11 @@ final class VectorTransposes {
             whole -= LANES;
             codecBlock(seg, type, starts, from + whole, LANES, lanes, whole * LANES, spare);
         }
+        if (whole == 0) {
+            // No call without a block: a method called often with no iterations has its loop's calls profiled cold,
+            // and C2 may then box the vectors there once blocks come.
+            return true;
+        }
         switch (type) {
             case FLOAT -> RowTransposes.toLanesFloat(seg, starts, from, whole, lanes, 0);
             case BF16 -> RowTransposes.toLanesBf16(seg, starts, from, whole, lanes, 0);
@@ -302,12 +307,12 @@ final class VectorTransposes {
             lanesToRows16(lanes, count, seg, type, starts, rows, from, spare);
             return true;
         }
-        int whole;
-        if (type == DataType.FLOAT) {
-            whole = count / LANES * LANES;
+        int block = type == DataType.FLOAT ? LANES : 2 * LANES;
+        int whole = count / block * block;
+        if (whole > 0 && type == DataType.FLOAT) {
             RowTransposes.fromLanesFloat(lanes, 0, whole, seg, starts, from);
-        } else {
-            whole = count / (2 * LANES) * (2 * LANES);
+        } else if (whole > 0) {
+            // Rows of fewer positions than a block go to the codec below, with no call here (see rowsToLanes).
             RowTransposes.fromLanesBf16(lanes, 0, whole, seg, starts, from);
         }
         for (int c = whole; c < count; c += LANES) {
