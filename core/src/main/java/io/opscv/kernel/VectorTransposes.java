@@ -201,11 +201,7 @@ final class VectorTransposes {
                 tail = count;
             } else {
                 for (int c = whole; c < count; c += LANES) {
-                    for (int l = 0; l < LANES; l++) {
-                        ElementCodec.decode(seg, type, starts[l] + from + c, 1, Math.min(LANES, count - c), spare,
-                                l * LANES);
-                    }
-                    RowTransposes.transpose16(spare, 0, LANES, lanes, c * LANES, LANES);
+                    codecBlock(seg, type, starts, from + c, Math.min(LANES, count - c), lanes, c * LANES, spare);
                 }
             }
         }
@@ -272,16 +268,20 @@ final class VectorTransposes {
     }
 
     /**
-     * A block of the 8 rows, its first {@code count} positions decoded by the codec into {@code spare} and the block
-     * transposed into the lanes at {@code at} (its positions past count are slack): a partial last block that ends
-     * the segment, or an FP16 block holding an infinity or a NaN.
+     * A block of the group's rows, its first {@code count} positions decoded by the codec into {@code spare} and the
+     * block transposed into the lanes at {@code at} (its positions past count are slack): a partial last block that
+     * ends the segment, or an FP16 block holding an infinity or a NaN.
      */
     static void codecBlock(MemorySegment seg, DataType type, long[] starts, long from, int count, float[] lanes, int at,
                            float[] spare) {
         for (int l = 0; l < LANES; l++) {
             ElementCodec.decode(seg, type, starts[l] + from, 1, count, spare, l * LANES);
         }
-        RowTransposes.toLanesArray(spare, 0, LANES, LANES, lanes, at);
+        if (LANES == 16) {
+            RowTransposes.transpose16(spare, 0, LANES, lanes, at, LANES);
+        } else {
+            RowTransposes.toLanesArray(spare, 0, LANES, LANES, lanes, at);
+        }
     }
 
     /**
@@ -309,11 +309,13 @@ final class VectorTransposes {
         }
         int block = type == DataType.FLOAT ? LANES : 2 * LANES;
         int whole = count / block * block;
-        if (whole > 0 && type == DataType.FLOAT) {
-            RowTransposes.fromLanesFloat(lanes, 0, whole, seg, starts, from);
-        } else if (whole > 0) {
-            // Rows of fewer positions than a block go to the codec below, with no call here (see rowsToLanes).
-            RowTransposes.fromLanesBf16(lanes, 0, whole, seg, starts, from);
+        // Rows of fewer positions than a block go to the codec below, with no call here (see rowsToLanes).
+        if (whole > 0) {
+            if (type == DataType.FLOAT) {
+                RowTransposes.fromLanesFloat(lanes, 0, whole, seg, starts, from);
+            } else {
+                RowTransposes.fromLanesBf16(lanes, 0, whole, seg, starts, from);
+            }
         }
         for (int c = whole; c < count; c += LANES) {
             RowTransposes.fromLanesArray(lanes, c * LANES, LANES, spare, 0, LANES);
