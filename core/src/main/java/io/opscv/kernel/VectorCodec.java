@@ -1,7 +1,12 @@
 package io.opscv.kernel;
 
+import static io.opscv.kernel.ExactVectors.FLOAT_VECTOR;
+import static io.opscv.kernel.ExactVectors.INT_VECTOR;
+import static io.opscv.kernel.ExactVectors.SHORT_VECTOR;
+
 import io.opscv.runtime.DataType;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
@@ -40,6 +45,14 @@ final class VectorCodec {
      */
     private static final long HALF_BYTES = HALFS.vectorByteSize();
     private static final long FLOAT_BYTES = FLOATS.vectorByteSize();
+    /** Half-width species for the overlapping stores of a short row's tail (at least 128 bits where used). */
+    private static final VectorSpecies<Float> FLOAT_HALVES = VectorSpecies.of(float.class,
+            VectorShape.forBitSize(Math.max(64, FLOATS.vectorBitSize() / 2)));
+    private static final VectorSpecies<Short> HALF_HALVES = VectorSpecies.of(short.class,
+            VectorShape.forBitSize(Math.max(64, HALFS.vectorBitSize() / 2)));
+    /** The exact classes of the half-width species ({@link ExactVectors}). */
+    private static final Class<FloatVector> FLOAT_HALF = ExactVectors.type(FLOAT_HALVES);
+    private static final Class<ShortVector> HALF_HALF = ExactVectors.type(HALF_HALVES);
     /**
      * Whether the vectors are 512 bits wide, so that the machine has AVX-512: masked loads and stores of 16-bit
      * and byte lanes and scatters are instructions. Below it the JDK runs them as fallbacks that box the vector,
@@ -58,12 +71,13 @@ final class VectorCodec {
                 segmentEnd(seg, DataType.BF16, first + k * stride, last, dst, at + k * LANES);
                 continue;
             }
-            ShortVector raw = ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER);
+            ShortVector raw = SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER));
             if (partial) {
-                raw = raw.blend((short) 0, HALFS.indexInRange(0, last).not());
+                raw = SHORT_VECTOR.cast(ShortVector.zero(HALFS)).blend(raw, HALFS.indexInRange(0, last));
             }
-            IntVector x = (IntVector) raw.convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0);
-            ((FloatVector) x.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
+            IntVector x = INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(raw)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0));
+            FLOAT_VECTOR.cast((FloatVector) x.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
                     .intoArray(dst, at + k * LANES);
         }
     }
@@ -81,21 +95,23 @@ final class VectorCodec {
                 segmentEnd(seg, DataType.FLOAT16, first + k * stride, last, dst, at + k * LANES);
                 continue;
             }
-            ShortVector raw = ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER);
+            ShortVector raw = SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER));
             if (partial) {
-                raw = raw.blend((short) 0, HALFS.indexInRange(0, last).not());
+                raw = SHORT_VECTOR.cast(ShortVector.zero(HALFS)).blend(raw, HALFS.indexInRange(0, last));
             }
-            IntVector h = (IntVector) raw.convertShape(VectorOperators.S2I, INTS, 0);
+            IntVector h = INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(raw)
+                    .convertShape(VectorOperators.S2I, INTS, 0));
             IntVector magnitude = h.and(0x7fff);
             IntVector shifted = magnitude.lanewise(VectorOperators.LSHL, 13);
-            IntVector bits = (IntVector) ((FloatVector) shifted.reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0);
+            FloatVector scaled = FLOAT_VECTOR.cast((FloatVector) shifted.reinterpretShape(FLOATS, 0)).mul(0x1p112f);
+            IntVector bits = INT_VECTOR.cast((IntVector) scaled.reinterpretShape(INTS, 0));
             VectorMask<Integer> top = magnitude.compare(VectorOperators.GE, 0x7c00);
             if (top.anyTrue()) {
                 bits = bits.blend(shifted.or(0x7f800000), top)
                         .blend(shifted.or(0x7fc00000), magnitude.compare(VectorOperators.GT, 0x7c00));
             }
-            ((FloatVector) bits.or(h.and(0x80000000)).reinterpretShape(FLOATS, 0)).intoArray(dst, at + k * LANES);
+            FLOAT_VECTOR.cast((FloatVector) INT_VECTOR.cast(bits).or(h.and(0x80000000)).reinterpretShape(FLOATS, 0))
+                    .intoArray(dst, at + k * LANES);
         }
     }
 
@@ -118,14 +134,16 @@ final class VectorCodec {
     static void roundBf16(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
         for (int k = 0; k < count; k++) {
             int n = k == count - 1 ? last : LANES;
-            IntVector bits = (IntVector) FloatVector.fromArray(FLOATS, src, at + k * LANES).reinterpretShape(INTS, 0);
+            IntVector bits = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src,
+                    at + k * LANES))
+                    .reinterpretShape(INTS, 0));
             if (n < LANES && !AVX512 || bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
                 ElementCodec.encode(src, at + k * LANES, n, seg, DataType.BF16, first + k * stride, 1);
                 continue;
             }
             IntVector odd = bits.lanewise(VectorOperators.LSHR, 16).and(1);
-            ShortVector h = (ShortVector) bits.add(0x7fff).add(odd).lanewise(VectorOperators.LSHR, 16)
-                    .convertShape(VectorOperators.I2S, HALFS, 0);
+            ShortVector h = SHORT_VECTOR.cast((ShortVector) bits.add(0x7fff).add(odd).lanewise(VectorOperators.LSHR, 16)
+                    .convertShape(VectorOperators.I2S, HALFS, 0));
             if (n == LANES) {
                 h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER);
             } else {
@@ -148,22 +166,25 @@ final class VectorCodec {
                 ElementCodec.encode(src, at + k * LANES, last, seg, DataType.FLOAT16, first + k * stride, 1);
                 continue;
             }
-            IntVector bits = (IntVector) FloatVector.fromArray(FLOATS, src, at + k * LANES).reinterpretShape(INTS, 0);
+            IntVector bits = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src,
+                    at + k * LANES))
+                    .reinterpretShape(INTS, 0));
             IntVector magnitude = bits.and(0x7fffffff);
             IntVector odd = magnitude.lanewise(VectorOperators.LSHR, 13).and(1);
             IntVector normal = magnitude.add(((15 - 127) << 23) + 0xfff).add(odd)
                     .lanewise(VectorOperators.LSHR, 13);
             IntVector half = normal;
             if (magnitude.sub(113 << 23).compare(VectorOperators.UGE, 30 << 23).anyTrue()) {
-                IntVector small = ((IntVector) ((FloatVector) magnitude.reinterpretShape(FLOATS, 0)).add(0.5f)
-                        .reinterpretShape(INTS, 0))
+                FloatVector rounded = FLOAT_VECTOR.cast((FloatVector) magnitude.reinterpretShape(FLOATS, 0)).add(0.5f);
+                IntVector small = INT_VECTOR.cast((IntVector) rounded.reinterpretShape(INTS, 0))
                         .sub(Float.floatToRawIntBits(0.5f));
                 half = normal.blend(small, magnitude.compare(VectorOperators.LT, 113 << 23))
                         .blend(0x7c00, magnitude.compare(VectorOperators.GE, (127 + 16) << 23))
                         .blend(0x7e00, magnitude.compare(VectorOperators.GT, 0x7f800000));
             }
-            ShortVector h = (ShortVector) half.or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
-                    .convertShape(VectorOperators.I2S, HALFS, 0);
+            ShortVector h = SHORT_VECTOR.cast((ShortVector) INT_VECTOR.cast(half)
+                    .or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
+                    .convertShape(VectorOperators.I2S, HALFS, 0));
             if (k < count - 1 || last == LANES) {
                 h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER);
             } else {
@@ -181,21 +202,90 @@ final class VectorCodec {
                     ? FloatVector.fromMemorySegment(FLOATS, seg, offset, ORDER)
                     : FloatVector.fromMemorySegment(FLOATS, seg, offset, ORDER, FLOATS.indexInRange(0, last));
             if (partial) {
-                v = v.blend(0f, FLOATS.indexInRange(0, last).not());
+                v = FLOAT_VECTOR.cast(FloatVector.zero(FLOATS)).blend(v, FLOATS.indexInRange(0, last));
             }
-            v.intoArray(dst, at + k * LANES);
+            FLOAT_VECTOR.cast(v).intoArray(dst, at + k * LANES);
         }
     }
 
     /** FLOAT positions written as they are (the last one masked). */
     static void storeFloats(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
         for (int k = 0; k < count; k++) {
-            FloatVector v = FloatVector.fromArray(FLOATS, src, at + k * LANES);
+            FloatVector v = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, at + k * LANES));
             long offset = (first + k * stride) * 4;
             if (k < count - 1 || last == LANES) {
                 v.intoMemorySegment(seg, offset, ORDER);
             } else {
                 v.intoMemorySegment(seg, offset, ORDER, FLOATS.indexInRange(0, last));
+            }
+        }
+    }
+
+    /**
+     * Rows of {@code count} floats, end to end in {@code src}, to rows {@code pitch} elements apart from element
+     * {@code first}, a vector at a time, the tail's mask built once for all rows. Typed twice, floats and 16-bit
+     * bits: over a generic species C2 did not intrinsify the loads.
+     */
+    static void storeFloatRows(float[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
+        int whole = count / LANES;
+        VectorMask<Float> tail = FLOATS.indexInRange(0, count - whole * LANES);
+        // A partial last vector goes as whole vectors that overlap within the row: the one ending at the row's end,
+        // or two half-width ones; masked stores to a segment cost more.
+        int half = FLOAT_HALVES.length();
+        boolean halves = whole == 0 && count >= half && half >= 4;
+        for (int l = 0; l < rows; l++) {
+            long at = (first + l * pitch) * 4;
+            int from = l * count;
+            for (int k = 0; k < whole; k++) {
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, from + k * LANES))
+                        .intoMemorySegment(seg, at + k * LANES * 4L, ORDER);
+            }
+            if (whole * LANES == count) {
+                continue;
+            }
+            if (whole > 0) {
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, from + count - LANES))
+                        .intoMemorySegment(seg, at + (count - LANES) * 4L, ORDER);
+            } else if (halves) {
+                FLOAT_HALF.cast(FloatVector.fromArray(FLOAT_HALVES, src, from)).intoMemorySegment(seg, at, ORDER);
+                FLOAT_HALF.cast(FloatVector.fromArray(FLOAT_HALVES, src, from + count - half))
+                        .intoMemorySegment(seg, at + (count - half) * 4L, ORDER);
+            } else {
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, from + whole * LANES))
+                        .intoMemorySegment(seg, at + whole * LANES * 4L, ORDER, tail);
+            }
+        }
+    }
+
+    /** As {@link #storeFloatRows} for 16-bit bits, rows end to end in {@code src}, {@code pitch} apart in memory. */
+    static void storeHalfRows(short[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
+        int whole = count / LANES;
+        VectorMask<Short> tail = HALFS.indexInRange(0, count - whole * LANES);
+        int half = HALF_HALVES.length();
+        boolean halves = whole == 0 && count >= half && half >= 8;
+        for (int l = 0; l < rows; l++) {
+            long at = (first + l * pitch) * 2;
+            int from = l * count;
+            for (int k = 0; k < whole; k++) {
+                SHORT_VECTOR.cast(ShortVector.fromArray(HALFS, src, from + k * LANES))
+                        .intoMemorySegment(seg, at + k * LANES * 2L, ORDER);
+            }
+            if (whole * LANES == count) {
+                continue;
+            }
+            if (whole > 0) {
+                SHORT_VECTOR.cast(ShortVector.fromArray(HALFS, src, from + count - LANES))
+                        .intoMemorySegment(seg, at + (count - LANES) * 2L, ORDER);
+            } else if (halves) {
+                HALF_HALF.cast(ShortVector.fromArray(HALF_HALVES, src, from)).intoMemorySegment(seg, at, ORDER);
+                HALF_HALF.cast(ShortVector.fromArray(HALF_HALVES, src, from + count - half))
+                        .intoMemorySegment(seg, at + (count - half) * 2L, ORDER);
+            } else if (VectorCodec.AVX512) {
+                SHORT_VECTOR.cast(ShortVector.fromArray(HALFS, src, from + whole * LANES))
+                        .intoMemorySegment(seg, at + whole * LANES * 2L, ORDER, tail);
+            } else {
+                MemorySegment.copy(src, from + whole * LANES, seg, ValueLayout.JAVA_SHORT_UNALIGNED,
+                        at + whole * LANES * 2L, count - whole * LANES);
             }
         }
     }

@@ -28,6 +28,9 @@ final class VectorInterleave {
     /** Per log2 of the block size: the even blocks, the odd blocks, and their inverses' two halves. */
     private static final ShortVector[][] SHORT_INDEX = indices(SHORTS.length(), true);
     private static final IntVector[][] INT_INDEX = indices(INTS.length(), false);
+    /** The exact classes of the vectors ({@link ExactVectors}): the tables' vectors are read from arrays. */
+    private static final Class<ShortVector> SHORT_VECTOR = ExactVectors.type(SHORTS);
+    private static final Class<IntVector> INT_VECTOR = ExactVectors.type(INTS);
     private static final ShortVector[] SHORT3_LOW = new ShortVector[6];
     private static final ShortVector[] SHORT3_HIGH = new ShortVector[6];
     @SuppressWarnings("unchecked")
@@ -76,7 +79,8 @@ final class VectorInterleave {
             int chunks = ways / n;
             for (int k = 0; k < count; k++) {
                 for (int c = 0; c < chunks; c++) {
-                    ShortVector.fromArray(SHORTS, in, (k * chunks + c) * n).intoArray(out, (c * count + k) * n);
+                    SHORT_VECTOR.cast(ShortVector.fromArray(SHORTS, in, (k * chunks + c) * n))
+                            .intoArray(out, (c * count + k) * n);
                 }
             }
             in = dst;
@@ -85,8 +89,8 @@ final class VectorInterleave {
         }
         for (; b >= 1; b /= 2) {
             ShortVector[] index = SHORT_INDEX[Integer.numberOfTrailingZeros(b)];
-            ShortVector even = index[0];
-            ShortVector odd = index[1];
+            ShortVector even = SHORT_VECTOR.cast(index[0]);
+            ShortVector odd = SHORT_VECTOR.cast(index[1]);
             int half = b * count;
             for (int seg = 0; seg < ways * count; seg += 2 * half) {
                 for (int t = 0; t < half; t += n) {
@@ -113,8 +117,8 @@ final class VectorInterleave {
         short[] out = dst;
         for (int b = 1; b < Math.min(ways, n); b *= 2) {
             ShortVector[] index = SHORT_INDEX[Integer.numberOfTrailingZeros(b)];
-            ShortVector low = index[2];
-            ShortVector high = index[3];
+            ShortVector low = SHORT_VECTOR.cast(index[2]);
+            ShortVector high = SHORT_VECTOR.cast(index[3]);
             int half = b * count;
             for (int seg = 0; seg < ways * count; seg += 2 * half) {
                 for (int t = 0; t < half; t += n) {
@@ -132,7 +136,8 @@ final class VectorInterleave {
             int chunks = ways / n;
             for (int k = 0; k < count; k++) {
                 for (int c = 0; c < chunks; c++) {
-                    ShortVector.fromArray(SHORTS, in, (c * count + k) * n).intoArray(out, (k * chunks + c) * n);
+                    SHORT_VECTOR.cast(ShortVector.fromArray(SHORTS, in, (c * count + k) * n))
+                            .intoArray(out, (k * chunks + c) * n);
                 }
             }
             return out;
@@ -151,7 +156,8 @@ final class VectorInterleave {
             ShortVector v1 = ShortVector.fromArray(SHORTS, src, 3 * t + n);
             ShortVector v2 = ShortVector.fromArray(SHORTS, src, 3 * t + 2 * n);
             for (int r = 0; r < 3; r++) {
-                SHORT3_LOW[r].selectFrom(v0, v1).blend(SHORT3_HIGH[r].selectFrom(v1, v2), SHORT3_BLEND[r])
+                SHORT_VECTOR.cast(SHORT3_LOW[r]).selectFrom(v0, v1)
+                        .blend(SHORT_VECTOR.cast(SHORT3_HIGH[r]).selectFrom(v1, v2), SHORT3_BLEND[r])
                         .intoArray(dst, r * count + t);
             }
         }
@@ -166,7 +172,8 @@ final class VectorInterleave {
             ShortVector w1 = ShortVector.fromArray(SHORTS, src, count + t);
             ShortVector w2 = ShortVector.fromArray(SHORTS, src, 2 * count + t);
             for (int m = 0; m < 3; m++) {
-                SHORT3_LOW[3 + m].selectFrom(w0, w1).blend(SHORT3_HIGH[3 + m].selectFrom(w2, w2), SHORT3_BLEND[3 + m])
+                SHORT_VECTOR.cast(SHORT3_LOW[3 + m]).selectFrom(w0, w1)
+                        .blend(SHORT_VECTOR.cast(SHORT3_HIGH[3 + m]).selectFrom(w2, w2), SHORT3_BLEND[3 + m])
                         .intoArray(dst, 3 * t + m * n);
             }
         }
@@ -190,7 +197,8 @@ final class VectorInterleave {
             int chunks = ways / n;
             for (int k = 0; k < count; k++) {
                 for (int c = 0; c < chunks; c++) {
-                    IntVector.fromArray(INTS, in, (k * chunks + c) * n).intoArray(out, (c * count + k) * n);
+                    INT_VECTOR.cast(IntVector.fromArray(INTS, in, (k * chunks + c) * n))
+                            .intoArray(out, (c * count + k) * n);
                 }
             }
             in = dst;
@@ -199,8 +207,8 @@ final class VectorInterleave {
         }
         for (; b >= 1; b /= 2) {
             IntVector[] index = INT_INDEX[Integer.numberOfTrailingZeros(b)];
-            IntVector even = index[0];
-            IntVector odd = index[1];
+            IntVector even = INT_VECTOR.cast(index[0]);
+            IntVector odd = INT_VECTOR.cast(index[1]);
             int half = b * count;
             for (int seg = 0; seg < ways * count; seg += 2 * half) {
                 for (int t = 0; t < half; t += n) {
@@ -227,8 +235,8 @@ final class VectorInterleave {
         int[] out = dst;
         for (int b = 1; b < Math.min(ways, n); b *= 2) {
             IntVector[] index = INT_INDEX[Integer.numberOfTrailingZeros(b)];
-            IntVector low = index[2];
-            IntVector high = index[3];
+            IntVector low = INT_VECTOR.cast(index[2]);
+            IntVector high = INT_VECTOR.cast(index[3]);
             int half = b * count;
             for (int seg = 0; seg < ways * count; seg += 2 * half) {
                 for (int t = 0; t < half; t += n) {
@@ -246,7 +254,8 @@ final class VectorInterleave {
             int chunks = ways / n;
             for (int k = 0; k < count; k++) {
                 for (int c = 0; c < chunks; c++) {
-                    IntVector.fromArray(INTS, in, (c * count + k) * n).intoArray(out, (k * chunks + c) * n);
+                    INT_VECTOR.cast(IntVector.fromArray(INTS, in, (c * count + k) * n))
+                            .intoArray(out, (k * chunks + c) * n);
                 }
             }
             return out;
@@ -265,7 +274,8 @@ final class VectorInterleave {
             IntVector v1 = IntVector.fromArray(INTS, src, 3 * t + n);
             IntVector v2 = IntVector.fromArray(INTS, src, 3 * t + 2 * n);
             for (int r = 0; r < 3; r++) {
-                INT3_LOW[r].selectFrom(v0, v1).blend(INT3_HIGH[r].selectFrom(v1, v2), INT3_BLEND[r])
+                INT_VECTOR.cast(INT3_LOW[r]).selectFrom(v0, v1)
+                        .blend(INT_VECTOR.cast(INT3_HIGH[r]).selectFrom(v1, v2), INT3_BLEND[r])
                         .intoArray(dst, r * count + t);
             }
         }
@@ -280,7 +290,8 @@ final class VectorInterleave {
             IntVector w1 = IntVector.fromArray(INTS, src, count + t);
             IntVector w2 = IntVector.fromArray(INTS, src, 2 * count + t);
             for (int m = 0; m < 3; m++) {
-                INT3_LOW[3 + m].selectFrom(w0, w1).blend(INT3_HIGH[3 + m].selectFrom(w2, w2), INT3_BLEND[3 + m])
+                INT_VECTOR.cast(INT3_LOW[3 + m]).selectFrom(w0, w1)
+                        .blend(INT_VECTOR.cast(INT3_HIGH[3 + m]).selectFrom(w2, w2), INT3_BLEND[3 + m])
                         .intoArray(dst, 3 * t + m * n);
             }
         }

@@ -1,12 +1,13 @@
 package io.opscv.kernel;
 
+import static io.opscv.kernel.ExactVectors.FLOAT_VECTOR;
+import static io.opscv.kernel.ExactVectors.INT_VECTOR;
+
 import io.opscv.runtime.DataType;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.ShortVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorShape;
 import jdk.incubator.vector.IntVector;
@@ -43,11 +44,8 @@ final class VectorKernelProvider implements KernelProvider {
     private static final int LONG_CALL = 24;
     private static final int LONG_CALL_RUNS = 5;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
-    /** Half-width species for the overlapping stores of a short row's tail (at least 128 bits where used). */
-    private static final VectorSpecies<Float> FLOAT_HALVES = VectorSpecies.of(float.class,
-            VectorShape.forBitSize(Math.max(64, FLOATS.vectorBitSize() / 2)));
-    private static final VectorSpecies<Short> HALF_HALVES = VectorSpecies.of(short.class,
-            VectorShape.forBitSize(Math.max(64, HALFS.vectorBitSize() / 2)));
+    /** The exact class of {@link #BYTES}' vectors ({@link ExactVectors}). */
+    private static final Class<ByteVector> BYTE_ROW_VECTOR = ExactVectors.type(BYTES);
     @Override
     public String name() {
         return "vector-" + FLOATS.vectorBitSize();
@@ -87,8 +85,8 @@ final class VectorKernelProvider implements KernelProvider {
         for (int j = j0; j < j1; j++) {
             int left = t.x0[j];
             int right = left < last ? left + 1 : left;
-            FloatVector a = FloatVector.fromArray(FLOATS, x, (left - xBase) * LANES).mul(t.w0[j]);
-            FloatVector b = FloatVector.fromArray(FLOATS, x, (right - xBase) * LANES).mul(t.w1[j]);
+            FloatVector a = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, (left - xBase) * LANES)).mul(t.w0[j]);
+            FloatVector b = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, (right - xBase) * LANES)).mul(t.w1[j]);
             a.add(b).intoArray(y, (j - j0) * LANES);
         }
     }
@@ -121,18 +119,20 @@ final class VectorKernelProvider implements KernelProvider {
                 }
                 continue;
             }
-            IntVector left = IntVector.fromArray(INTS, x0, j).sub(x0[j]);
+            IntVector left = INT_VECTOR.cast(IntVector.fromArray(INTS, x0, j)).sub(x0[j]);
             IntVector right = left.add(1);
             FloatVector l = FloatVector.fromArray(FLOATS, w0, j);
             FloatVector r = FloatVector.fromArray(FLOATS, w1, j);
             if (reach < 2 * LANES) {
                 for (int k = 0; k < rows; k++) {
                     int b = base + k * xPitch;
-                    IntVector v0 = (IntVector) FloatVector.fromArray(FLOATS, x, b).reinterpretShape(INTS, 0);
-                    IntVector v1 = (IntVector) FloatVector.fromArray(FLOATS, x, b + LANES).reinterpretShape(INTS, 0);
+                    IntVector v0 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, b))
+                            .reinterpretShape(INTS, 0);
+                    IntVector v1 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, b + LANES))
+                            .reinterpretShape(INTS, 0);
                     FloatVector a = (FloatVector) left.selectFrom(v0, v1).reinterpretShape(FLOATS, 0);
                     FloatVector c = (FloatVector) right.selectFrom(v0, v1).reinterpretShape(FLOATS, 0);
-                    a.mul(l).add(c.mul(r)).intoArray(y, j - yBase + k * yPitch);
+                    FLOAT_VECTOR.cast(a).mul(l).add(FLOAT_VECTOR.cast(c).mul(r)).intoArray(y, j - yBase + k * yPitch);
                 }
                 continue;
             }
@@ -143,15 +143,19 @@ final class VectorKernelProvider implements KernelProvider {
             VectorMask<Integer> farRight = right.compare(VectorOperators.GE, 2 * LANES);
             for (int k = 0; k < rows; k++) {
                 int b = base + k * xPitch;
-                IntVector v0 = (IntVector) FloatVector.fromArray(FLOATS, x, b).reinterpretShape(INTS, 0);
-                IntVector v1 = (IntVector) FloatVector.fromArray(FLOATS, x, b + LANES).reinterpretShape(INTS, 0);
-                IntVector v2 = (IntVector) FloatVector.fromArray(FLOATS, x, b + 2 * LANES).reinterpretShape(INTS, 0);
-                IntVector v3 = (IntVector) FloatVector.fromArray(FLOATS, x, b + 3 * LANES).reinterpretShape(INTS, 0);
+                IntVector v0 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, b))
+                        .reinterpretShape(INTS, 0);
+                IntVector v1 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, b + LANES))
+                        .reinterpretShape(INTS, 0);
+                IntVector v2 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, b + 2 * LANES))
+                        .reinterpretShape(INTS, 0);
+                IntVector v3 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, b + 3 * LANES))
+                        .reinterpretShape(INTS, 0);
                 FloatVector a = (FloatVector) near.selectFrom(v0, v1).blend(near.selectFrom(v2, v3), farLeft)
                         .reinterpretShape(FLOATS, 0);
                 FloatVector c = (FloatVector) nearRight.selectFrom(v0, v1)
                         .blend(nearRight.selectFrom(v2, v3), farRight).reinterpretShape(FLOATS, 0);
-                a.mul(l).add(c.mul(r)).intoArray(y, j - yBase + k * yPitch);
+                FLOAT_VECTOR.cast(a).mul(l).add(FLOAT_VECTOR.cast(c).mul(r)).intoArray(y, j - yBase + k * yPitch);
             }
         }
         for (int k = 0; k < rows; k++) {
@@ -233,7 +237,7 @@ final class VectorKernelProvider implements KernelProvider {
             java.util.Arrays.fill(index, rows, LANES, at[0]);
         }
         for (int k = 0; k < count; k++) {
-            FloatVector.fromArray(FLOATS, src, k * step, index, 0).intoArray(lanes, to + k * LANES);
+            FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, k * step, index, 0)).intoArray(lanes, to + k * LANES);
         }
     }
 
@@ -263,7 +267,8 @@ final class VectorKernelProvider implements KernelProvider {
             int from = at[s] - s;
             if (s == 0) {
                 for (int k = 0; k < count; k++) {
-                    FloatVector.fromArray(FLOATS, src, from + k * step).intoArray(lanes, to + k * LANES);
+                    FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, from + k * step))
+                            .intoArray(lanes, to + k * LANES);
                 }
                 continue;
             }
@@ -271,8 +276,8 @@ final class VectorKernelProvider implements KernelProvider {
             VectorMask<Float> mine = VectorMask.fromLong(FLOATS, -1L << s);
             for (int k = 0; k < count; k++) {
                 int o = to + k * LANES;
-                FloatVector.fromArray(FLOATS, lanes, o).blend(FloatVector.fromArray(FLOATS, src, from + k * step), mine)
-                        .intoArray(lanes, o);
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, o))
+                        .blend(FloatVector.fromArray(FLOATS, src, from + k * step), mine).intoArray(lanes, o);
             }
         }
     }
@@ -287,7 +292,8 @@ final class VectorKernelProvider implements KernelProvider {
             int to = at[s] - s;
             VectorMask<Float> mine = VectorMask.fromLong(FLOATS, (-1L << s) & ~(-1L << e));
             for (int k = 0; k < count; k++) {
-                FloatVector.fromArray(FLOATS, lanes, from + k * LANES).intoArray(dst, to + k * step, mine);
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, from + k * LANES))
+                        .intoArray(dst, to + k * step, mine);
             }
         }
     }
@@ -313,12 +319,13 @@ final class VectorKernelProvider implements KernelProvider {
             java.util.Arrays.fill(index, rows, LANES, at[0]);
             VectorMask<Float> valid = FLOATS.indexInRange(0, rows);
             for (int k = 0; k < count; k++) {
-                FloatVector.fromArray(FLOATS, lanes, from + k * LANES).intoArray(dst, k * step, index, 0, valid);
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, from + k * LANES))
+                        .intoArray(dst, k * step, index, 0, valid);
             }
             return;
         }
         for (int k = 0; k < count; k++) {
-            FloatVector.fromArray(FLOATS, lanes, from + k * LANES).intoArray(dst, k * step, at, 0);
+            FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, from + k * LANES)).intoArray(dst, k * step, at, 0);
         }
     }
 
@@ -349,7 +356,7 @@ final class VectorKernelProvider implements KernelProvider {
         long whole = from.byteSize() - BYTES.vectorByteSize();
         for (long r = 0; r < rows; r++) {
             long at = fromAt + r * fromPitch;
-            (at <= whole ? ByteVector.fromMemorySegment(BYTES, from, at, ORDER)
+            BYTE_ROW_VECTOR.cast(at <= whole ? ByteVector.fromMemorySegment(BYTES, from, at, ORDER)
                     : ByteVector.fromMemorySegment(BYTES, from, at, ORDER, mask))
                     .intoMemorySegment(to, toAt + r * toPitch, ORDER, mask);
         }
@@ -384,7 +391,8 @@ final class VectorKernelProvider implements KernelProvider {
     @Override
     public void copyPositions(float[] src, int from, int step, int count, float[] dst, int to) {
         for (int k = 0; k < count; k++) {
-            FloatVector.fromArray(FLOATS, src, (from + k * step) * LANES).intoArray(dst, (to + k) * LANES);
+            FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, (from + k * step) * LANES))
+                    .intoArray(dst, (to + k) * LANES);
         }
     }
 
@@ -462,7 +470,8 @@ final class VectorKernelProvider implements KernelProvider {
             switch (type) {
                 case FLOAT -> VectorCodec.loadFloats(seg, starts[l] + from, LANES, vectors, last, tile, l * tileStride);
                 case BF16 -> VectorCodec.widenBf16(seg, starts[l] + from, LANES, vectors, last, tile, l * tileStride);
-                case FLOAT16 -> VectorCodec.widenFp16(seg, starts[l] + from, LANES, vectors, last, tile, l * tileStride);
+                case FLOAT16 -> VectorCodec.widenFp16(seg, starts[l] + from, LANES, vectors, last, tile,
+                        l * tileStride);
                 default -> decodeRun(seg, type, starts[l] + from, count, tile, l * tileStride);
             }
         }
@@ -494,9 +503,11 @@ final class VectorKernelProvider implements KernelProvider {
         int last = count - (vectors - 1) * LANES;
         for (int l = 0; l < rows; l++) {
             switch (type) {
-                case FLOAT -> VectorCodec.storeFloats(tile, l * tileStride, vectors, seg, starts[l] + from, LANES, last);
+                case FLOAT -> VectorCodec.storeFloats(tile, l * tileStride, vectors, seg, starts[l] + from, LANES,
+                        last);
                 case BF16 -> VectorCodec.roundBf16(tile, l * tileStride, vectors, seg, starts[l] + from, LANES, last);
-                case FLOAT16 -> VectorCodec.roundFp16(tile, l * tileStride, vectors, seg, starts[l] + from, LANES, last);
+                case FLOAT16 -> VectorCodec.roundFp16(tile, l * tileStride, vectors, seg, starts[l] + from, LANES,
+                        last);
                 default -> encodeRun(tile, l * tileStride, count, seg, type, starts[l] + from);
             }
         }
@@ -517,9 +528,9 @@ final class VectorKernelProvider implements KernelProvider {
             for (int i = 0; i < rows * length; i++) {
                 halves[i] = Float.floatToFloat16(buf[i]);
             }
-            storeHalfRows(halves, length, rows, seg, first, pitch);
+            VectorCodec.storeHalfRows(halves, length, rows, seg, first, pitch);
         } else if (type == DataType.FLOAT && length <= SHORT_RUN) {
-            storeFloatRows(buf, length, rows, seg, first, pitch);
+            VectorCodec.storeFloatRows(buf, length, rows, seg, first, pitch);
         } else if (type == DataType.BF16 && length <= SHORT_RUN) {
             int vectors = (length + LANES - 1) / LANES;
             for (int r = 0; r < rows; r++) {
@@ -528,73 +539,6 @@ final class VectorKernelProvider implements KernelProvider {
             }
         } else {
             KernelProvider.super.encodePitched(buf, halves, length, rows, pitch, seg, type, first);
-        }
-    }
-
-    /**
-     * Rows of {@code count} floats, end to end in {@code src}, to rows {@code pitch} elements apart from element
-     * {@code first}, a vector at a time, the tail's mask built once for all rows. Typed twice, floats and 16-bit
-     * bits: over a generic species C2 did not intrinsify the loads.
-     */
-    private static void storeFloatRows(float[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
-        int whole = count / LANES;
-        VectorMask<Float> tail = FLOATS.indexInRange(0, count - whole * LANES);
-        // A partial last vector goes as whole vectors that overlap within the row: the one ending at the row's end,
-        // or two half-width ones; masked stores to a segment cost more.
-        int half = FLOAT_HALVES.length();
-        boolean halves = whole == 0 && count >= half && half >= 4;
-        for (int l = 0; l < rows; l++) {
-            long at = (first + l * pitch) * 4;
-            int from = l * count;
-            for (int k = 0; k < whole; k++) {
-                FloatVector.fromArray(FLOATS, src, from + k * LANES).intoMemorySegment(seg, at + k * LANES * 4L, ORDER);
-            }
-            if (whole * LANES == count) {
-                continue;
-            }
-            if (whole > 0) {
-                FloatVector.fromArray(FLOATS, src, from + count - LANES)
-                        .intoMemorySegment(seg, at + (count - LANES) * 4L, ORDER);
-            } else if (halves) {
-                FloatVector.fromArray(FLOAT_HALVES, src, from).intoMemorySegment(seg, at, ORDER);
-                FloatVector.fromArray(FLOAT_HALVES, src, from + count - half)
-                        .intoMemorySegment(seg, at + (count - half) * 4L, ORDER);
-            } else {
-                FloatVector.fromArray(FLOATS, src, from + whole * LANES)
-                        .intoMemorySegment(seg, at + whole * LANES * 4L, ORDER, tail);
-            }
-        }
-    }
-
-    /** As {@link #storeFloatRows} for 16-bit bits, rows end to end in {@code src}, {@code pitch} apart in memory. */
-    private static void storeHalfRows(short[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
-        int whole = count / LANES;
-        VectorMask<Short> tail = HALFS.indexInRange(0, count - whole * LANES);
-        int half = HALF_HALVES.length();
-        boolean halves = whole == 0 && count >= half && half >= 8;
-        for (int l = 0; l < rows; l++) {
-            long at = (first + l * pitch) * 2;
-            int from = l * count;
-            for (int k = 0; k < whole; k++) {
-                ShortVector.fromArray(HALFS, src, from + k * LANES).intoMemorySegment(seg, at + k * LANES * 2L, ORDER);
-            }
-            if (whole * LANES == count) {
-                continue;
-            }
-            if (whole > 0) {
-                ShortVector.fromArray(HALFS, src, from + count - LANES)
-                        .intoMemorySegment(seg, at + (count - LANES) * 2L, ORDER);
-            } else if (halves) {
-                ShortVector.fromArray(HALF_HALVES, src, from).intoMemorySegment(seg, at, ORDER);
-                ShortVector.fromArray(HALF_HALVES, src, from + count - half)
-                        .intoMemorySegment(seg, at + (count - half) * 2L, ORDER);
-            } else if (VectorCodec.AVX512) {
-                ShortVector.fromArray(HALFS, src, from + whole * LANES)
-                        .intoMemorySegment(seg, at + whole * LANES * 2L, ORDER, tail);
-            } else {
-                MemorySegment.copy(src, from + whole * LANES, seg, ValueLayout.JAVA_SHORT_UNALIGNED,
-                        at + whole * LANES * 2L, count - whole * LANES);
-            }
         }
     }
 }

@@ -1,5 +1,7 @@
 package io.opscv.kernel;
 
+import static io.opscv.kernel.ExactVectors.FLOAT_VECTOR;
+
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
@@ -74,26 +76,26 @@ final class VectorLines {
             int s = x0[j] - p;
             // Input p's sum is stored at every position: the last store, when x0 steps on, is its final value.
             int o = (p * outStride + q) * LANES;
-            c0.intoArray(to, o);
-            c1.intoArray(to, o + LANES);
-            c2.intoArray(to, o + 2 * LANES);
-            c3.intoArray(to, o + 3 * LANES);
+            FLOAT_VECTOR.cast(c0).intoArray(to, o);
+            FLOAT_VECTOR.cast(c1).intoArray(to, o + LANES);
+            FLOAT_VECTOR.cast(c2).intoArray(to, o + 2 * LANES);
+            FLOAT_VECTOR.cast(c3).intoArray(to, o + 3 * LANES);
             VectorMask<Float> on = VectorMask.fromLong(FLOATS, -s);
-            c0 = c0.blend(n0, on);
-            c1 = c1.blend(n1, on);
-            c2 = c2.blend(n2, on);
-            c3 = c3.blend(n3, on);
-            n0 = n0.blend(zero, on);
-            n1 = n1.blend(zero, on);
-            n2 = n2.blend(zero, on);
-            n3 = n3.blend(zero, on);
+            c0 = FLOAT_VECTOR.cast(c0).blend(n0, on);
+            c1 = FLOAT_VECTOR.cast(c1).blend(n1, on);
+            c2 = FLOAT_VECTOR.cast(c2).blend(n2, on);
+            c3 = FLOAT_VECTOR.cast(c3).blend(n3, on);
+            n0 = FLOAT_VECTOR.cast(n0).blend(zero, on);
+            n1 = FLOAT_VECTOR.cast(n1).blend(zero, on);
+            n2 = FLOAT_VECTOR.cast(n2).blend(zero, on);
+            n3 = FLOAT_VECTOR.cast(n3).blend(zero, on);
             float left = w0[j];
             float right = w1[j];
             int at = base + j * LANES;
-            FloatVector v0 = FloatVector.fromArray(FLOATS, from, at);
-            FloatVector v1 = FloatVector.fromArray(FLOATS, from, at + step);
-            FloatVector v2 = FloatVector.fromArray(FLOATS, from, at + 2 * step);
-            FloatVector v3 = FloatVector.fromArray(FLOATS, from, at + 3 * step);
+            FloatVector v0 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, from, at));
+            FloatVector v1 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, from, at + step));
+            FloatVector v2 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, from, at + 2 * step));
+            FloatVector v3 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, from, at + 3 * step));
             c0 = c0.add(v0.mul(left));
             c1 = c1.add(v1.mul(left));
             c2 = c2.add(v2.mul(left));
@@ -107,16 +109,16 @@ final class VectorLines {
         if (end > 0) {
             // p is last - 1 here; n holds the last input's right-tap terms.
             int o = (p * outStride + q) * LANES;
-            c0.intoArray(to, o);
-            c1.intoArray(to, o + LANES);
-            c2.intoArray(to, o + 2 * LANES);
-            c3.intoArray(to, o + 3 * LANES);
+            FLOAT_VECTOR.cast(c0).intoArray(to, o);
+            FLOAT_VECTOR.cast(c1).intoArray(to, o + LANES);
+            FLOAT_VECTOR.cast(c2).intoArray(to, o + 2 * LANES);
+            FLOAT_VECTOR.cast(c3).intoArray(to, o + 3 * LANES);
         }
         int lastAt = (last * outStride + q) * LANES;
-        n0.intoArray(to, lastAt);
-        n1.intoArray(to, lastAt + LANES);
-        n2.intoArray(to, lastAt + 2 * LANES);
-        n3.intoArray(to, lastAt + 3 * LANES);
+        FLOAT_VECTOR.cast(n0).intoArray(to, lastAt);
+        FLOAT_VECTOR.cast(n1).intoArray(to, lastAt + LANES);
+        FLOAT_VECTOR.cast(n2).intoArray(to, lastAt + 2 * LANES);
+        FLOAT_VECTOR.cast(n3).intoArray(to, lastAt + 3 * LANES);
         lastInput(t, q, from, to, outStride, end);
     }
 
@@ -138,8 +140,8 @@ final class VectorLines {
             int at = base + j * LANES;
             for (int k = 0; k < LINES; k++) {
                 int s = o + k * LANES;
-                FloatVector.fromArray(FLOATS, to, s)
-                        .add(FloatVector.fromArray(FLOATS, from, at + k * step).mul(weight))
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, to, s))
+                        .add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, from, at + k * step)).mul(weight))
                         .intoArray(to, s);
             }
         }
@@ -149,8 +151,9 @@ final class VectorLines {
             int at = base + j * LANES;
             for (int k = 0; k < LINES; k++) {
                 int s = o + k * LANES;
-                FloatVector v = FloatVector.fromArray(FLOATS, from, at + k * step);
-                FloatVector.fromArray(FLOATS, to, s).add(v.mul(left)).add(v.mul(right)).intoArray(to, s);
+                FloatVector v = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, from, at + k * step));
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, to, s)).add(v.mul(left)).add(v.mul(right))
+                        .intoArray(to, s);
             }
         }
     }
@@ -174,16 +177,19 @@ final class VectorLines {
             for (int k = 0; k < n; k++) {
                 float weight = weights[w + k];
                 int at = g + k * LANES;
-                s0 = s0.add(FloatVector.fromArray(FLOATS, from, at).mul(weight));
-                s1 = s1.add(FloatVector.fromArray(FLOATS, from, at + step).mul(weight));
-                s2 = s2.add(FloatVector.fromArray(FLOATS, from, at + 2 * step).mul(weight));
-                s3 = s3.add(FloatVector.fromArray(FLOATS, from, at + 3 * step).mul(weight));
+                s0 = FLOAT_VECTOR.cast(s0).add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, from, at)).mul(weight));
+                s1 = FLOAT_VECTOR.cast(s1).add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, from, at + step))
+                        .mul(weight));
+                s2 = FLOAT_VECTOR.cast(s2).add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, from, at + 2 * step))
+                        .mul(weight));
+                s3 = FLOAT_VECTOR.cast(s3).add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, from, at + 3 * step))
+                        .mul(weight));
             }
             int o = (i * outStride + q) * LANES;
-            s0.intoArray(to, o);
-            s1.intoArray(to, o + LANES);
-            s2.intoArray(to, o + 2 * LANES);
-            s3.intoArray(to, o + 3 * LANES);
+            FLOAT_VECTOR.cast(s0).intoArray(to, o);
+            FLOAT_VECTOR.cast(s1).intoArray(to, o + LANES);
+            FLOAT_VECTOR.cast(s2).intoArray(to, o + 2 * LANES);
+            FLOAT_VECTOR.cast(s3).intoArray(to, o + 3 * LANES);
         }
         int o = (last * outStride + q) * LANES;
         java.util.Arrays.fill(to, o, o + LINES * LANES, 0f);
@@ -202,8 +208,8 @@ final class VectorLines {
             for (int j = 0, end = t.lout(); j < end; j++) {
                 int left = x0[j];
                 int right = left < last ? left + 1 : left;
-                FloatVector a = FloatVector.fromArray(FLOATS, from, base + left * LANES).mul(w0[j]);
-                FloatVector b = FloatVector.fromArray(FLOATS, from, base + right * LANES).mul(w1[j]);
+                FloatVector a = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, from, base + left * LANES)).mul(w0[j]);
+                FloatVector b = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, from, base + right * LANES)).mul(w1[j]);
                 a.add(b).intoArray(to, (j * outStride + q) * LANES);
             }
         }

@@ -1,5 +1,9 @@
 package io.opscv.kernel;
 
+import static io.opscv.kernel.ExactVectors.FLOAT_VECTOR;
+import static io.opscv.kernel.ExactVectors.INT_VECTOR;
+import static io.opscv.kernel.ExactVectors.SHORT_VECTOR;
+
 import io.opscv.runtime.DataType;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
@@ -56,8 +60,9 @@ final class VectorPixels {
                 if (c > tail) {
                     c = tail;
                 }
-                FloatVector.fromArray(FLOATS, x, left + c).mul(a)
-                        .add(FloatVector.fromArray(FLOATS, x, right + c).mul(b)).intoArray(y, at + c);
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, left + c)).mul(a)
+                        .add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, right + c)).mul(b))
+                                .intoArray(y, at + c);
                 if (c == tail) {
                     break;
                 }
@@ -99,16 +104,18 @@ final class VectorPixels {
                 // A BF16 element widened by a shift, written out here: no vector crosses a method boundary
                 // (KERNELS.md, "JIT state").
                 FloatVector l = bf16
-                        ? (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, left + c * 2L, ORDER)
+                        ? (FloatVector) INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(
+                                        ShortVector.fromMemorySegment(HALFS, seg, left + c * 2L, ORDER))
                                 .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
                                 .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)
                         : FloatVector.fromMemorySegment(FLOATS, seg, left + c * 4L, ORDER);
                 FloatVector r = bf16
-                        ? (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, right + c * 2L, ORDER)
+                        ? (FloatVector) INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(
+                                        ShortVector.fromMemorySegment(HALFS, seg, right + c * 2L, ORDER))
                                 .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
                                 .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)
                         : FloatVector.fromMemorySegment(FLOATS, seg, right + c * 4L, ORDER);
-                l.mul(a).add(r.mul(b)).intoArray(y, at + c);
+                FLOAT_VECTOR.cast(l).mul(a).add(FLOAT_VECTOR.cast(r).mul(b)).intoArray(y, at + c);
                 if (c == tail) {
                     break;
                 }
@@ -174,12 +181,15 @@ final class VectorPixels {
             long at = (first + (long) j * pix) * size;
             for (int c = 0; c < whole; c += LANES) {
                 FloatVector v = bf16
-                        ? (FloatVector) ((IntVector) ShortVector.fromMemorySegment(HALFS, seg, at + c * 2L, ORDER)
+                        ? (FloatVector) INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(
+                                        ShortVector.fromMemorySegment(HALFS, seg, at + c * 2L, ORDER))
                                 .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
                                 .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)
                         : FloatVector.fromMemorySegment(FLOATS, seg, at + c * 4L, ORDER);
-                FloatVector.fromArray(FLOATS, y, left + c).add(v.mul(a)).intoArray(y, left + c);
-                FloatVector.fromArray(FLOATS, y, right + c).add(v.mul(b)).intoArray(y, right + c);
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, y, left + c)).add(FLOAT_VECTOR.cast(v).mul(a))
+                        .intoArray(y, left + c);
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, y, right + c)).add(FLOAT_VECTOR.cast(v).mul(b))
+                        .intoArray(y, right + c);
             }
             for (int c = whole; c < pix; c++) {
                 float v = ElementCodec.get(seg, type, first + (long) j * pix + c);
@@ -208,8 +218,10 @@ final class VectorPixels {
             int at = j * pix;
             for (int c = 0; c < whole; c += LANES) {
                 FloatVector v = FloatVector.fromArray(FLOATS, g, at + c);
-                FloatVector.fromArray(FLOATS, y, left + c).add(v.mul(a)).intoArray(y, left + c);
-                FloatVector.fromArray(FLOATS, y, right + c).add(v.mul(b)).intoArray(y, right + c);
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, y, left + c)).add(FLOAT_VECTOR.cast(v).mul(a))
+                        .intoArray(y, left + c);
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, y, right + c)).add(FLOAT_VECTOR.cast(v).mul(b))
+                        .intoArray(y, right + c);
             }
             for (int c = whole; c < pix; c++) {
                 y[left + c] += wa * g[at + c];

@@ -1,5 +1,9 @@
 package io.opscv.kernel;
 
+import static io.opscv.kernel.ExactVectors.BYTE_VECTOR;
+import static io.opscv.kernel.ExactVectors.FLOAT_VECTOR;
+import static io.opscv.kernel.ExactVectors.INT_VECTOR;
+
 import io.opscv.runtime.DataType;
 import java.lang.foreign.MemorySegment;
 import jdk.incubator.vector.ByteVector;
@@ -184,8 +188,10 @@ final class VectorRowSums {
     /**
      * Four rows of the sums, row k's gradOut {@code offk} after row 0's ({@code 0 <= off1 <= off2 <= off3}) and
      * its sums element e at {@code yk[e - yBasek]}: each slot's index, weight and flags are loaded once for the four.
-     * Four-vector windows slide where each slot's lanes lie within two vectors (the QUAD loop here), else go two rows
-     * at a time (sixteen window vectors at once would not stay in registers).
+     * Four-vector windows slide where each slot's lanes lie within two vectors ({@link #slideFour}), else go two rows
+     * at a time (sixteen window vectors at once would not stay in registers). Each kind of window has a method of its
+     * own: one method for all of them was too large for C1, and no sum is boxed in a method of its own since every
+     * call on a vector has an exact receiver ({@link ExactVectors}).
      */
     private static void sumFour(RowSums sums, int e0, int e1, float[] g, int gBase, int off1, int off2, int off3,
                                 float[] y0, int yBase0, float[] y1, int yBase1, float[] y2, int yBase2, float[] y3,
@@ -236,107 +242,217 @@ final class VectorRowSums {
                         count);
                 continue;
             }
-            FloatVector s0 = FloatVector.zero(FLOATS);
-            FloatVector s1 = s0;
-            FloatVector s2 = s0;
-            FloatVector s3 = s0;
-            int f1 = from + off1;
-            int f2 = from + off2;
-            int f3 = from + off3;
+            int to0 = e - yBase0;
+            int to1 = e - yBase1;
+            int to2 = e - yBase2;
+            int to3 = e - yBase3;
             if (kind == TapWindows.QUAD) {
-                // A sliding window (TapWindows.slides): each slot loads the two vectors its lanes lie in
-                // and permutes those, where quadTwo permutes all four window vectors. In this loop rather than a
-                // method of its own: compiled on its own, its sums carried from slot to slot were boxed, every
-                // slot of every call, in some processes.
-                for (int q = p, slot = v; q < end; q += n, slot += vectors) {
-                    IntVector index = NEAR == null ? IntVector.fromArray(INTS, slid, q)
-                            : (IntVector) ByteVector.fromArray(NEAR, slidNear, q)
-                            .convertShape(VectorOperators.B2I, INTS, 0);
-                    FloatVector weight = FloatVector.fromArray(FLOATS, w, q);
-                    VectorMask<Float> term = VectorMask.fromArray(FLOATS, has, q);
-                    int g0 = from + lift[slot];
-                    int g1 = g0 + off1;
-                    int g2 = g0 + off2;
-                    int g3 = g0 + off3;
-                    FloatVector t0 = (FloatVector) index.selectFrom(
-                            (IntVector) FloatVector.fromArray(FLOATS, g, g0).reinterpretShape(INTS, 0),
-                            (IntVector) FloatVector.fromArray(FLOATS, g, g0 + LANES).reinterpretShape(INTS, 0))
-                            .reinterpretShape(FLOATS, 0);
-                    s0 = s0.add(t0.mul(weight), term);
-                    FloatVector t1 = (FloatVector) index.selectFrom(
-                            (IntVector) FloatVector.fromArray(FLOATS, g, g1).reinterpretShape(INTS, 0),
-                            (IntVector) FloatVector.fromArray(FLOATS, g, g1 + LANES).reinterpretShape(INTS, 0))
-                            .reinterpretShape(FLOATS, 0);
-                    s1 = s1.add(t1.mul(weight), term);
-                    FloatVector t2 = (FloatVector) index.selectFrom(
-                            (IntVector) FloatVector.fromArray(FLOATS, g, g2).reinterpretShape(INTS, 0),
-                            (IntVector) FloatVector.fromArray(FLOATS, g, g2 + LANES).reinterpretShape(INTS, 0))
-                            .reinterpretShape(FLOATS, 0);
-                    s2 = s2.add(t2.mul(weight), term);
-                    FloatVector t3 = (FloatVector) index.selectFrom(
-                            (IntVector) FloatVector.fromArray(FLOATS, g, g3).reinterpretShape(INTS, 0),
-                            (IntVector) FloatVector.fromArray(FLOATS, g, g3 + LANES).reinterpretShape(INTS, 0))
-                            .reinterpretShape(FLOATS, 0);
-                    s3 = s3.add(t3.mul(weight), term);
-                }
+                slideFour(w, has, slid, slidNear, lift, p, end, n, v, vectors, g, from, off1, off2, off3, y0, to0, y1,
+                        to1, y2, to2, y3, to3, count);
             } else if (kind == TapWindows.SPAN) {
-                // Every lane has the slot's term, with one weight. The adds are masked (all lanes) as the others
-                // are: an unmasked add of a loop-carried sum compiled without its intrinsic in some processes,
-                // boxing it.
-                VectorMask<Float> all = FLOATS.maskAll(true);
-                for (int q = p; q < end; q += n) {
-                    FloatVector weight = FloatVector.broadcast(FLOATS, w[q]);
-                    int a = at[q];
-                    s0 = s0.add(FloatVector.fromArray(FLOATS, g, from + a).mul(weight), all);
-                    s1 = s1.add(FloatVector.fromArray(FLOATS, g, f1 + a).mul(weight), all);
-                    s2 = s2.add(FloatVector.fromArray(FLOATS, g, f2 + a).mul(weight), all);
-                    s3 = s3.add(FloatVector.fromArray(FLOATS, g, f3 + a).mul(weight), all);
-                }
+                spanFour(w, at, p, end, n, g, from, off1, off2, off3, y0, to0, y1, to1, y2, to2, y3, to3, count);
             } else if (kind == TapWindows.RUNS) {
-                for (int q = p; q < end; q += n) {
-                    FloatVector weight = FloatVector.fromArray(FLOATS, w, q);
-                    VectorMask<Float> term = VectorMask.fromArray(FLOATS, has, q);
-                    int a = at[q];
-                    s0 = s0.add(FloatVector.fromArray(FLOATS, g, from + a).mul(weight), term);
-                    s1 = s1.add(FloatVector.fromArray(FLOATS, g, f1 + a).mul(weight), term);
-                    s2 = s2.add(FloatVector.fromArray(FLOATS, g, f2 + a).mul(weight), term);
-                    s3 = s3.add(FloatVector.fromArray(FLOATS, g, f3 + a).mul(weight), term);
-                }
+                runsFour(w, has, at, p, end, n, g, from, off1, off2, off3, y0, to0, y1, to1, y2, to2, y3, to3, count);
             } else if (kind == TapWindows.GATHER) {
-                for (int q = p; q < end; q += n) {
-                    FloatVector weight = FloatVector.fromArray(FLOATS, w, q);
-                    VectorMask<Float> term = VectorMask.fromArray(FLOATS, has, q);
-                    s0 = s0.add(FloatVector.fromArray(FLOATS, g, from, at, q).mul(weight), term);
-                    s1 = s1.add(FloatVector.fromArray(FLOATS, g, f1, at, q).mul(weight), term);
-                    s2 = s2.add(FloatVector.fromArray(FLOATS, g, f2, at, q).mul(weight), term);
-                    s3 = s3.add(FloatVector.fromArray(FLOATS, g, f3, at, q).mul(weight), term);
-                }
+                gatherFour(w, has, at, p, end, n, g, from, off1, off2, off3, y0, to0, y1, to1, y2, to2, y3, to3,
+                        count);
             } else {
-                IntVector a0 = (IntVector) FloatVector.fromArray(FLOATS, g, from).reinterpretShape(INTS, 0);
-                IntVector a1 = (IntVector) FloatVector.fromArray(FLOATS, g, from + LANES).reinterpretShape(INTS, 0);
-                IntVector b0 = (IntVector) FloatVector.fromArray(FLOATS, g, f1).reinterpretShape(INTS, 0);
-                IntVector b1 = (IntVector) FloatVector.fromArray(FLOATS, g, f1 + LANES).reinterpretShape(INTS, 0);
-                IntVector c0 = (IntVector) FloatVector.fromArray(FLOATS, g, f2).reinterpretShape(INTS, 0);
-                IntVector c1 = (IntVector) FloatVector.fromArray(FLOATS, g, f2 + LANES).reinterpretShape(INTS, 0);
-                IntVector d0 = (IntVector) FloatVector.fromArray(FLOATS, g, f3).reinterpretShape(INTS, 0);
-                IntVector d1 = (IntVector) FloatVector.fromArray(FLOATS, g, f3 + LANES).reinterpretShape(INTS, 0);
-                for (int q = p; q < end; q += n) {
-                    IntVector index = NEAR == null ? IntVector.fromArray(INTS, at, q)
-                            : (IntVector) ByteVector.fromArray(NEAR, near, q).convertShape(VectorOperators.B2I, INTS, 0);
-                    FloatVector weight = FloatVector.fromArray(FLOATS, w, q);
-                    VectorMask<Float> term = VectorMask.fromArray(FLOATS, has, q);
-                    s0 = s0.add(((FloatVector) index.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(weight), term);
-                    s1 = s1.add(((FloatVector) index.selectFrom(b0, b1).reinterpretShape(FLOATS, 0)).mul(weight), term);
-                    s2 = s2.add(((FloatVector) index.selectFrom(c0, c1).reinterpretShape(FLOATS, 0)).mul(weight), term);
-                    s3 = s3.add(((FloatVector) index.selectFrom(d0, d1).reinterpretShape(FLOATS, 0)).mul(weight), term);
-                }
+                pairFour(w, has, at, near, p, end, n, g, from, off1, off2, off3, y0, to0, y1, to1, y2, to2, y3, to3,
+                        count);
             }
-            VectorMask<Float> store = FLOATS.indexInRange(0, count);
-            s0.intoArray(y0, e - yBase0, store);
-            s1.intoArray(y1, e - yBase1, store);
-            s2.intoArray(y2, e - yBase2, store);
-            s3.intoArray(y3, e - yBase3, store);
         }
+    }
+
+    /**
+     * A sliding four-vector window's slots for four rows ({@link #sumFour}): each slot loads the two vectors its
+     * lanes lie in and permutes those, where {@link #quadTwo} permutes all four window vectors.
+     */
+    private static void slideFour(float[] w, boolean[] has, int[] slid, byte[] slidNear, int[] lift, int p, int end,
+                                  int n, int v, int vectors, float[] g, int from, int off1, int off2, int off3,
+                                  float[] y0, int to0, float[] y1, int to1, float[] y2, int to2, float[] y3, int to3,
+                                  int count) {
+        FloatVector s0 = FloatVector.zero(FLOATS);
+        FloatVector s1 = s0;
+        FloatVector s2 = s0;
+        FloatVector s3 = s0;
+        for (int q = p, slot = v; q < end; q += n, slot += vectors) {
+            IntVector index = INT_VECTOR.cast(NEAR == null ? IntVector.fromArray(INTS, slid, q)
+                    : (IntVector) BYTE_VECTOR.cast(ByteVector.fromArray(NEAR, slidNear, q))
+                    .convertShape(VectorOperators.B2I, INTS, 0));
+            FloatVector weight = FloatVector.fromArray(FLOATS, w, q);
+            VectorMask<Float> term = VectorMask.fromArray(FLOATS, has, q);
+            int g0 = from + lift[slot];
+            int g1 = g0 + off1;
+            int g2 = g0 + off2;
+            int g3 = g0 + off3;
+            FloatVector t0 = (FloatVector) index.selectFrom(
+                    (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, g0)).reinterpretShape(INTS, 0),
+                    (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, g0 + LANES))
+                            .reinterpretShape(INTS, 0))
+                    .reinterpretShape(FLOATS, 0);
+            s0 = FLOAT_VECTOR.cast(s0).add(FLOAT_VECTOR.cast(t0).mul(weight), term);
+            FloatVector t1 = (FloatVector) index.selectFrom(
+                    (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, g1)).reinterpretShape(INTS, 0),
+                    (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, g1 + LANES))
+                            .reinterpretShape(INTS, 0))
+                    .reinterpretShape(FLOATS, 0);
+            s1 = FLOAT_VECTOR.cast(s1).add(FLOAT_VECTOR.cast(t1).mul(weight), term);
+            FloatVector t2 = (FloatVector) index.selectFrom(
+                    (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, g2)).reinterpretShape(INTS, 0),
+                    (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, g2 + LANES))
+                            .reinterpretShape(INTS, 0))
+                    .reinterpretShape(FLOATS, 0);
+            s2 = FLOAT_VECTOR.cast(s2).add(FLOAT_VECTOR.cast(t2).mul(weight), term);
+            FloatVector t3 = (FloatVector) index.selectFrom(
+                    (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, g3)).reinterpretShape(INTS, 0),
+                    (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, g3 + LANES))
+                            .reinterpretShape(INTS, 0))
+                    .reinterpretShape(FLOATS, 0);
+            s3 = FLOAT_VECTOR.cast(s3).add(FLOAT_VECTOR.cast(t3).mul(weight), term);
+        }
+        VectorMask<Float> store = FLOATS.indexInRange(0, count);
+        FLOAT_VECTOR.cast(s0).intoArray(y0, to0, store);
+        FLOAT_VECTOR.cast(s1).intoArray(y1, to1, store);
+        FLOAT_VECTOR.cast(s2).intoArray(y2, to2, store);
+        FLOAT_VECTOR.cast(s3).intoArray(y3, to3, store);
+    }
+
+    /** Slots whose every lane has the term, with one weight, for four rows ({@link #sumFour}). */
+    private static void spanFour(float[] w, int[] at, int p, int end, int n, float[] g, int from, int off1, int off2,
+                                 int off3, float[] y0, int to0, float[] y1, int to1, float[] y2, int to2, float[] y3,
+                                 int to3, int count) {
+        int f1 = from + off1;
+        int f2 = from + off2;
+        int f3 = from + off3;
+        FloatVector s0 = FloatVector.zero(FLOATS);
+        FloatVector s1 = s0;
+        FloatVector s2 = s0;
+        FloatVector s3 = s0;
+        // The adds are masked (all lanes) as the others are.
+        VectorMask<Float> all = FLOATS.maskAll(true);
+        for (int q = p; q < end; q += n) {
+            FloatVector weight = FloatVector.broadcast(FLOATS, w[q]);
+            int a = at[q];
+            s0 = FLOAT_VECTOR.cast(s0).add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, from + a))
+                    .mul(weight), all);
+            s1 = FLOAT_VECTOR.cast(s1).add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, f1 + a))
+                    .mul(weight), all);
+            s2 = FLOAT_VECTOR.cast(s2).add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, f2 + a))
+                    .mul(weight), all);
+            s3 = FLOAT_VECTOR.cast(s3).add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, f3 + a))
+                    .mul(weight), all);
+        }
+        VectorMask<Float> store = FLOATS.indexInRange(0, count);
+        FLOAT_VECTOR.cast(s0).intoArray(y0, to0, store);
+        FLOAT_VECTOR.cast(s1).intoArray(y1, to1, store);
+        FLOAT_VECTOR.cast(s2).intoArray(y2, to2, store);
+        FLOAT_VECTOR.cast(s3).intoArray(y3, to3, store);
+    }
+
+    /** Slots whose lanes read runs of gradOut, one load a row each, for four rows ({@link #sumFour}). */
+    private static void runsFour(float[] w, boolean[] has, int[] at, int p, int end, int n, float[] g, int from,
+                                 int off1, int off2, int off3, float[] y0, int to0, float[] y1, int to1, float[] y2,
+                                 int to2, float[] y3, int to3, int count) {
+        int f1 = from + off1;
+        int f2 = from + off2;
+        int f3 = from + off3;
+        FloatVector s0 = FloatVector.zero(FLOATS);
+        FloatVector s1 = s0;
+        FloatVector s2 = s0;
+        FloatVector s3 = s0;
+        for (int q = p; q < end; q += n) {
+            FloatVector weight = FloatVector.fromArray(FLOATS, w, q);
+            VectorMask<Float> term = VectorMask.fromArray(FLOATS, has, q);
+            int a = at[q];
+            s0 = FLOAT_VECTOR.cast(s0).add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, from + a))
+                    .mul(weight), term);
+            s1 = FLOAT_VECTOR.cast(s1).add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, f1 + a))
+                    .mul(weight), term);
+            s2 = FLOAT_VECTOR.cast(s2).add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, f2 + a))
+                    .mul(weight), term);
+            s3 = FLOAT_VECTOR.cast(s3).add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, f3 + a))
+                    .mul(weight), term);
+        }
+        VectorMask<Float> store = FLOATS.indexInRange(0, count);
+        FLOAT_VECTOR.cast(s0).intoArray(y0, to0, store);
+        FLOAT_VECTOR.cast(s1).intoArray(y1, to1, store);
+        FLOAT_VECTOR.cast(s2).intoArray(y2, to2, store);
+        FLOAT_VECTOR.cast(s3).intoArray(y3, to3, store);
+    }
+
+    /** Slots whose lanes are gathered, for four rows ({@link #sumFour}). */
+    private static void gatherFour(float[] w, boolean[] has, int[] at, int p, int end, int n, float[] g, int from,
+                                   int off1, int off2, int off3, float[] y0, int to0, float[] y1, int to1, float[] y2,
+                                   int to2, float[] y3, int to3, int count) {
+        int f1 = from + off1;
+        int f2 = from + off2;
+        int f3 = from + off3;
+        FloatVector s0 = FloatVector.zero(FLOATS);
+        FloatVector s1 = s0;
+        FloatVector s2 = s0;
+        FloatVector s3 = s0;
+        for (int q = p; q < end; q += n) {
+            FloatVector weight = FloatVector.fromArray(FLOATS, w, q);
+            VectorMask<Float> term = VectorMask.fromArray(FLOATS, has, q);
+            s0 = FLOAT_VECTOR.cast(s0).add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, from, at, q))
+                    .mul(weight), term);
+            s1 = FLOAT_VECTOR.cast(s1).add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, f1, at, q))
+                    .mul(weight), term);
+            s2 = FLOAT_VECTOR.cast(s2).add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, f2, at, q))
+                    .mul(weight), term);
+            s3 = FLOAT_VECTOR.cast(s3).add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, f3, at, q))
+                    .mul(weight), term);
+        }
+        VectorMask<Float> store = FLOATS.indexInRange(0, count);
+        FLOAT_VECTOR.cast(s0).intoArray(y0, to0, store);
+        FLOAT_VECTOR.cast(s1).intoArray(y1, to1, store);
+        FLOAT_VECTOR.cast(s2).intoArray(y2, to2, store);
+        FLOAT_VECTOR.cast(s3).intoArray(y3, to3, store);
+    }
+
+    /** Slots picked from a two-vector window, for four rows ({@link #sumFour}). */
+    private static void pairFour(float[] w, boolean[] has, int[] at, byte[] near, int p, int end, int n, float[] g,
+                                 int from, int off1, int off2, int off3, float[] y0, int to0, float[] y1, int to1,
+                                 float[] y2, int to2, float[] y3, int to3, int count) {
+        int f1 = from + off1;
+        int f2 = from + off2;
+        int f3 = from + off3;
+        FloatVector s0 = FloatVector.zero(FLOATS);
+        FloatVector s1 = s0;
+        FloatVector s2 = s0;
+        FloatVector s3 = s0;
+        IntVector a0 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, from)).reinterpretShape(INTS, 0);
+        IntVector a1 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, from + LANES))
+                .reinterpretShape(INTS, 0);
+        IntVector b0 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, f1)).reinterpretShape(INTS, 0);
+        IntVector b1 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, f1 + LANES))
+                .reinterpretShape(INTS, 0);
+        IntVector c0 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, f2)).reinterpretShape(INTS, 0);
+        IntVector c1 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, f2 + LANES))
+                .reinterpretShape(INTS, 0);
+        IntVector d0 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, f3)).reinterpretShape(INTS, 0);
+        IntVector d1 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, f3 + LANES))
+                .reinterpretShape(INTS, 0);
+        for (int q = p; q < end; q += n) {
+            IntVector index = INT_VECTOR.cast(NEAR == null ? IntVector.fromArray(INTS, at, q)
+                    : (IntVector) BYTE_VECTOR.cast(ByteVector.fromArray(NEAR, near, q))
+                    .convertShape(VectorOperators.B2I, INTS, 0));
+            FloatVector weight = FloatVector.fromArray(FLOATS, w, q);
+            VectorMask<Float> term = VectorMask.fromArray(FLOATS, has, q);
+            FloatVector t0 = FLOAT_VECTOR.cast((FloatVector) index.selectFrom(a0, a1).reinterpretShape(FLOATS, 0));
+            s0 = FLOAT_VECTOR.cast(s0).add(t0.mul(weight), term);
+            FloatVector t1 = FLOAT_VECTOR.cast((FloatVector) index.selectFrom(b0, b1).reinterpretShape(FLOATS, 0));
+            s1 = FLOAT_VECTOR.cast(s1).add(t1.mul(weight), term);
+            FloatVector t2 = FLOAT_VECTOR.cast((FloatVector) index.selectFrom(c0, c1).reinterpretShape(FLOATS, 0));
+            s2 = FLOAT_VECTOR.cast(s2).add(t2.mul(weight), term);
+            FloatVector t3 = FLOAT_VECTOR.cast((FloatVector) index.selectFrom(d0, d1).reinterpretShape(FLOATS, 0));
+            s3 = FLOAT_VECTOR.cast(s3).add(t3.mul(weight), term);
+        }
+        VectorMask<Float> store = FLOATS.indexInRange(0, count);
+        FLOAT_VECTOR.cast(s0).intoArray(y0, to0, store);
+        FLOAT_VECTOR.cast(s1).intoArray(y1, to1, store);
+        FLOAT_VECTOR.cast(s2).intoArray(y2, to2, store);
+        FLOAT_VECTOR.cast(s3).intoArray(y3, to3, store);
     }
 
     /**
@@ -345,20 +461,27 @@ final class VectorRowSums {
      */
     private static void quadTwo(float[] w, boolean[] has, byte[] near, int[] at, int p, int end, int n, float[] g,
                                 int from, int gPitch, float[] y0, int to0, float[] y1, int to1, int count) {
-        IntVector a0 = (IntVector) FloatVector.fromArray(FLOATS, g, from).reinterpretShape(INTS, 0);
-        IntVector a1 = (IntVector) FloatVector.fromArray(FLOATS, g, from + LANES).reinterpretShape(INTS, 0);
-        IntVector a2 = (IntVector) FloatVector.fromArray(FLOATS, g, from + 2 * LANES).reinterpretShape(INTS, 0);
-        IntVector a3 = (IntVector) FloatVector.fromArray(FLOATS, g, from + 3 * LANES).reinterpretShape(INTS, 0);
+        IntVector a0 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, from)).reinterpretShape(INTS, 0);
+        IntVector a1 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, from + LANES))
+                .reinterpretShape(INTS, 0);
+        IntVector a2 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, from + 2 * LANES))
+                .reinterpretShape(INTS, 0);
+        IntVector a3 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, from + 3 * LANES))
+                .reinterpretShape(INTS, 0);
         int f = from + gPitch;
-        IntVector b0 = (IntVector) FloatVector.fromArray(FLOATS, g, f).reinterpretShape(INTS, 0);
-        IntVector b1 = (IntVector) FloatVector.fromArray(FLOATS, g, f + LANES).reinterpretShape(INTS, 0);
-        IntVector b2 = (IntVector) FloatVector.fromArray(FLOATS, g, f + 2 * LANES).reinterpretShape(INTS, 0);
-        IntVector b3 = (IntVector) FloatVector.fromArray(FLOATS, g, f + 3 * LANES).reinterpretShape(INTS, 0);
+        IntVector b0 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, f)).reinterpretShape(INTS, 0);
+        IntVector b1 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, f + LANES))
+                .reinterpretShape(INTS, 0);
+        IntVector b2 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, f + 2 * LANES))
+                .reinterpretShape(INTS, 0);
+        IntVector b3 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, f + 3 * LANES))
+                .reinterpretShape(INTS, 0);
         FloatVector s0 = FloatVector.zero(FLOATS);
         FloatVector s1 = s0;
         for (int q = p; q < end; q += n) {
-            IntVector index = NEAR == null ? IntVector.fromArray(INTS, at, q)
-                    : (IntVector) ByteVector.fromArray(NEAR, near, q).convertShape(VectorOperators.B2I, INTS, 0);
+            IntVector index = INT_VECTOR.cast(NEAR == null ? IntVector.fromArray(INTS, at, q)
+                    : (IntVector) BYTE_VECTOR.cast(ByteVector.fromArray(NEAR, near, q))
+                    .convertShape(VectorOperators.B2I, INTS, 0));
             IntVector pair = index.and(2 * LANES - 1);
             VectorMask<Integer> far = index.compare(VectorOperators.GE, 2 * LANES);
             FloatVector weight = FloatVector.fromArray(FLOATS, w, q);
@@ -367,12 +490,12 @@ final class VectorRowSums {
                     .reinterpretShape(FLOATS, 0);
             FloatVector b = (FloatVector) pair.selectFrom(b0, b1).blend(pair.selectFrom(b2, b3), far)
                     .reinterpretShape(FLOATS, 0);
-            s0 = s0.add(a.mul(weight), term);
-            s1 = s1.add(b.mul(weight), term);
+            s0 = FLOAT_VECTOR.cast(s0).add(FLOAT_VECTOR.cast(a).mul(weight), term);
+            s1 = FLOAT_VECTOR.cast(s1).add(FLOAT_VECTOR.cast(b).mul(weight), term);
         }
         VectorMask<Float> store = FLOATS.indexInRange(0, count);
-        s0.intoArray(y0, to0, store);
-        s1.intoArray(y1, to1, store);
+        FLOAT_VECTOR.cast(s0).intoArray(y0, to0, store);
+        FLOAT_VECTOR.cast(s1).intoArray(y1, to1, store);
     }
 
     /** The scalar loop on the four rows. */

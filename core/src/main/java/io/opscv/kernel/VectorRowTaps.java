@@ -1,5 +1,8 @@
 package io.opscv.kernel;
 
+import static io.opscv.kernel.ExactVectors.FLOAT_VECTOR;
+import static io.opscv.kernel.ExactVectors.INT_VECTOR;
+
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.VectorMask;
@@ -108,7 +111,7 @@ final class VectorRowTaps {
                 for (int m = 0; m < periods; m++, from += shift, to += period) {
                     FloatVector a = FloatVector.fromArray(FLOATS, x, from, at, p);
                     FloatVector b = FloatVector.fromArray(FLOATS, x, from, at, p + period);
-                    a.mul(l).add(b.mul(r)).intoArray(y, to);
+                    FLOAT_VECTOR.cast(a).mul(l).add(FLOAT_VECTOR.cast(b).mul(r)).intoArray(y, to);
                 }
             } else if (kind == TapWindows.RUNS) {
                 int left = at[p];
@@ -116,37 +119,41 @@ final class VectorRowTaps {
                 for (int m = 0; m < periods; m++, from += shift, to += period) {
                     FloatVector a = FloatVector.fromArray(FLOATS, x, from + left);
                     FloatVector b = FloatVector.fromArray(FLOATS, x, from + right);
-                    a.mul(l).add(b.mul(r)).intoArray(y, to);
+                    FLOAT_VECTOR.cast(a).mul(l).add(FLOAT_VECTOR.cast(b).mul(r)).intoArray(y, to);
                 }
             } else if (kind == TapWindows.PAIR) {
-                IntVector left = IntVector.fromArray(INTS, at, p);
-                IntVector right = IntVector.fromArray(INTS, at, p + period);
+                IntVector left = INT_VECTOR.cast(IntVector.fromArray(INTS, at, p));
+                IntVector right = INT_VECTOR.cast(IntVector.fromArray(INTS, at, p + period));
                 for (int m = 0; m < periods; m++, from += shift, to += period) {
-                    IntVector v0 = (IntVector) FloatVector.fromArray(FLOATS, x, from).reinterpretShape(INTS, 0);
-                    IntVector v1 = (IntVector) FloatVector.fromArray(FLOATS, x, from + LANES).reinterpretShape(INTS, 0);
+                    IntVector v0 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, from))
+                            .reinterpretShape(INTS, 0);
+                    IntVector v1 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, from + LANES))
+                            .reinterpretShape(INTS, 0);
                     FloatVector a = (FloatVector) left.selectFrom(v0, v1).reinterpretShape(FLOATS, 0);
                     FloatVector b = (FloatVector) right.selectFrom(v0, v1).reinterpretShape(FLOATS, 0);
-                    a.mul(l).add(b.mul(r)).intoArray(y, to);
+                    FLOAT_VECTOR.cast(a).mul(l).add(FLOAT_VECTOR.cast(b).mul(r)).intoArray(y, to);
                 }
             } else {
-                IntVector left = IntVector.fromArray(INTS, at, p);
-                IntVector right = IntVector.fromArray(INTS, at, p + period);
+                IntVector left = INT_VECTOR.cast(IntVector.fromArray(INTS, at, p));
+                IntVector right = INT_VECTOR.cast(IntVector.fromArray(INTS, at, p + period));
                 IntVector nearLeft = left.and(2 * LANES - 1);
                 IntVector nearRight = right.and(2 * LANES - 1);
                 VectorMask<Integer> farLeft = left.compare(VectorOperators.GE, 2 * LANES);
                 VectorMask<Integer> farRight = right.compare(VectorOperators.GE, 2 * LANES);
                 for (int m = 0; m < periods; m++, from += shift, to += period) {
-                    IntVector v0 = (IntVector) FloatVector.fromArray(FLOATS, x, from).reinterpretShape(INTS, 0);
-                    IntVector v1 = (IntVector) FloatVector.fromArray(FLOATS, x, from + LANES).reinterpretShape(INTS, 0);
-                    IntVector v2 = (IntVector) FloatVector.fromArray(FLOATS, x, from + 2 * LANES)
+                    IntVector v0 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, from))
                             .reinterpretShape(INTS, 0);
-                    IntVector v3 = (IntVector) FloatVector.fromArray(FLOATS, x, from + 3 * LANES)
+                    IntVector v1 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, from + LANES))
+                            .reinterpretShape(INTS, 0);
+                    IntVector v2 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, from + 2 * LANES))
+                            .reinterpretShape(INTS, 0);
+                    IntVector v3 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, from + 3 * LANES))
                             .reinterpretShape(INTS, 0);
                     FloatVector a = (FloatVector) nearLeft.selectFrom(v0, v1)
                             .blend(nearLeft.selectFrom(v2, v3), farLeft).reinterpretShape(FLOATS, 0);
                     FloatVector b = (FloatVector) nearRight.selectFrom(v0, v1)
                             .blend(nearRight.selectFrom(v2, v3), farRight).reinterpretShape(FLOATS, 0);
-                    a.mul(l).add(b.mul(r)).intoArray(y, to);
+                    FLOAT_VECTOR.cast(a).mul(l).add(FLOAT_VECTOR.cast(b).mul(r)).intoArray(y, to);
                 }
             }
         }

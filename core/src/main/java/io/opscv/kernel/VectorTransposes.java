@@ -1,5 +1,8 @@
 package io.opscv.kernel;
 
+import static io.opscv.kernel.ExactVectors.FLOAT_VECTOR;
+import static io.opscv.kernel.ExactVectors.INT_VECTOR;
+
 import io.opscv.runtime.DataType;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
@@ -107,7 +110,7 @@ final class VectorTransposes {
             }
             VectorMask<Float> first = FLOATS.indexInRange(0, n);
             for (int l = 0; l < LANES; l++) {
-                FloatVector.fromArray(FLOATS, spare, result + l * LANES)
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, spare, result + l * LANES))
                         .intoArray(rows, rowsAt + l * rowStride + c, first);
             }
         }
@@ -221,10 +224,12 @@ final class VectorTransposes {
      */
     static void unpackBf16(float[] pairs, float[] lanes, int at, int count) {
         for (int m = 0; m < count; m++) {
-            IntVector v = (IntVector) FloatVector.fromArray(FLOATS, pairs, m * LANES).reinterpretShape(INTS, 0);
-            ((FloatVector) v.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
+            IntVector v = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, m * LANES))
+                    .reinterpretShape(INTS, 0));
+            FLOAT_VECTOR.cast((FloatVector) v.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
                     .intoArray(lanes, at + 2 * m * LANES);
-            ((FloatVector) v.and(0xffff0000).reinterpretShape(FLOATS, 0)).intoArray(lanes, at + (2 * m + 1) * LANES);
+            FLOAT_VECTOR.cast((FloatVector) v.and(0xffff0000).reinterpretShape(FLOATS, 0))
+                    .intoArray(lanes, at + (2 * m + 1) * LANES);
         }
     }
 
@@ -234,10 +239,12 @@ final class VectorTransposes {
      */
     static void packBf16(float[] lanes, int at, float[] pairs) {
         for (int m = 0; m < LANES; m++) {
-            IntVector even = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + 2 * m * LANES)
-                    .reinterpretShape(INTS, 0);
-            IntVector odd = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (2 * m + 1) * LANES)
-                    .reinterpretShape(INTS, 0);
+            IntVector even = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes,
+                    at + 2 * m * LANES))
+                    .reinterpretShape(INTS, 0));
+            IntVector odd = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes,
+                    at + (2 * m + 1) * LANES))
+                    .reinterpretShape(INTS, 0));
             // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN keeps its top
             // half, quieted.
             IntVector evenTop = even.lanewise(VectorOperators.LSHR, 16);
@@ -246,7 +253,8 @@ final class VectorTransposes {
             IntVector oddTop = odd.lanewise(VectorOperators.LSHR, 16);
             IntVector oddHalf = odd.add(0x7fff).add(oddTop.and(1)).lanewise(VectorOperators.LSHR, 16)
                     .blend(oddTop.or(0x0040), odd.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-            ((FloatVector) evenHalf.or(oddHalf.lanewise(VectorOperators.LSHL, 16)).reinterpretShape(FLOATS, 0))
+            FLOAT_VECTOR.cast((FloatVector) evenHalf.or(oddHalf.lanewise(VectorOperators.LSHL, 16))
+                    .reinterpretShape(FLOATS, 0))
                     .intoArray(pairs, m * LANES);
         }
     }
@@ -372,12 +380,14 @@ final class VectorTransposes {
     /** One round: rows k and k + lanes/2 of src (rows {@code stride} apart) become rows 2k and 2k + 1 of dst. */
     private static void zipRound(float[] src, int srcAt, int stride, float[] dst, int dstAt) {
         for (int k = 0; k < LANES / 2; k++) {
-            IntVector a = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + k * stride)
+            IntVector a = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, srcAt + k * stride))
                     .reinterpretShape(INTS, 0);
-            IntVector b = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + (k + LANES / 2) * stride)
+            IntVector b = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src,
+                    srcAt + (k + LANES / 2) * stride))
                     .reinterpretShape(INTS, 0);
-            ((FloatVector) ZIP_LOW.selectFrom(a, b).reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + 2 * k * LANES);
-            ((FloatVector) ZIP_HIGH.selectFrom(a, b).reinterpretShape(FLOATS, 0))
+            FLOAT_VECTOR.cast((FloatVector) ZIP_LOW.selectFrom(a, b).reinterpretShape(FLOATS, 0))
+                    .intoArray(dst, dstAt + 2 * k * LANES);
+            FLOAT_VECTOR.cast((FloatVector) ZIP_HIGH.selectFrom(a, b).reinterpretShape(FLOATS, 0))
                     .intoArray(dst, dstAt + (2 * k + 1) * LANES);
         }
     }

@@ -1,5 +1,7 @@
 package io.opscv.kernel;
 
+import static io.opscv.kernel.ExactVectors.FLOAT_VECTOR;
+
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorSpecies;
@@ -66,26 +68,26 @@ final class VectorWalk {
             long step = q - p;
             if (step > 1) {
                 // Taps that skip inputs (scales far from the sizes' ratio): store both, start afresh.
-                cur.intoArray(sums, (p - iBase) * LANES);
-                next.intoArray(sums, (p + 1 - iBase) * LANES);
+                FLOAT_VECTOR.cast(cur).intoArray(sums, (p - iBase) * LANES);
+                FLOAT_VECTOR.cast(next).intoArray(sums, (p + 1 - iBase) * LANES);
                 cur = FloatVector.fromArray(FLOATS, sums, (q - iBase) * LANES);
                 next = FloatVector.fromArray(FLOATS, sums, (q + 1 - iBase) * LANES);
                 p = q;
                 step = 0;
             }
             // The sum of p is stored at every position: the last store, when x0 moves on, is its final value.
-            cur.intoArray(sums, (p - iBase) * LANES);
+            FLOAT_VECTOR.cast(cur).intoArray(sums, (p - iBase) * LANES);
             FloatVector ahead = FloatVector.fromArray(FLOATS, sums, (q + 1 - iBase) * LANES);
             VectorMask<Float> on = VectorMask.fromLong(FLOATS, -step);
-            cur = cur.blend(next, on);
-            next = next.blend(ahead, on);
-            FloatVector v = FloatVector.fromArray(FLOATS, g, (j - jBase) * LANES);
+            cur = FLOAT_VECTOR.cast(cur).blend(next, on);
+            next = FLOAT_VECTOR.cast(next).blend(ahead, on);
+            FloatVector v = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, (j - jBase) * LANES));
             cur = cur.add(v.mul(w0[j]));
             next = next.add(v.mul(w1[j]));
             p = q;
         }
-        cur.intoArray(sums, (p - iBase) * LANES);
-        next.intoArray(sums, (p + 1 - iBase) * LANES);
+        FLOAT_VECTOR.cast(cur).intoArray(sums, (p - iBase) * LANES);
+        FLOAT_VECTOR.cast(next).intoArray(sums, (p + 1 - iBase) * LANES);
     }
 
     /**
@@ -106,13 +108,13 @@ final class VectorWalk {
         while (true) {
             // Positions whose left tap is p: [bounds[p + 1], bounds[p + 2]).
             for (int end = Math.min(j1, bounds[p + 2]); j < end; j++) {
-                FloatVector v = FloatVector.fromArray(FLOATS, g, (j - jBase) * LANES);
-                cur = cur.add(v.mul(w0[j]));
-                next = next.add(v.mul(w1[j]));
+                FloatVector v = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, (j - jBase) * LANES));
+                cur = FLOAT_VECTOR.cast(cur).add(v.mul(w0[j]));
+                next = FLOAT_VECTOR.cast(next).add(v.mul(w1[j]));
             }
-            cur.intoArray(sums, (p - iBase) * LANES);
+            FLOAT_VECTOR.cast(cur).intoArray(sums, (p - iBase) * LANES);
             if (j >= j1) {
-                next.intoArray(sums, (p + 1 - iBase) * LANES);
+                FLOAT_VECTOR.cast(next).intoArray(sums, (p + 1 - iBase) * LANES);
                 return;
             }
             int q = x0[j];
@@ -120,7 +122,7 @@ final class VectorWalk {
                 cur = next;
             } else {
                 // Taps that skip inputs (scales far from the sizes' ratio): store p + 1's sum, start afresh.
-                next.intoArray(sums, (p + 1 - iBase) * LANES);
+                FLOAT_VECTOR.cast(next).intoArray(sums, (p + 1 - iBase) * LANES);
                 cur = FloatVector.fromArray(FLOATS, sums, (q - iBase) * LANES);
             }
             next = FloatVector.fromArray(FLOATS, sums, (q + 1 - iBase) * LANES);
@@ -136,13 +138,13 @@ final class VectorWalk {
                              int at) {
         FloatVector sum = FloatVector.fromArray(FLOATS, sums, at);
         for (int j = j0; j < j1; j++) {
-            FloatVector v = FloatVector.fromArray(FLOATS, g, (j - jBase) * LANES);
-            sum = sum.add(v.mul(first[j]));
+            FloatVector v = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, (j - jBase) * LANES));
+            sum = FLOAT_VECTOR.cast(sum).add(v.mul(first[j]));
             if (second != null) {
-                sum = sum.add(v.mul(second[j]));
+                sum = FLOAT_VECTOR.cast(sum).add(v.mul(second[j]));
             }
         }
-        sum.intoArray(sums, at);
+        FLOAT_VECTOR.cast(sum).intoArray(sums, at);
     }
 
     /**
@@ -157,16 +159,16 @@ final class VectorWalk {
         final float[] w0 = t.w0;
         final float[] w1 = t.w1;
         for (int j = jFrom; j < jTo; j++) {
-            FloatVector v = FloatVector.fromArray(FLOATS, g, (j - jBase) * LANES);
+            FloatVector v = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, g, (j - jBase) * LANES));
             int left = x0[j];
             if (left >= i0 && left < i1) {
                 int at = (left - iBase) * LANES;
-                FloatVector.fromArray(FLOATS, sums, at).add(v.mul(w0[j])).intoArray(sums, at);
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, sums, at)).add(v.mul(w0[j])).intoArray(sums, at);
             }
             int right = t.x1(j);
             if (right >= i0 && right < i1) {
                 int at = (right - iBase) * LANES;
-                FloatVector.fromArray(FLOATS, sums, at).add(v.mul(w1[j])).intoArray(sums, at);
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, sums, at)).add(v.mul(w1[j])).intoArray(sums, at);
             }
         }
     }

@@ -40,46 +40,46 @@ final class RowTransposesGenerator {
         /** A kind of 8 positions a block, one float per lane. */
         Kind(String suffix, String name, String rows, String at, String load, String store) {
             this(suffix, name, rows, at, load, store, "", 8, "c%1$d.intoArray(lanes, at + c * 8 + %1$d * 8);\n",
-                    "FloatVector r%1$d = FloatVector.fromArray(FLOATS, lanes, at + c * 8 + %1$d * 8);\n");
+                    "FloatVector r%1$d = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + %1$d * 8));\n");
         }
     }
 
     private static final List<Kind> KINDS = List.of(
             new Kind("Array", "rows of a float array, row l from {@code rowsAt + l·rowStride}",
                     "float[] rows, int rowsAt, int rowStride", "rowsAt + c + %1$s * rowStride",
-                    "FloatVector r%1$s = FloatVector.fromArray(FLOATS, rows, %2$s);\n",
+                    "FloatVector r%1$s = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, rows, %2$s));\n",
                     "s.intoArray(rows, %1$s);\n"),
             new Kind("Float", "FLOAT rows of a tensor, row l from element {@code starts[l] + from}",
                     "MemorySegment rows, long[] starts, long from", "(starts[%1$s] + from + c) * Float.BYTES",
-                    "FloatVector r%1$s = FloatVector.fromMemorySegment(FLOATS, rows, %2$s, ORDER);\n",
+                    "FloatVector r%1$s = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, %2$s, ORDER));\n",
                     VectorStores.floats("rows")),
             // BF16 pairs: the low half (position 2m, little-endian) shifted up, the high half masked; each position
             // rounded as ElementCodec.floatToBf16 (add 0x7fff plus the lowest kept bit, keep the top half; a NaN keeps
             // its top half, quieted) and the two merged into one 32-bit lane.
             new Kind("Bf16", "BF16 rows of a tensor, row l from element {@code starts[l] + from}",
                     "MemorySegment rows, long[] starts, long from", "(starts[%1$s] + from + c) * 2",
-                    "FloatVector r%1$s = FloatVector.fromMemorySegment(FLOATS, rows, %2$s, ORDER);\n",
+                    "FloatVector r%1$s = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, %2$s, ORDER));\n",
                     VectorStores.floats("rows"), "", 16,
                     """
-                    IntVector p%1$d = (IntVector) c%1$d.reinterpretShape(INTS, 0);
-                    ((FloatVector) p%1$d.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
+                    IntVector p%1$d = INT_VECTOR.cast((IntVector) c%1$d.reinterpretShape(INTS, 0));
+                    FLOAT_VECTOR.cast((FloatVector) p%1$d.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
                             .intoArray(lanes, at + (c + 2 * %1$d) * 8);
-                    ((FloatVector) p%1$d.and(0xffff0000).reinterpretShape(FLOATS, 0))
+                    FLOAT_VECTOR.cast((FloatVector) p%1$d.and(0xffff0000).reinterpretShape(FLOATS, 0))
                             .intoArray(lanes, at + (c + 2 * %1$d + 1) * 8);
                     """,
                     """
-                    IntVector x%1$d = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * %1$d) * 8)
-                            .reinterpretShape(INTS, 0);
+                    IntVector x%1$d = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * %1$d) * 8))
+                            .reinterpretShape(INTS, 0));
                     IntVector xt%1$d = x%1$d.lanewise(VectorOperators.LSHR, 16);
                     IntVector xh%1$d = x%1$d.add(0x7fff).add(xt%1$d.and(1)).lanewise(VectorOperators.LSHR, 16)
                             .blend(xt%1$d.or(0x0040), x%1$d.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                    IntVector y%1$d = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * %1$d + 1) * 8)
-                            .reinterpretShape(INTS, 0);
+                    IntVector y%1$d = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes,
+                            at + (c + 2 * %1$d + 1) * 8)).reinterpretShape(INTS, 0));
                     IntVector yt%1$d = y%1$d.lanewise(VectorOperators.LSHR, 16);
                     IntVector yh%1$d = y%1$d.add(0x7fff).add(yt%1$d.and(1)).lanewise(VectorOperators.LSHR, 16)
                             .blend(yt%1$d.or(0x0040), y%1$d.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                    FloatVector r%1$d = (FloatVector) xh%1$d.or(yh%1$d.lanewise(VectorOperators.LSHL, 16))
-                            .reinterpretShape(FLOATS, 0);
+                    FloatVector r%1$d = FLOAT_VECTOR.cast((FloatVector) xh%1$d.or(yh%1$d.lanewise(VectorOperators.LSHL, 16))
+                            .reinterpretShape(FLOATS, 0));
                     """),
             // FP16 pairs, read only (its rounding stays with the JDK's conversion loop on the tile). Each half widened
             // exactly as VectorCodec.widenFp16: the magnitude's bits moved into a float's and scaled by 2^112, the sign
@@ -88,8 +88,8 @@ final class RowTransposesGenerator {
             new Kind("Fp16", "FLOAT16 rows of a tensor, row l from element {@code starts[l] + from}",
                     "MemorySegment rows, long[] starts, long from", "(starts[%1$s] + from + c) * 2",
                     """
-                    IntVector h%1$s = IntVector.fromMemorySegment(INTS, rows, %2$s, ORDER);
-                    FloatVector r%1$s = (FloatVector) h%1$s.reinterpretShape(FLOATS, 0);
+                    IntVector h%1$s = INT_VECTOR.cast(IntVector.fromMemorySegment(INTS, rows, %2$s, ORDER));
+                    FloatVector r%1$s = FLOAT_VECTOR.cast((FloatVector) h%1$s.reinterpretShape(FLOATS, 0));
                     """,
                     null,
                     """
@@ -108,13 +108,13 @@ final class RowTransposesGenerator {
                     }
                     """, 16,
                     """
-                    IntVector p%1$d = (IntVector) c%1$d.reinterpretShape(INTS, 0);
-                    ((FloatVector) ((IntVector) ((FloatVector) p%1$d.and(0x7fff).lanewise(VectorOperators.LSHL, 13)
-                            .reinterpretShape(FLOATS, 0)).mul(0x1p112f).reinterpretShape(INTS, 0))
-                            .or(p%1$d.lanewise(VectorOperators.LSHL, 16).and(0x80000000)).reinterpretShape(FLOATS, 0))
-                            .intoArray(lanes, at + (c + 2 * %1$d) * 8);
-                    ((FloatVector) ((IntVector) ((FloatVector) p%1$d.lanewise(VectorOperators.LSHR, 16).and(0x7fff)
+                    IntVector p%1$d = INT_VECTOR.cast((IntVector) c%1$d.reinterpretShape(INTS, 0));
+                    FLOAT_VECTOR.cast((FloatVector) INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast((FloatVector) p%1$d.and(0x7fff)
                             .lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                            .reinterpretShape(INTS, 0)).or(p%1$d.lanewise(VectorOperators.LSHL, 16).and(0x80000000))
+                            .reinterpretShape(FLOATS, 0)).intoArray(lanes, at + (c + 2 * %1$d) * 8);
+                    FLOAT_VECTOR.cast((FloatVector) INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast((FloatVector) p%1$d.lanewise(VectorOperators.LSHR, 16)
+                            .and(0x7fff).lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
                             .reinterpretShape(INTS, 0)).or(p%1$d.and(0x80000000)).reinterpretShape(FLOATS, 0))
                             .intoArray(lanes, at + (c + 2 * %1$d + 1) * 8);
                     """,
@@ -131,6 +131,10 @@ final class RowTransposesGenerator {
         StringBuilder s = new StringBuilder("""
                 // Generated by RowTransposesGenerator (core/src/test/java/io/opscv/kernel) - do not edit.
                 package io.opscv.kernel;
+
+                import static io.opscv.kernel.ExactVectors.FLOAT_VECTOR;
+                import static io.opscv.kernel.ExactVectors.INT_VECTOR;
+                import static io.opscv.kernel.ExactVectors.LONG_VECTOR;
 
                 import io.opscv.runtime.DataType;
                 import java.lang.foreign.MemorySegment;
@@ -175,17 +179,17 @@ final class RowTransposesGenerator {
                     /** Whether the vectors have the 16 lanes of the 16 × 16 transposes. */
                     static final boolean APPLIES16 = FLOATS.length() == 16;
                     /** A zip's lane k takes lane from + k/2 of the first vector (k even) or of the second (k odd). */
-                    private static final IntVector ZIP_LOW = APPLIES16 ? zip(0) : null;
-                    private static final IntVector ZIP_HIGH = APPLIES16 ? zip(8) : null;
+                    private static final FloatVector ZIP_LOW = APPLIES16 ? zip(0) : null;
+                    private static final FloatVector ZIP_HIGH = APPLIES16 ? zip(8) : null;
 
                     private RowTransposes() {}
 
-                    private static IntVector zip(int from) {
-                        int[] index = new int[16];
+                    private static FloatVector zip(int from) {
+                        float[] index = new float[16];
                         for (int k = 0; k < 16; k++) {
                             index[k] = from + k / 2 + (k % 2 == 0 ? 0 : 16);
                         }
-                        return IntVector.fromArray(INTS, index, 0);
+                        return FloatVector.fromArray(FLOATS, index, 0);
                     }
                 """);
         for (Kind k : KINDS) {
@@ -197,31 +201,29 @@ final class RowTransposesGenerator {
         s.append(transpose16("transpose16", "float[] src, int srcAt, int srcStride, float[] dst, int dstAt, int dstStride",
                 "A 16 × 16 transpose of floats in arrays, row l from {@code srcAt + l·srcStride} to column l from"
                         + " {@code dstAt + l·dstStride}",
-                "IntVector r%1$d = (IntVector) FloatVector.fromArray(FLOATS, src, srcAt + %1$d * srcStride)\n"
-                        + "        .reinterpretShape(INTS, 0);\n",
-                "((FloatVector) d%1$d.reinterpretShape(FLOATS, 0)).intoArray(dst, dstAt + %1$d * dstStride);\n"));
+                "FloatVector r%1$d = FloatVector.fromArray(FLOATS, src, srcAt + %1$d * srcStride);\n",
+                "d%1$d.intoArray(dst, dstAt + %1$d * dstStride);\n"));
         s.append(transpose16("toLanes16Float", "MemorySegment rows, long[] starts, long from, float[] lanes, int at",
                 "16 positions of 16 FLOAT rows of a tensor, row l from element {@code starts[l] + from}, into the"
                         + " lanes at {@code at}",
-                "IntVector r%1$d = IntVector.fromMemorySegment(INTS, rows, (starts[%1$d] + from) * Float.BYTES, ORDER);\n",
-                "((FloatVector) d%1$d.reinterpretShape(FLOATS, 0)).intoArray(lanes, at + %1$d * 16);\n"));
+                "FloatVector r%1$d = FloatVector.fromMemorySegment(FLOATS, rows, (starts[%1$d] + from) * Float.BYTES,"
+                        + " ORDER);\n",
+                "d%1$d.intoArray(lanes, at + %1$d * 16);\n"));
         s.append(transpose16("fromLanes16Float", "float[] lanes, int at, MemorySegment rows, long[] starts, long from",
                 "The inverse of {@link #toLanes16Float}: 16 positions of the lanes at {@code at} into the 16 rows",
-                "IntVector r%1$d = (IntVector) FloatVector.fromArray(FLOATS, lanes, at + %1$d * 16)\n"
-                        + "        .reinterpretShape(INTS, 0);\n",
+                "FloatVector r%1$d = FloatVector.fromArray(FLOATS, lanes, at + %1$d * 16);\n",
                 "d%1$d.intoMemorySegment(rows, (starts[%1$d] + from) * Float.BYTES, ORDER);\n"));
         s.append(transpose16("toPairs16Bf16", "MemorySegment rows, long[] starts, long from, float[] pairs, int at",
                 "32 positions of 16 BF16 rows of a tensor, row l from element {@code starts[l] + from}, as 16 pairs"
                         + " of positions into {@code pairs} at {@code at}: lane l of vector m holds row l's positions"
                         + " 2m (low half, little-endian) and 2m + 1 (high half), widened by"
                         + " {@link VectorTransposes#unpackBf16}",
-                "IntVector r%1$d = IntVector.fromMemorySegment(INTS, rows, (starts[%1$d] + from) * 2, ORDER);\n",
-                "((FloatVector) d%1$d.reinterpretShape(FLOATS, 0)).intoArray(pairs, at + %1$d * 16);\n"));
+                "FloatVector r%1$d = FloatVector.fromMemorySegment(FLOATS, rows, (starts[%1$d] + from) * 2, ORDER);\n",
+                "d%1$d.intoArray(pairs, at + %1$d * 16);\n"));
         s.append(transpose16("fromPairs16Bf16", "float[] pairs, int at, MemorySegment rows, long[] starts, long from",
                 "The inverse of {@link #toPairs16Bf16}: 16 pairs of rounded positions ({@link"
                         + " VectorTransposes#packBf16}) into the 16 rows",
-                "IntVector r%1$d = (IntVector) FloatVector.fromArray(FLOATS, pairs, at + %1$d * 16)\n"
-                        + "        .reinterpretShape(INTS, 0);\n",
+                "FloatVector r%1$d = FloatVector.fromArray(FLOATS, pairs, at + %1$d * 16);\n",
                 "d%1$d.intoMemorySegment(rows, (starts[%1$d] + from) * 2, ORDER);\n"));
         return s.append("}\n").toString();
     }
@@ -253,10 +255,10 @@ final class RowTransposesGenerator {
         if (k.step() == 16) {
             m.append("}\n".indent(12));
         }
-        return m.append("""
+        return exactFor(k, m.append("""
                         }
                     }
-                """).toString();
+                """).toString());
     }
 
     private static String fromLanes(Kind k) {
@@ -279,17 +281,53 @@ final class RowTransposesGenerator {
             m.append("s = c%d;\n".formatted(r).indent(12));
             m.append(k.store().formatted(k.at().formatted(r)).indent(12));
         }
-        return m.append("""
+        return exactFor(k, m.append("""
                         }
                     }
-                """).toString();
+                """).toString());
+    }
+
+    /**
+     * A method of {@code k} as written, or without its casts to the exact classes ({@code FLOAT_VECTOR.cast(v)}
+     * becomes {@code v}) for the kinds of 16-bit pairs: with the casts these methods are too large for C1's register
+     * allocator ("out of virtual registers"), and a method C1 gives up on never reaches C2, where without them C2
+     * binds their calls from the profile (which leaves them open to the boxing {@code ExactVectors} describes).
+     */
+    private static String exactFor(Kind k, String method) {
+        if (k.step() != 16) {
+            return method;
+        }
+        StringBuilder plain = new StringBuilder(method);
+        for (int at = plain.indexOf("_VECTOR.cast("); at >= 0; at = plain.indexOf("_VECTOR.cast(")) {
+            int start = at;
+            while (start > 0 && Character.isUpperCase(plain.charAt(start - 1))) {
+                start--;
+            }
+            int open = at + "_VECTOR.cast".length();
+            int depth = 0;
+            int close = open;
+            do {
+                char c = plain.charAt(close++);
+                depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+            } while (depth > 0);
+            // A cast expression keeps its parentheses, which call a method on it.
+            if (plain.charAt(open + 1) == '(') {
+                plain.delete(start, open);
+            } else {
+                plain.deleteCharAt(close - 1);
+                plain.delete(start, open + 1);
+            }
+        }
+        return plain.toString();
     }
 
     /**
      * A 16 × 16 transpose of one block, by four rounds of zips on locals: round after round, rows k and k + 8 become
      * rows 2k and 2k + 1 by interleaving their low halves and their high halves (one two-source permute each); after
-     * four rounds row m holds column m. One block a call, no loop: C1 cannot compile a larger method of these (out of
-     * virtual registers), and a method C1 gives up on never reaches C2.
+     * four rounds row m holds column m. The rows move as floats whatever they hold (BF16 pairs too): a permute of
+     * floats moves their bits, the loads give their permutes and the permutes their stores a vector of exact class
+     * (no cast, see ExactVectors), and no lane changes type. One block a call, no loop: C1 cannot compile a larger
+     * method of these (out of virtual registers), and a method C1 gives up on never reaches C2.
      */
     private static String transpose16(String name, String params, String doc, String load, String store) {
         StringBuilder m = new StringBuilder("""
@@ -304,9 +342,9 @@ final class RowTransposesGenerator {
         String[] to = {"a", "b", "c", "d"};
         for (int round = 0; round < 4; round++) {
             for (int k = 0; k < 8; k++) {
-                m.append("IntVector %1$s%2$d = ZIP_LOW.selectFrom(%3$s%4$d, %3$s%5$d);\n"
+                m.append("FloatVector %1$s%2$d = ZIP_LOW.selectFrom(%3$s%4$d, %3$s%5$d);\n"
                         .formatted(to[round], 2 * k, from[round], k, k + 8).indent(8));
-                m.append("IntVector %1$s%2$d = ZIP_HIGH.selectFrom(%3$s%4$d, %3$s%5$d);\n"
+                m.append("FloatVector %1$s%2$d = ZIP_HIGH.selectFrom(%3$s%4$d, %3$s%5$d);\n"
                         .formatted(to[round], 2 * k + 1, from[round], k, k + 8).indent(8));
             }
         }
@@ -334,29 +372,29 @@ final class RowTransposesGenerator {
             FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
             FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
             FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
-            LongVector e0 = (LongVector) b0.reinterpretShape(LONGS, 0);
-            LongVector e1 = (LongVector) b1.reinterpretShape(LONGS, 0);
-            LongVector e2 = (LongVector) b2.reinterpretShape(LONGS, 0);
-            LongVector e3 = (LongVector) b3.reinterpretShape(LONGS, 0);
-            LongVector e4 = (LongVector) b4.reinterpretShape(LONGS, 0);
-            LongVector e5 = (LongVector) b5.reinterpretShape(LONGS, 0);
-            LongVector e6 = (LongVector) b6.reinterpretShape(LONGS, 0);
-            LongVector e7 = (LongVector) b7.reinterpretShape(LONGS, 0);
-            FloatVector c0 = (FloatVector) e0.and(LOW).or(e1.lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0);
-            FloatVector c1 = (FloatVector) e0.lanewise(VectorOperators.LSHR, 32).or(e1.and(HIGH))
-                    .reinterpretShape(FLOATS, 0);
-            FloatVector c2 = (FloatVector) e2.and(LOW).or(e3.lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0);
-            FloatVector c3 = (FloatVector) e2.lanewise(VectorOperators.LSHR, 32).or(e3.and(HIGH))
-                    .reinterpretShape(FLOATS, 0);
-            FloatVector c4 = (FloatVector) e4.and(LOW).or(e5.lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0);
-            FloatVector c5 = (FloatVector) e4.lanewise(VectorOperators.LSHR, 32).or(e5.and(HIGH))
-                    .reinterpretShape(FLOATS, 0);
-            FloatVector c6 = (FloatVector) e6.and(LOW).or(e7.lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0);
-            FloatVector c7 = (FloatVector) e6.lanewise(VectorOperators.LSHR, 32).or(e7.and(HIGH))
-                    .reinterpretShape(FLOATS, 0);
+            LongVector e0 = LONG_VECTOR.cast((LongVector) b0.reinterpretShape(LONGS, 0));
+            LongVector e1 = LONG_VECTOR.cast((LongVector) b1.reinterpretShape(LONGS, 0));
+            LongVector e2 = LONG_VECTOR.cast((LongVector) b2.reinterpretShape(LONGS, 0));
+            LongVector e3 = LONG_VECTOR.cast((LongVector) b3.reinterpretShape(LONGS, 0));
+            LongVector e4 = LONG_VECTOR.cast((LongVector) b4.reinterpretShape(LONGS, 0));
+            LongVector e5 = LONG_VECTOR.cast((LongVector) b5.reinterpretShape(LONGS, 0));
+            LongVector e6 = LONG_VECTOR.cast((LongVector) b6.reinterpretShape(LONGS, 0));
+            LongVector e7 = LONG_VECTOR.cast((LongVector) b7.reinterpretShape(LONGS, 0));
+            FloatVector c0 = FLOAT_VECTOR.cast((FloatVector) e0.and(LOW).or(e1.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c1 = FLOAT_VECTOR.cast((FloatVector) e0.lanewise(VectorOperators.LSHR, 32).or(e1.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c2 = FLOAT_VECTOR.cast((FloatVector) e2.and(LOW).or(e3.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c3 = FLOAT_VECTOR.cast((FloatVector) e2.lanewise(VectorOperators.LSHR, 32).or(e3.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c4 = FLOAT_VECTOR.cast((FloatVector) e4.and(LOW).or(e5.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c5 = FLOAT_VECTOR.cast((FloatVector) e4.lanewise(VectorOperators.LSHR, 32).or(e5.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c6 = FLOAT_VECTOR.cast((FloatVector) e6.and(LOW).or(e7.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c7 = FLOAT_VECTOR.cast((FloatVector) e6.lanewise(VectorOperators.LSHR, 32).or(e7.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
             """;
 }

@@ -18,7 +18,7 @@ final class VectorInterleaveGenerator {
     /** The 16-bit element's names and the 32-bit element's, in the order they are replaced. */
     private static final String[][] NAMES = {
         {"ShortVector", "IntVector"}, {"short[]", "int[]"}, {"SHORTS", "INTS"}, {"SHORT_INDEX", "INT_INDEX"},
-        {"SHORT3_", "INT3_"}, {"16-bit", "32-bit"}};
+        {"SHORT3_", "INT3_"}, {"SHORT_VECTOR", "INT_VECTOR"}, {"16-bit", "32-bit"}};
 
     private VectorInterleaveGenerator() {}
 
@@ -67,6 +67,9 @@ final class VectorInterleave {
     /** Per log2 of the block size: the even blocks, the odd blocks, and their inverses' two halves. */
     private static final ShortVector[][] SHORT_INDEX = indices(SHORTS.length(), true);
     private static final IntVector[][] INT_INDEX = indices(INTS.length(), false);
+    /** The exact classes of the vectors ({@link ExactVectors}): the tables' vectors are read from arrays. */
+    private static final Class<ShortVector> SHORT_VECTOR = ExactVectors.type(SHORTS);
+    private static final Class<IntVector> INT_VECTOR = ExactVectors.type(INTS);
     private static final ShortVector[] SHORT3_LOW = new ShortVector[6];
     private static final ShortVector[] SHORT3_HIGH = new ShortVector[6];
     @SuppressWarnings("unchecked")
@@ -118,7 +121,8 @@ final class VectorInterleave {
             int chunks = ways / n;
             for (int k = 0; k < count; k++) {
                 for (int c = 0; c < chunks; c++) {
-                    ShortVector.fromArray(SHORTS, in, (k * chunks + c) * n).intoArray(out, (c * count + k) * n);
+                    SHORT_VECTOR.cast(ShortVector.fromArray(SHORTS, in, (k * chunks + c) * n))
+                            .intoArray(out, (c * count + k) * n);
                 }
             }
             in = dst;
@@ -127,8 +131,8 @@ final class VectorInterleave {
         }
         for (; b >= 1; b /= 2) {
             ShortVector[] index = SHORT_INDEX[Integer.numberOfTrailingZeros(b)];
-            ShortVector even = index[0];
-            ShortVector odd = index[1];
+            ShortVector even = SHORT_VECTOR.cast(index[0]);
+            ShortVector odd = SHORT_VECTOR.cast(index[1]);
             int half = b * count;
             for (int seg = 0; seg < ways * count; seg += 2 * half) {
                 for (int t = 0; t < half; t += n) {
@@ -155,8 +159,8 @@ final class VectorInterleave {
         short[] out = dst;
         for (int b = 1; b < Math.min(ways, n); b *= 2) {
             ShortVector[] index = SHORT_INDEX[Integer.numberOfTrailingZeros(b)];
-            ShortVector low = index[2];
-            ShortVector high = index[3];
+            ShortVector low = SHORT_VECTOR.cast(index[2]);
+            ShortVector high = SHORT_VECTOR.cast(index[3]);
             int half = b * count;
             for (int seg = 0; seg < ways * count; seg += 2 * half) {
                 for (int t = 0; t < half; t += n) {
@@ -174,7 +178,8 @@ final class VectorInterleave {
             int chunks = ways / n;
             for (int k = 0; k < count; k++) {
                 for (int c = 0; c < chunks; c++) {
-                    ShortVector.fromArray(SHORTS, in, (c * count + k) * n).intoArray(out, (k * chunks + c) * n);
+                    SHORT_VECTOR.cast(ShortVector.fromArray(SHORTS, in, (c * count + k) * n))
+                            .intoArray(out, (k * chunks + c) * n);
                 }
             }
             return out;
@@ -193,7 +198,8 @@ final class VectorInterleave {
             ShortVector v1 = ShortVector.fromArray(SHORTS, src, 3 * t + n);
             ShortVector v2 = ShortVector.fromArray(SHORTS, src, 3 * t + 2 * n);
             for (int r = 0; r < 3; r++) {
-                SHORT3_LOW[r].selectFrom(v0, v1).blend(SHORT3_HIGH[r].selectFrom(v1, v2), SHORT3_BLEND[r])
+                SHORT_VECTOR.cast(SHORT3_LOW[r]).selectFrom(v0, v1)
+                        .blend(SHORT_VECTOR.cast(SHORT3_HIGH[r]).selectFrom(v1, v2), SHORT3_BLEND[r])
                         .intoArray(dst, r * count + t);
             }
         }
@@ -208,7 +214,8 @@ final class VectorInterleave {
             ShortVector w1 = ShortVector.fromArray(SHORTS, src, count + t);
             ShortVector w2 = ShortVector.fromArray(SHORTS, src, 2 * count + t);
             for (int m = 0; m < 3; m++) {
-                SHORT3_LOW[3 + m].selectFrom(w0, w1).blend(SHORT3_HIGH[3 + m].selectFrom(w2, w2), SHORT3_BLEND[3 + m])
+                SHORT_VECTOR.cast(SHORT3_LOW[3 + m]).selectFrom(w0, w1)
+                        .blend(SHORT_VECTOR.cast(SHORT3_HIGH[3 + m]).selectFrom(w2, w2), SHORT3_BLEND[3 + m])
                         .intoArray(dst, 3 * t + m * n);
             }
         }
