@@ -134,9 +134,8 @@ final class VectorCodec {
     static void roundBf16(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
         for (int k = 0; k < count; k++) {
             int n = k == count - 1 ? last : LANES;
-            IntVector bits = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src,
-                    at + k * LANES))
-                    .reinterpretShape(INTS, 0));
+            FloatVector v = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, at + k * LANES));
+            IntVector bits = INT_VECTOR.cast((IntVector) v.reinterpretShape(INTS, 0));
             if (n < LANES && !AVX512 || bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
                 ElementCodec.encode(src, at + k * LANES, n, seg, DataType.BF16, first + k * stride, 1);
                 continue;
@@ -166,9 +165,8 @@ final class VectorCodec {
                 ElementCodec.encode(src, at + k * LANES, last, seg, DataType.FLOAT16, first + k * stride, 1);
                 continue;
             }
-            IntVector bits = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src,
-                    at + k * LANES))
-                    .reinterpretShape(INTS, 0));
+            FloatVector v = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, at + k * LANES));
+            IntVector bits = INT_VECTOR.cast((IntVector) v.reinterpretShape(INTS, 0));
             IntVector magnitude = bits.and(0x7fffffff);
             IntVector odd = magnitude.lanewise(VectorOperators.LSHR, 13).and(1);
             IntVector normal = magnitude.add(((15 - 127) << 23) + 0xfff).add(odd)

@@ -239,12 +239,10 @@ final class VectorTransposes {
      */
     static void packBf16(float[] lanes, int at, float[] pairs) {
         for (int m = 0; m < LANES; m++) {
-            IntVector even = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes,
-                    at + 2 * m * LANES))
-                    .reinterpretShape(INTS, 0));
-            IntVector odd = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes,
-                    at + (2 * m + 1) * LANES))
-                    .reinterpretShape(INTS, 0));
+            FloatVector e = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + 2 * m * LANES));
+            FloatVector o = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + (2 * m + 1) * LANES));
+            IntVector even = INT_VECTOR.cast((IntVector) e.reinterpretShape(INTS, 0));
+            IntVector odd = INT_VECTOR.cast((IntVector) o.reinterpretShape(INTS, 0));
             // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN keeps its top
             // half, quieted.
             IntVector evenTop = even.lanewise(VectorOperators.LSHR, 16);
@@ -382,8 +380,8 @@ final class VectorTransposes {
         for (int k = 0; k < LANES / 2; k++) {
             IntVector a = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, srcAt + k * stride))
                     .reinterpretShape(INTS, 0);
-            IntVector b = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src,
-                    srcAt + (k + LANES / 2) * stride))
+            int second = srcAt + (k + LANES / 2) * stride;
+            IntVector b = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, second))
                     .reinterpretShape(INTS, 0);
             FLOAT_VECTOR.cast((FloatVector) ZIP_LOW.selectFrom(a, b).reinterpretShape(FLOATS, 0))
                     .intoArray(dst, dstAt + 2 * k * LANES);

@@ -1,5 +1,6 @@
 package io.opscv.kernel;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -25,14 +26,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * No kernel boxes a vector when the JIT has no type profile. Run by the surefire execution {@code type-profile-free}
- * ({@code -XX:-UseTypeProfile}); skipped elsewhere. Without the profile, C2 binds a call on a vector only where it
- * knows the vector's exact class ({@link ExactVectors}), so a call site that would box in a process where its
- * profile happened to be missing boxes here in every process. Each sweep case (a small one, of every operator and
- * the shapes, dtypes and layouts the sweep draws) runs until a window of its calls allocates no vector object
- * (JFR's allocation samples, whose class is a {@code jdk.incubator.vector} class): the windows before that may
- * still run code that C2 has not compiled yet. A case whose calls still allocate vectors after {@link #DEADLINE}
- * fails, naming the kernel methods the samples were taken in.
+ * No kernel boxes a vector when the JIT has no type profile. Run by the surefire executions {@code type-profile-free}
+ * ({@code -XX:-UseTypeProfile}) and {@code type-profile-free-256} (the same at 256 bits); skipped elsewhere. Without
+ * the profile, C2 binds a call on a vector only where it knows the vector's exact class ({@link ExactVectors}), so a
+ * call site that would box in a process where its profile happened to be missing boxes here in every process. Each
+ * sweep case (a small one, of every operator and the shapes, dtypes and layouts the sweep draws) runs until a window
+ * of its calls allocates no vector object (JFR's allocation samples, whose class is a {@code jdk.incubator.vector}
+ * class): the windows before that may still run code that C2 has not compiled yet. A case whose calls still allocate
+ * vectors after {@link #DEADLINE} fails, naming the kernel methods the samples were taken in.
  */
 class TypeProfileFreeTest {
     /** How long a case may take to reach a window with no vector allocated. */
@@ -70,7 +71,8 @@ class TypeProfileFreeTest {
 
     static Stream<SweepCase> cases() {
         return Stream.of(SweepOp.values())
-                .flatMap(op -> SweepDistribution.cases(op, SweepDistribution.DEFAULT_SEED, COUNT, TRAFFIC_MIB).stream());
+                .flatMap(op -> SweepDistribution.cases(op, SweepDistribution.DEFAULT_SEED, COUNT, TRAFFIC_MIB)
+                        .stream());
     }
 
     @ParameterizedTest(name = "{0}")
@@ -78,6 +80,12 @@ class TypeProfileFreeTest {
     void callsAllocateNoVector(SweepCase c) throws InterruptedException {
         assumeTrue(typeProfileOff(), "run by the type-profile-free execution (-XX:-UseTypeProfile)");
         assumeTrue(KernelProviders.get().lanes() > 1, "the vector provider");
+        // The type-profile-free-256 execution says which width it must have run with.
+        String expected = System.getProperty("opscv.expect.kernels");
+        if (expected != null) {
+            assertEquals(expected, KernelProviders.get().name(),
+                    "this execution's -XX:MaxVectorSize did not take effect");
+        }
         Instant end = Instant.now().plus(DEADLINE);
         List<Sample> boxed;
         try (SweepFixture f = new SweepFixture(c)) {
