@@ -62,7 +62,7 @@ final class VectorPixels {
                 }
                 FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, left + c)).mul(a)
                         .add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, right + c)).mul(b))
-                                .intoArray(y, at + c);
+                        .intoArray(y, at + c);
                 if (c == tail) {
                     break;
                 }
@@ -105,13 +105,13 @@ final class VectorPixels {
                 // (KERNELS.md, "JIT state").
                 FloatVector l = bf16
                         ? (FloatVector) INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(
-                                        ShortVector.fromMemorySegment(HALFS, seg, left + c * 2L, ORDER))
+                                ShortVector.fromMemorySegment(HALFS, seg, left + c * 2L, ORDER))
                                 .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
                                 .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)
                         : FloatVector.fromMemorySegment(FLOATS, seg, left + c * 4L, ORDER);
                 FloatVector r = bf16
                         ? (FloatVector) INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(
-                                        ShortVector.fromMemorySegment(HALFS, seg, right + c * 2L, ORDER))
+                                ShortVector.fromMemorySegment(HALFS, seg, right + c * 2L, ORDER))
                                 .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
                                 .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)
                         : FloatVector.fromMemorySegment(FLOATS, seg, right + c * 4L, ORDER);
@@ -182,7 +182,7 @@ final class VectorPixels {
             for (int c = 0; c < whole; c += LANES) {
                 FloatVector v = bf16
                         ? (FloatVector) INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(
-                                        ShortVector.fromMemorySegment(HALFS, seg, at + c * 2L, ORDER))
+                                ShortVector.fromMemorySegment(HALFS, seg, at + c * 2L, ORDER))
                                 .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
                                 .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)
                         : FloatVector.fromMemorySegment(FLOATS, seg, at + c * 4L, ORDER);
