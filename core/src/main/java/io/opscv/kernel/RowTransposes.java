@@ -18,11 +18,12 @@ import jdk.incubator.vector.VectorSpecies;
 
 /**
  * The 8 × 8 transposes between rows and lanes of {@link VectorTransposes}, one method per kind of rows
- * and direction: rows in a float array, or FLOAT and BF16 rows of a tensor read into the lanes and
- * written from them in registers (FLOAT16 rows read), with no staging tile between (the tile's copy
- * took as long as the transpose). {@code count} positions (a multiple of 8) of the 8 rows, position k
- * of row l at {@code lanes[at + k·8 + l]}; BF16 and FLOAT16 rows move as pairs of positions in 32-bit
- * lanes, 16 positions a block; only at 8 lanes (AVX2). The transpose swaps blocks:
+ * and direction: rows in a float array, or rows of a tensor read into the lanes and written from them
+ * in registers, with no staging tile between (the tile's copy took as long as the transpose): FLOAT
+ * rows both ways, BF16 and FLOAT16 rows read as pairs of positions in 32-bit lanes, 16 positions a
+ * block, widened afterwards by {@link VectorTransposes}, and BF16 rows written from pairs it rounds.
+ * {@code count} positions (a multiple of 8) of the 8 rows, position k of row l at
+ * {@code lanes[at + k·8 + l]}; only at 8 lanes (AVX2). The transpose swaps blocks:
  * round d = 4, 2, 1 exchanges, for each pair of rows d apart, the upper row's lanes with bit d set
  * and the lower row's lanes with bit d clear, a single-source permute and a blend a row (a
  * two-source permute is two permutes and a blend on AVX2). Round 1 swaps the halves of 64-bit lanes,
@@ -344,20 +345,20 @@ final class RowTransposes {
     }
 
     /**
-     * {@code count} positions (a multiple of 8) of 8 BF16 rows of a tensor, row l from element {@code starts[l] + from},
-     * into the lanes; the rows hold 16 positions from each block of 16 started.
+     * {@code count} positions (a multiple of 8) of 8 BF16 or FLOAT16 rows of a tensor, row l from element {@code starts[l] + from},
+     * into the lanes, as pairs of positions in the slots of their even positions (the odd ones untouched); the rows hold 16 positions from each block of 16 started.
      */
-    static void toLanesBf16(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
+    static void toLanesPairs(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
             int at) {
         for (int c = 0; c < count; c += 16) {
-            FloatVector r0 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[0] + from + c) * 2, ORDER);
-            FloatVector r1 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[1] + from + c) * 2, ORDER);
-            FloatVector r2 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[2] + from + c) * 2, ORDER);
-            FloatVector r3 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[3] + from + c) * 2, ORDER);
-            FloatVector r4 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[4] + from + c) * 2, ORDER);
-            FloatVector r5 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[5] + from + c) * 2, ORDER);
-            FloatVector r6 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[6] + from + c) * 2, ORDER);
-            FloatVector r7 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[7] + from + c) * 2, ORDER);
+            FloatVector r0 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[0] + from + c) * 2, ORDER));
+            FloatVector r1 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[1] + from + c) * 2, ORDER));
+            FloatVector r2 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[2] + from + c) * 2, ORDER));
+            FloatVector r3 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[3] + from + c) * 2, ORDER));
+            FloatVector r4 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[4] + from + c) * 2, ORDER));
+            FloatVector r5 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[5] + from + c) * 2, ORDER));
+            FloatVector r6 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[6] + from + c) * 2, ORDER));
+            FloatVector r7 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[7] + from + c) * 2, ORDER));
             FloatVector a0 = r0.blend(r4.rearrange(SWAP4), BIT4);
             FloatVector a4 = r0.rearrange(SWAP4).blend(r4, BIT4);
             FloatVector a1 = r1.blend(r5.rearrange(SWAP4), BIT4);
@@ -374,178 +375,59 @@ final class RowTransposes {
             FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
             FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
             FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
-            LongVector e0 = ((LongVector) b0.reinterpretShape(LONGS, 0));
-            LongVector e1 = ((LongVector) b1.reinterpretShape(LONGS, 0));
-            LongVector e2 = ((LongVector) b2.reinterpretShape(LONGS, 0));
-            LongVector e3 = ((LongVector) b3.reinterpretShape(LONGS, 0));
-            LongVector e4 = ((LongVector) b4.reinterpretShape(LONGS, 0));
-            LongVector e5 = ((LongVector) b5.reinterpretShape(LONGS, 0));
-            LongVector e6 = ((LongVector) b6.reinterpretShape(LONGS, 0));
-            LongVector e7 = ((LongVector) b7.reinterpretShape(LONGS, 0));
-            FloatVector c0 = ((FloatVector) e0.and(LOW).or(e1.lanewise(VectorOperators.LSHL, 32))
+            LongVector e0 = LONG_VECTOR.cast((LongVector) b0.reinterpretShape(LONGS, 0));
+            LongVector e1 = LONG_VECTOR.cast((LongVector) b1.reinterpretShape(LONGS, 0));
+            LongVector e2 = LONG_VECTOR.cast((LongVector) b2.reinterpretShape(LONGS, 0));
+            LongVector e3 = LONG_VECTOR.cast((LongVector) b3.reinterpretShape(LONGS, 0));
+            LongVector e4 = LONG_VECTOR.cast((LongVector) b4.reinterpretShape(LONGS, 0));
+            LongVector e5 = LONG_VECTOR.cast((LongVector) b5.reinterpretShape(LONGS, 0));
+            LongVector e6 = LONG_VECTOR.cast((LongVector) b6.reinterpretShape(LONGS, 0));
+            LongVector e7 = LONG_VECTOR.cast((LongVector) b7.reinterpretShape(LONGS, 0));
+            FloatVector c0 = FLOAT_VECTOR.cast((FloatVector) e0.and(LOW).or(e1.lanewise(VectorOperators.LSHL, 32))
                     .reinterpretShape(FLOATS, 0));
-            FloatVector c1 = ((FloatVector) e0.lanewise(VectorOperators.LSHR, 32).or(e1.and(HIGH))
+            FloatVector c1 = FLOAT_VECTOR.cast((FloatVector) e0.lanewise(VectorOperators.LSHR, 32).or(e1.and(HIGH))
                     .reinterpretShape(FLOATS, 0));
-            FloatVector c2 = ((FloatVector) e2.and(LOW).or(e3.lanewise(VectorOperators.LSHL, 32))
+            FloatVector c2 = FLOAT_VECTOR.cast((FloatVector) e2.and(LOW).or(e3.lanewise(VectorOperators.LSHL, 32))
                     .reinterpretShape(FLOATS, 0));
-            FloatVector c3 = ((FloatVector) e2.lanewise(VectorOperators.LSHR, 32).or(e3.and(HIGH))
+            FloatVector c3 = FLOAT_VECTOR.cast((FloatVector) e2.lanewise(VectorOperators.LSHR, 32).or(e3.and(HIGH))
                     .reinterpretShape(FLOATS, 0));
-            FloatVector c4 = ((FloatVector) e4.and(LOW).or(e5.lanewise(VectorOperators.LSHL, 32))
+            FloatVector c4 = FLOAT_VECTOR.cast((FloatVector) e4.and(LOW).or(e5.lanewise(VectorOperators.LSHL, 32))
                     .reinterpretShape(FLOATS, 0));
-            FloatVector c5 = ((FloatVector) e4.lanewise(VectorOperators.LSHR, 32).or(e5.and(HIGH))
+            FloatVector c5 = FLOAT_VECTOR.cast((FloatVector) e4.lanewise(VectorOperators.LSHR, 32).or(e5.and(HIGH))
                     .reinterpretShape(FLOATS, 0));
-            FloatVector c6 = ((FloatVector) e6.and(LOW).or(e7.lanewise(VectorOperators.LSHL, 32))
+            FloatVector c6 = FLOAT_VECTOR.cast((FloatVector) e6.and(LOW).or(e7.lanewise(VectorOperators.LSHL, 32))
                     .reinterpretShape(FLOATS, 0));
-            FloatVector c7 = ((FloatVector) e6.lanewise(VectorOperators.LSHR, 32).or(e7.and(HIGH))
+            FloatVector c7 = FLOAT_VECTOR.cast((FloatVector) e6.lanewise(VectorOperators.LSHR, 32).or(e7.and(HIGH))
                     .reinterpretShape(FLOATS, 0));
-            IntVector p0 = ((IntVector) c0.reinterpretShape(INTS, 0));
-            ((FloatVector) p0.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
-                    .intoArray(lanes, at + (c + 2 * 0) * 8);
-            ((FloatVector) p0.and(0xffff0000).reinterpretShape(FLOATS, 0))
-                    .intoArray(lanes, at + (c + 2 * 0 + 1) * 8);
-            IntVector p1 = ((IntVector) c1.reinterpretShape(INTS, 0));
-            ((FloatVector) p1.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
-                    .intoArray(lanes, at + (c + 2 * 1) * 8);
-            ((FloatVector) p1.and(0xffff0000).reinterpretShape(FLOATS, 0))
-                    .intoArray(lanes, at + (c + 2 * 1 + 1) * 8);
-            IntVector p2 = ((IntVector) c2.reinterpretShape(INTS, 0));
-            ((FloatVector) p2.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
-                    .intoArray(lanes, at + (c + 2 * 2) * 8);
-            ((FloatVector) p2.and(0xffff0000).reinterpretShape(FLOATS, 0))
-                    .intoArray(lanes, at + (c + 2 * 2 + 1) * 8);
-            IntVector p3 = ((IntVector) c3.reinterpretShape(INTS, 0));
-            ((FloatVector) p3.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
-                    .intoArray(lanes, at + (c + 2 * 3) * 8);
-            ((FloatVector) p3.and(0xffff0000).reinterpretShape(FLOATS, 0))
-                    .intoArray(lanes, at + (c + 2 * 3 + 1) * 8);
+            c0.intoArray(lanes, at + (c + 2 * 0) * 8);
+            c1.intoArray(lanes, at + (c + 2 * 1) * 8);
+            c2.intoArray(lanes, at + (c + 2 * 2) * 8);
+            c3.intoArray(lanes, at + (c + 2 * 3) * 8);
             if (c + 8 < count) {
-                IntVector p4 = ((IntVector) c4.reinterpretShape(INTS, 0));
-                ((FloatVector) p4.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
-                        .intoArray(lanes, at + (c + 2 * 4) * 8);
-                ((FloatVector) p4.and(0xffff0000).reinterpretShape(FLOATS, 0))
-                        .intoArray(lanes, at + (c + 2 * 4 + 1) * 8);
-                IntVector p5 = ((IntVector) c5.reinterpretShape(INTS, 0));
-                ((FloatVector) p5.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
-                        .intoArray(lanes, at + (c + 2 * 5) * 8);
-                ((FloatVector) p5.and(0xffff0000).reinterpretShape(FLOATS, 0))
-                        .intoArray(lanes, at + (c + 2 * 5 + 1) * 8);
-                IntVector p6 = ((IntVector) c6.reinterpretShape(INTS, 0));
-                ((FloatVector) p6.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
-                        .intoArray(lanes, at + (c + 2 * 6) * 8);
-                ((FloatVector) p6.and(0xffff0000).reinterpretShape(FLOATS, 0))
-                        .intoArray(lanes, at + (c + 2 * 6 + 1) * 8);
-                IntVector p7 = ((IntVector) c7.reinterpretShape(INTS, 0));
-                ((FloatVector) p7.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
-                        .intoArray(lanes, at + (c + 2 * 7) * 8);
-                ((FloatVector) p7.and(0xffff0000).reinterpretShape(FLOATS, 0))
-                        .intoArray(lanes, at + (c + 2 * 7 + 1) * 8);
+                c4.intoArray(lanes, at + (c + 2 * 4) * 8);
+                c5.intoArray(lanes, at + (c + 2 * 5) * 8);
+                c6.intoArray(lanes, at + (c + 2 * 6) * 8);
+                c7.intoArray(lanes, at + (c + 2 * 7) * 8);
             }
         }
     }
 
     /**
-     * The inverse of {@link #toLanesBf16}: {@code count} positions (a multiple of 16) of the lanes
-     * into 8 BF16 rows of a tensor, row l from element {@code starts[l] + from}.
+     * {@code count} positions (a multiple of 16) of the lanes
+     * into 8 BF16 rows of a tensor, row l from element {@code starts[l] + from}, each block's positions rounded and packed in pairs of positions into {@code pairs} first ({@link VectorTransposes#packBf16}).
      */
     static void fromLanesBf16(float[] lanes, int at, int count,
-            MemorySegment rows, long[] starts, long from) {
+            MemorySegment rows, long[] starts, long from, float[] pairs) {
         for (int c = 0; c < count; c += 16) {
-            IntVector x0 = ((IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 0) * 8)
-                    .reinterpretShape(INTS, 0));
-            IntVector xt0 = x0.lanewise(VectorOperators.LSHR, 16);
-            IntVector xh0 = x0.add(0x7fff).add(xt0.and(1)).lanewise(VectorOperators.LSHR, 16)
-                    .blend(xt0.or(0x0040), x0.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-            IntVector y0 = ((IntVector) FloatVector.fromArray(FLOATS, lanes,
-                    at + (c + 2 * 0 + 1) * 8).reinterpretShape(INTS, 0));
-            IntVector yt0 = y0.lanewise(VectorOperators.LSHR, 16);
-            IntVector yh0 = y0.add(0x7fff).add(yt0.and(1)).lanewise(VectorOperators.LSHR, 16)
-                    .blend(yt0.or(0x0040), y0.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-            FloatVector r0 = ((FloatVector) xh0.or(yh0.lanewise(VectorOperators.LSHL, 16))
-                    .reinterpretShape(FLOATS, 0));
-            IntVector x1 = ((IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 1) * 8)
-                    .reinterpretShape(INTS, 0));
-            IntVector xt1 = x1.lanewise(VectorOperators.LSHR, 16);
-            IntVector xh1 = x1.add(0x7fff).add(xt1.and(1)).lanewise(VectorOperators.LSHR, 16)
-                    .blend(xt1.or(0x0040), x1.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-            IntVector y1 = ((IntVector) FloatVector.fromArray(FLOATS, lanes,
-                    at + (c + 2 * 1 + 1) * 8).reinterpretShape(INTS, 0));
-            IntVector yt1 = y1.lanewise(VectorOperators.LSHR, 16);
-            IntVector yh1 = y1.add(0x7fff).add(yt1.and(1)).lanewise(VectorOperators.LSHR, 16)
-                    .blend(yt1.or(0x0040), y1.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-            FloatVector r1 = ((FloatVector) xh1.or(yh1.lanewise(VectorOperators.LSHL, 16))
-                    .reinterpretShape(FLOATS, 0));
-            IntVector x2 = ((IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 2) * 8)
-                    .reinterpretShape(INTS, 0));
-            IntVector xt2 = x2.lanewise(VectorOperators.LSHR, 16);
-            IntVector xh2 = x2.add(0x7fff).add(xt2.and(1)).lanewise(VectorOperators.LSHR, 16)
-                    .blend(xt2.or(0x0040), x2.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-            IntVector y2 = ((IntVector) FloatVector.fromArray(FLOATS, lanes,
-                    at + (c + 2 * 2 + 1) * 8).reinterpretShape(INTS, 0));
-            IntVector yt2 = y2.lanewise(VectorOperators.LSHR, 16);
-            IntVector yh2 = y2.add(0x7fff).add(yt2.and(1)).lanewise(VectorOperators.LSHR, 16)
-                    .blend(yt2.or(0x0040), y2.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-            FloatVector r2 = ((FloatVector) xh2.or(yh2.lanewise(VectorOperators.LSHL, 16))
-                    .reinterpretShape(FLOATS, 0));
-            IntVector x3 = ((IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 3) * 8)
-                    .reinterpretShape(INTS, 0));
-            IntVector xt3 = x3.lanewise(VectorOperators.LSHR, 16);
-            IntVector xh3 = x3.add(0x7fff).add(xt3.and(1)).lanewise(VectorOperators.LSHR, 16)
-                    .blend(xt3.or(0x0040), x3.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-            IntVector y3 = ((IntVector) FloatVector.fromArray(FLOATS, lanes,
-                    at + (c + 2 * 3 + 1) * 8).reinterpretShape(INTS, 0));
-            IntVector yt3 = y3.lanewise(VectorOperators.LSHR, 16);
-            IntVector yh3 = y3.add(0x7fff).add(yt3.and(1)).lanewise(VectorOperators.LSHR, 16)
-                    .blend(yt3.or(0x0040), y3.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-            FloatVector r3 = ((FloatVector) xh3.or(yh3.lanewise(VectorOperators.LSHL, 16))
-                    .reinterpretShape(FLOATS, 0));
-            IntVector x4 = ((IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 4) * 8)
-                    .reinterpretShape(INTS, 0));
-            IntVector xt4 = x4.lanewise(VectorOperators.LSHR, 16);
-            IntVector xh4 = x4.add(0x7fff).add(xt4.and(1)).lanewise(VectorOperators.LSHR, 16)
-                    .blend(xt4.or(0x0040), x4.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-            IntVector y4 = ((IntVector) FloatVector.fromArray(FLOATS, lanes,
-                    at + (c + 2 * 4 + 1) * 8).reinterpretShape(INTS, 0));
-            IntVector yt4 = y4.lanewise(VectorOperators.LSHR, 16);
-            IntVector yh4 = y4.add(0x7fff).add(yt4.and(1)).lanewise(VectorOperators.LSHR, 16)
-                    .blend(yt4.or(0x0040), y4.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-            FloatVector r4 = ((FloatVector) xh4.or(yh4.lanewise(VectorOperators.LSHL, 16))
-                    .reinterpretShape(FLOATS, 0));
-            IntVector x5 = ((IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 5) * 8)
-                    .reinterpretShape(INTS, 0));
-            IntVector xt5 = x5.lanewise(VectorOperators.LSHR, 16);
-            IntVector xh5 = x5.add(0x7fff).add(xt5.and(1)).lanewise(VectorOperators.LSHR, 16)
-                    .blend(xt5.or(0x0040), x5.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-            IntVector y5 = ((IntVector) FloatVector.fromArray(FLOATS, lanes,
-                    at + (c + 2 * 5 + 1) * 8).reinterpretShape(INTS, 0));
-            IntVector yt5 = y5.lanewise(VectorOperators.LSHR, 16);
-            IntVector yh5 = y5.add(0x7fff).add(yt5.and(1)).lanewise(VectorOperators.LSHR, 16)
-                    .blend(yt5.or(0x0040), y5.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-            FloatVector r5 = ((FloatVector) xh5.or(yh5.lanewise(VectorOperators.LSHL, 16))
-                    .reinterpretShape(FLOATS, 0));
-            IntVector x6 = ((IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 6) * 8)
-                    .reinterpretShape(INTS, 0));
-            IntVector xt6 = x6.lanewise(VectorOperators.LSHR, 16);
-            IntVector xh6 = x6.add(0x7fff).add(xt6.and(1)).lanewise(VectorOperators.LSHR, 16)
-                    .blend(xt6.or(0x0040), x6.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-            IntVector y6 = ((IntVector) FloatVector.fromArray(FLOATS, lanes,
-                    at + (c + 2 * 6 + 1) * 8).reinterpretShape(INTS, 0));
-            IntVector yt6 = y6.lanewise(VectorOperators.LSHR, 16);
-            IntVector yh6 = y6.add(0x7fff).add(yt6.and(1)).lanewise(VectorOperators.LSHR, 16)
-                    .blend(yt6.or(0x0040), y6.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-            FloatVector r6 = ((FloatVector) xh6.or(yh6.lanewise(VectorOperators.LSHL, 16))
-                    .reinterpretShape(FLOATS, 0));
-            IntVector x7 = ((IntVector) FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * 7) * 8)
-                    .reinterpretShape(INTS, 0));
-            IntVector xt7 = x7.lanewise(VectorOperators.LSHR, 16);
-            IntVector xh7 = x7.add(0x7fff).add(xt7.and(1)).lanewise(VectorOperators.LSHR, 16)
-                    .blend(xt7.or(0x0040), x7.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-            IntVector y7 = ((IntVector) FloatVector.fromArray(FLOATS, lanes,
-                    at + (c + 2 * 7 + 1) * 8).reinterpretShape(INTS, 0));
-            IntVector yt7 = y7.lanewise(VectorOperators.LSHR, 16);
-            IntVector yh7 = y7.add(0x7fff).add(yt7.and(1)).lanewise(VectorOperators.LSHR, 16)
-                    .blend(yt7.or(0x0040), y7.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-            FloatVector r7 = ((FloatVector) xh7.or(yh7.lanewise(VectorOperators.LSHL, 16))
-                    .reinterpretShape(FLOATS, 0));
+            VectorTransposes.packBf16(lanes, at + c * 8, pairs);
+            FloatVector r0 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 0 * 8));
+            FloatVector r1 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 1 * 8));
+            FloatVector r2 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 2 * 8));
+            FloatVector r3 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 3 * 8));
+            FloatVector r4 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 4 * 8));
+            FloatVector r5 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 5 * 8));
+            FloatVector r6 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 6 * 8));
+            FloatVector r7 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 7 * 8));
             FloatVector a0 = r0.blend(r4.rearrange(SWAP4), BIT4);
             FloatVector a4 = r0.rearrange(SWAP4).blend(r4, BIT4);
             FloatVector a1 = r1.blend(r5.rearrange(SWAP4), BIT4);
@@ -562,200 +444,47 @@ final class RowTransposes {
             FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
             FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
             FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
-            LongVector e0 = ((LongVector) b0.reinterpretShape(LONGS, 0));
-            LongVector e1 = ((LongVector) b1.reinterpretShape(LONGS, 0));
-            LongVector e2 = ((LongVector) b2.reinterpretShape(LONGS, 0));
-            LongVector e3 = ((LongVector) b3.reinterpretShape(LONGS, 0));
-            LongVector e4 = ((LongVector) b4.reinterpretShape(LONGS, 0));
-            LongVector e5 = ((LongVector) b5.reinterpretShape(LONGS, 0));
-            LongVector e6 = ((LongVector) b6.reinterpretShape(LONGS, 0));
-            LongVector e7 = ((LongVector) b7.reinterpretShape(LONGS, 0));
-            FloatVector c0 = ((FloatVector) e0.and(LOW).or(e1.lanewise(VectorOperators.LSHL, 32))
+            LongVector e0 = LONG_VECTOR.cast((LongVector) b0.reinterpretShape(LONGS, 0));
+            LongVector e1 = LONG_VECTOR.cast((LongVector) b1.reinterpretShape(LONGS, 0));
+            LongVector e2 = LONG_VECTOR.cast((LongVector) b2.reinterpretShape(LONGS, 0));
+            LongVector e3 = LONG_VECTOR.cast((LongVector) b3.reinterpretShape(LONGS, 0));
+            LongVector e4 = LONG_VECTOR.cast((LongVector) b4.reinterpretShape(LONGS, 0));
+            LongVector e5 = LONG_VECTOR.cast((LongVector) b5.reinterpretShape(LONGS, 0));
+            LongVector e6 = LONG_VECTOR.cast((LongVector) b6.reinterpretShape(LONGS, 0));
+            LongVector e7 = LONG_VECTOR.cast((LongVector) b7.reinterpretShape(LONGS, 0));
+            FloatVector c0 = FLOAT_VECTOR.cast((FloatVector) e0.and(LOW).or(e1.lanewise(VectorOperators.LSHL, 32))
                     .reinterpretShape(FLOATS, 0));
-            FloatVector c1 = ((FloatVector) e0.lanewise(VectorOperators.LSHR, 32).or(e1.and(HIGH))
+            FloatVector c1 = FLOAT_VECTOR.cast((FloatVector) e0.lanewise(VectorOperators.LSHR, 32).or(e1.and(HIGH))
                     .reinterpretShape(FLOATS, 0));
-            FloatVector c2 = ((FloatVector) e2.and(LOW).or(e3.lanewise(VectorOperators.LSHL, 32))
+            FloatVector c2 = FLOAT_VECTOR.cast((FloatVector) e2.and(LOW).or(e3.lanewise(VectorOperators.LSHL, 32))
                     .reinterpretShape(FLOATS, 0));
-            FloatVector c3 = ((FloatVector) e2.lanewise(VectorOperators.LSHR, 32).or(e3.and(HIGH))
+            FloatVector c3 = FLOAT_VECTOR.cast((FloatVector) e2.lanewise(VectorOperators.LSHR, 32).or(e3.and(HIGH))
                     .reinterpretShape(FLOATS, 0));
-            FloatVector c4 = ((FloatVector) e4.and(LOW).or(e5.lanewise(VectorOperators.LSHL, 32))
+            FloatVector c4 = FLOAT_VECTOR.cast((FloatVector) e4.and(LOW).or(e5.lanewise(VectorOperators.LSHL, 32))
                     .reinterpretShape(FLOATS, 0));
-            FloatVector c5 = ((FloatVector) e4.lanewise(VectorOperators.LSHR, 32).or(e5.and(HIGH))
+            FloatVector c5 = FLOAT_VECTOR.cast((FloatVector) e4.lanewise(VectorOperators.LSHR, 32).or(e5.and(HIGH))
                     .reinterpretShape(FLOATS, 0));
-            FloatVector c6 = ((FloatVector) e6.and(LOW).or(e7.lanewise(VectorOperators.LSHL, 32))
+            FloatVector c6 = FLOAT_VECTOR.cast((FloatVector) e6.and(LOW).or(e7.lanewise(VectorOperators.LSHL, 32))
                     .reinterpretShape(FLOATS, 0));
-            FloatVector c7 = ((FloatVector) e6.lanewise(VectorOperators.LSHR, 32).or(e7.and(HIGH))
+            FloatVector c7 = FLOAT_VECTOR.cast((FloatVector) e6.lanewise(VectorOperators.LSHR, 32).or(e7.and(HIGH))
                     .reinterpretShape(FLOATS, 0));
             FloatVector s;
             s = c0;
-            s.intoMemorySegment(rows, (starts[0] + from + c) * 2, ORDER);
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[0] + from + c) * 2, ORDER);
             s = c1;
-            s.intoMemorySegment(rows, (starts[1] + from + c) * 2, ORDER);
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[1] + from + c) * 2, ORDER);
             s = c2;
-            s.intoMemorySegment(rows, (starts[2] + from + c) * 2, ORDER);
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[2] + from + c) * 2, ORDER);
             s = c3;
-            s.intoMemorySegment(rows, (starts[3] + from + c) * 2, ORDER);
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[3] + from + c) * 2, ORDER);
             s = c4;
-            s.intoMemorySegment(rows, (starts[4] + from + c) * 2, ORDER);
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[4] + from + c) * 2, ORDER);
             s = c5;
-            s.intoMemorySegment(rows, (starts[5] + from + c) * 2, ORDER);
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[5] + from + c) * 2, ORDER);
             s = c6;
-            s.intoMemorySegment(rows, (starts[6] + from + c) * 2, ORDER);
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[6] + from + c) * 2, ORDER);
             s = c7;
-            s.intoMemorySegment(rows, (starts[7] + from + c) * 2, ORDER);
-        }
-    }
-
-    /**
-     * {@code count} positions (a multiple of 8) of 8 FLOAT16 rows of a tensor, row l from element {@code starts[l] + from},
-     * into the lanes; the rows hold 16 positions from each block of 16 started.
-     */
-    static void toLanesFp16(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
-            int at, float[] spare) {
-        for (int c = 0; c < count; c += 16) {
-            IntVector h0 = IntVector.fromMemorySegment(INTS, rows, (starts[0] + from + c) * 2, ORDER);
-            FloatVector r0 = ((FloatVector) h0.reinterpretShape(FLOATS, 0));
-            IntVector h1 = IntVector.fromMemorySegment(INTS, rows, (starts[1] + from + c) * 2, ORDER);
-            FloatVector r1 = ((FloatVector) h1.reinterpretShape(FLOATS, 0));
-            IntVector h2 = IntVector.fromMemorySegment(INTS, rows, (starts[2] + from + c) * 2, ORDER);
-            FloatVector r2 = ((FloatVector) h2.reinterpretShape(FLOATS, 0));
-            IntVector h3 = IntVector.fromMemorySegment(INTS, rows, (starts[3] + from + c) * 2, ORDER);
-            FloatVector r3 = ((FloatVector) h3.reinterpretShape(FLOATS, 0));
-            IntVector h4 = IntVector.fromMemorySegment(INTS, rows, (starts[4] + from + c) * 2, ORDER);
-            FloatVector r4 = ((FloatVector) h4.reinterpretShape(FLOATS, 0));
-            IntVector h5 = IntVector.fromMemorySegment(INTS, rows, (starts[5] + from + c) * 2, ORDER);
-            FloatVector r5 = ((FloatVector) h5.reinterpretShape(FLOATS, 0));
-            IntVector h6 = IntVector.fromMemorySegment(INTS, rows, (starts[6] + from + c) * 2, ORDER);
-            FloatVector r6 = ((FloatVector) h6.reinterpretShape(FLOATS, 0));
-            IntVector h7 = IntVector.fromMemorySegment(INTS, rows, (starts[7] + from + c) * 2, ORDER);
-            FloatVector r7 = ((FloatVector) h7.reinterpretShape(FLOATS, 0));
-            if (h0.and(0x7c007c00).add(0x04000400).or(h1.and(0x7c007c00).add(0x04000400))
-                    .or(h2.and(0x7c007c00).add(0x04000400)).or(h3.and(0x7c007c00).add(0x04000400))
-                    .or(h4.and(0x7c007c00).add(0x04000400)).or(h5.and(0x7c007c00).add(0x04000400))
-                    .or(h6.and(0x7c007c00).add(0x04000400)).or(h7.and(0x7c007c00).add(0x04000400))
-                    .and(0x80008000).compare(VectorOperators.NE, 0).anyTrue()) {
-                VectorTransposes.codecBlock(rows, DataType.FLOAT16, starts, from + c, 8, lanes, at + c * 8,
-                        spare);
-                if (c + 8 < count) {
-                    VectorTransposes.codecBlock(rows, DataType.FLOAT16, starts, from + c + 8, 8, lanes,
-                            at + (c + 8) * 8, spare);
-                }
-                continue;
-            }
-            FloatVector a0 = r0.blend(r4.rearrange(SWAP4), BIT4);
-            FloatVector a4 = r0.rearrange(SWAP4).blend(r4, BIT4);
-            FloatVector a1 = r1.blend(r5.rearrange(SWAP4), BIT4);
-            FloatVector a5 = r1.rearrange(SWAP4).blend(r5, BIT4);
-            FloatVector a2 = r2.blend(r6.rearrange(SWAP4), BIT4);
-            FloatVector a6 = r2.rearrange(SWAP4).blend(r6, BIT4);
-            FloatVector a3 = r3.blend(r7.rearrange(SWAP4), BIT4);
-            FloatVector a7 = r3.rearrange(SWAP4).blend(r7, BIT4);
-            FloatVector b0 = a0.blend(a2.rearrange(SWAP2), BIT2);
-            FloatVector b2 = a0.rearrange(SWAP2).blend(a2, BIT2);
-            FloatVector b1 = a1.blend(a3.rearrange(SWAP2), BIT2);
-            FloatVector b3 = a1.rearrange(SWAP2).blend(a3, BIT2);
-            FloatVector b4 = a4.blend(a6.rearrange(SWAP2), BIT2);
-            FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
-            FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
-            FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
-            LongVector e0 = ((LongVector) b0.reinterpretShape(LONGS, 0));
-            LongVector e1 = ((LongVector) b1.reinterpretShape(LONGS, 0));
-            LongVector e2 = ((LongVector) b2.reinterpretShape(LONGS, 0));
-            LongVector e3 = ((LongVector) b3.reinterpretShape(LONGS, 0));
-            LongVector e4 = ((LongVector) b4.reinterpretShape(LONGS, 0));
-            LongVector e5 = ((LongVector) b5.reinterpretShape(LONGS, 0));
-            LongVector e6 = ((LongVector) b6.reinterpretShape(LONGS, 0));
-            LongVector e7 = ((LongVector) b7.reinterpretShape(LONGS, 0));
-            FloatVector c0 = ((FloatVector) e0.and(LOW).or(e1.lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c1 = ((FloatVector) e0.lanewise(VectorOperators.LSHR, 32).or(e1.and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c2 = ((FloatVector) e2.and(LOW).or(e3.lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c3 = ((FloatVector) e2.lanewise(VectorOperators.LSHR, 32).or(e3.and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c4 = ((FloatVector) e4.and(LOW).or(e5.lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c5 = ((FloatVector) e4.lanewise(VectorOperators.LSHR, 32).or(e5.and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c6 = ((FloatVector) e6.and(LOW).or(e7.lanewise(VectorOperators.LSHL, 32))
-                    .reinterpretShape(FLOATS, 0));
-            FloatVector c7 = ((FloatVector) e6.lanewise(VectorOperators.LSHR, 32).or(e7.and(HIGH))
-                    .reinterpretShape(FLOATS, 0));
-            IntVector p0 = ((IntVector) c0.reinterpretShape(INTS, 0));
-            ((FloatVector) ((IntVector) ((FloatVector) p0.and(0x7fff)
-                    .lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(p0.lanewise(VectorOperators.LSHL, 16).and(0x80000000))
-                    .reinterpretShape(FLOATS, 0)).intoArray(lanes, at + (c + 2 * 0) * 8);
-            ((FloatVector) ((IntVector) ((FloatVector) p0.lanewise(VectorOperators.LSHR, 16)
-                    .and(0x7fff).lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(p0.and(0x80000000)).reinterpretShape(FLOATS, 0))
-                    .intoArray(lanes, at + (c + 2 * 0 + 1) * 8);
-            IntVector p1 = ((IntVector) c1.reinterpretShape(INTS, 0));
-            ((FloatVector) ((IntVector) ((FloatVector) p1.and(0x7fff)
-                    .lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(p1.lanewise(VectorOperators.LSHL, 16).and(0x80000000))
-                    .reinterpretShape(FLOATS, 0)).intoArray(lanes, at + (c + 2 * 1) * 8);
-            ((FloatVector) ((IntVector) ((FloatVector) p1.lanewise(VectorOperators.LSHR, 16)
-                    .and(0x7fff).lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(p1.and(0x80000000)).reinterpretShape(FLOATS, 0))
-                    .intoArray(lanes, at + (c + 2 * 1 + 1) * 8);
-            IntVector p2 = ((IntVector) c2.reinterpretShape(INTS, 0));
-            ((FloatVector) ((IntVector) ((FloatVector) p2.and(0x7fff)
-                    .lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(p2.lanewise(VectorOperators.LSHL, 16).and(0x80000000))
-                    .reinterpretShape(FLOATS, 0)).intoArray(lanes, at + (c + 2 * 2) * 8);
-            ((FloatVector) ((IntVector) ((FloatVector) p2.lanewise(VectorOperators.LSHR, 16)
-                    .and(0x7fff).lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(p2.and(0x80000000)).reinterpretShape(FLOATS, 0))
-                    .intoArray(lanes, at + (c + 2 * 2 + 1) * 8);
-            IntVector p3 = ((IntVector) c3.reinterpretShape(INTS, 0));
-            ((FloatVector) ((IntVector) ((FloatVector) p3.and(0x7fff)
-                    .lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(p3.lanewise(VectorOperators.LSHL, 16).and(0x80000000))
-                    .reinterpretShape(FLOATS, 0)).intoArray(lanes, at + (c + 2 * 3) * 8);
-            ((FloatVector) ((IntVector) ((FloatVector) p3.lanewise(VectorOperators.LSHR, 16)
-                    .and(0x7fff).lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                    .reinterpretShape(INTS, 0)).or(p3.and(0x80000000)).reinterpretShape(FLOATS, 0))
-                    .intoArray(lanes, at + (c + 2 * 3 + 1) * 8);
-            if (c + 8 < count) {
-                IntVector p4 = ((IntVector) c4.reinterpretShape(INTS, 0));
-                ((FloatVector) ((IntVector) ((FloatVector) p4.and(0x7fff)
-                        .lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                        .reinterpretShape(INTS, 0)).or(p4.lanewise(VectorOperators.LSHL, 16).and(0x80000000))
-                        .reinterpretShape(FLOATS, 0)).intoArray(lanes, at + (c + 2 * 4) * 8);
-                ((FloatVector) ((IntVector) ((FloatVector) p4.lanewise(VectorOperators.LSHR, 16)
-                        .and(0x7fff).lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                        .reinterpretShape(INTS, 0)).or(p4.and(0x80000000)).reinterpretShape(FLOATS, 0))
-                        .intoArray(lanes, at + (c + 2 * 4 + 1) * 8);
-                IntVector p5 = ((IntVector) c5.reinterpretShape(INTS, 0));
-                ((FloatVector) ((IntVector) ((FloatVector) p5.and(0x7fff)
-                        .lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                        .reinterpretShape(INTS, 0)).or(p5.lanewise(VectorOperators.LSHL, 16).and(0x80000000))
-                        .reinterpretShape(FLOATS, 0)).intoArray(lanes, at + (c + 2 * 5) * 8);
-                ((FloatVector) ((IntVector) ((FloatVector) p5.lanewise(VectorOperators.LSHR, 16)
-                        .and(0x7fff).lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                        .reinterpretShape(INTS, 0)).or(p5.and(0x80000000)).reinterpretShape(FLOATS, 0))
-                        .intoArray(lanes, at + (c + 2 * 5 + 1) * 8);
-                IntVector p6 = ((IntVector) c6.reinterpretShape(INTS, 0));
-                ((FloatVector) ((IntVector) ((FloatVector) p6.and(0x7fff)
-                        .lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                        .reinterpretShape(INTS, 0)).or(p6.lanewise(VectorOperators.LSHL, 16).and(0x80000000))
-                        .reinterpretShape(FLOATS, 0)).intoArray(lanes, at + (c + 2 * 6) * 8);
-                ((FloatVector) ((IntVector) ((FloatVector) p6.lanewise(VectorOperators.LSHR, 16)
-                        .and(0x7fff).lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                        .reinterpretShape(INTS, 0)).or(p6.and(0x80000000)).reinterpretShape(FLOATS, 0))
-                        .intoArray(lanes, at + (c + 2 * 6 + 1) * 8);
-                IntVector p7 = ((IntVector) c7.reinterpretShape(INTS, 0));
-                ((FloatVector) ((IntVector) ((FloatVector) p7.and(0x7fff)
-                        .lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                        .reinterpretShape(INTS, 0)).or(p7.lanewise(VectorOperators.LSHL, 16).and(0x80000000))
-                        .reinterpretShape(FLOATS, 0)).intoArray(lanes, at + (c + 2 * 7) * 8);
-                ((FloatVector) ((IntVector) ((FloatVector) p7.lanewise(VectorOperators.LSHR, 16)
-                        .and(0x7fff).lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                        .reinterpretShape(INTS, 0)).or(p7.and(0x80000000)).reinterpretShape(FLOATS, 0))
-                        .intoArray(lanes, at + (c + 2 * 7 + 1) * 8);
-            }
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[7] + from + c) * 2, ORDER);
         }
     }
 

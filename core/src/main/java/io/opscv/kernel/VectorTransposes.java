@@ -118,10 +118,11 @@ final class VectorTransposes {
 
     /**
      * {@link KernelProvider#rowsToLanes}: at 8 lanes, FLOAT, BF16 and FLOAT16 rows straight into the lanes ({@link
-     * RowTransposes}, the 16-bit ones 16 positions a block; at 16 lanes FLOAT and BF16 rows, {@link #rowsToLanes16}),
-     * a partial group's lanes past its rows reading its last row again ({@link #repeatLastStart}; not FLOAT16); a
-     * partial last block read whole where the segment holds every row's vector (its lanes past the rows are slack),
-     * else decoded row by row into {@code spare} and transposed from there.
+     * RowTransposes}, the 16-bit ones 16 positions a block as pairs, widened in a pass of their own; at 16 lanes
+     * FLOAT and BF16 rows, {@link #rowsToLanes16}), a partial group's lanes past its rows reading its last row again
+     * ({@link #repeatLastStart}; not FLOAT16); a partial last block read whole where the segment holds every row's
+     * vector (its lanes past the rows are slack), else decoded row by row into {@code spare} and transposed from
+     * there.
      */
     static boolean rowsToLanes(MemorySegment seg, DataType type, long[] starts, int rows, long from, int count,
                                float[] lanes, float[] spare) {
@@ -156,12 +157,66 @@ final class VectorTransposes {
             // and C2 may then box the vectors there once blocks come.
             return true;
         }
-        switch (type) {
-            case FLOAT -> RowTransposes.toLanesFloat(seg, starts, from, whole, lanes, 0);
-            case BF16 -> RowTransposes.toLanesBf16(seg, starts, from, whole, lanes, 0);
-            default -> RowTransposes.toLanesFp16(seg, starts, from, whole, lanes, 0, spare);
+        if (type == DataType.FLOAT) {
+            RowTransposes.toLanesFloat(seg, starts, from, whole, lanes, 0);
+        } else {
+            RowTransposes.toLanesPairs(seg, starts, from, whole, lanes, 0);
+            if (type == DataType.BF16) {
+                widenPairsBf16(lanes, whole);
+            } else {
+                widenPairsFp16(lanes, whole);
+            }
         }
         return true;
+    }
+
+    /**
+     * The BF16 pairs {@link RowTransposes#toLanesPairs} left in the slots of the even positions of the lanes'
+     * first {@code count} positions, widened in place: the high halves, masked, to the odd slots, the low halves,
+     * shifted up, over the pairs. A pass of its own: widening inside the transpose made a method too large for C1.
+     */
+    private static void widenPairsBf16(float[] lanes, int count) {
+        for (int k = 0; k < count; k += 2) {
+            IntVector v = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, k * LANES))
+                    .reinterpretShape(INTS, 0));
+            FLOAT_VECTOR.cast((FloatVector) v.and(0xffff0000).reinterpretShape(FLOATS, 0))
+                    .intoArray(lanes, (k + 1) * LANES);
+            FLOAT_VECTOR.cast((FloatVector) v.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
+                    .intoArray(lanes, k * LANES);
+        }
+    }
+
+    /**
+     * {@link #widenPairsBf16} for FLOAT16 pairs, each half widened exactly as {@link VectorCodec#widenFp16}: the
+     * magnitude's bits moved into a float's and scaled by 2^112, the sign put back; a vector holding an infinity or
+     * a NaN (exponent bits all set: adding 0x0400 carries into the half's top bit) goes through the codec instead.
+     */
+    private static void widenPairsFp16(float[] lanes, int count) {
+        for (int k = 0; k < count; k += 2) {
+            IntVector v = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, k * LANES))
+                    .reinterpretShape(INTS, 0));
+            if (v.and(0x7c007c00).add(0x04000400).and(0x80008000).compare(VectorOperators.NE, 0).anyTrue()) {
+                specialPairs(lanes, k);
+                continue;
+            }
+            FLOAT_VECTOR.cast((FloatVector) INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast((FloatVector) v
+                    .lanewise(VectorOperators.LSHR, 16).and(0x7fff).lanewise(VectorOperators.LSHL, 13)
+                    .reinterpretShape(FLOATS, 0)).mul(0x1p112f).reinterpretShape(INTS, 0)).or(v.and(0x80000000))
+                    .reinterpretShape(FLOATS, 0)).intoArray(lanes, (k + 1) * LANES);
+            FLOAT_VECTOR.cast((FloatVector) INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast((FloatVector) v.and(0x7fff)
+                    .lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
+                    .reinterpretShape(INTS, 0)).or(v.lanewise(VectorOperators.LSHL, 16).and(0x80000000))
+                    .reinterpretShape(FLOATS, 0)).intoArray(lanes, k * LANES);
+        }
+    }
+
+    /** A vector of FLOAT16 pairs holding an infinity or a NaN, widened lane by lane as {@link Float#float16ToFloat}. */
+    private static void specialPairs(float[] lanes, int k) {
+        for (int l = 0; l < LANES; l++) {
+            int pair = Float.floatToRawIntBits(lanes[k * LANES + l]);
+            lanes[(k + 1) * LANES + l] = Float.float16ToFloat((short) (pair >>> 16));
+            lanes[k * LANES + l] = Float.float16ToFloat((short) pair);
+        }
     }
 
     /** Whether the segment holds every row of the group up to position {@code end}. */
@@ -276,7 +331,7 @@ final class VectorTransposes {
     /**
      * A block of the group's rows, its first {@code count} positions decoded by the codec into {@code spare} and the
      * block transposed into the lanes at {@code at} (its positions past count are slack): a partial last block that
-     * ends the segment, or an FP16 block holding an infinity or a NaN.
+     * ends the segment.
      */
     static void codecBlock(MemorySegment seg, DataType type, long[] starts, long from, int count, float[] lanes, int at,
                            float[] spare) {
@@ -320,7 +375,7 @@ final class VectorTransposes {
             if (type == DataType.FLOAT) {
                 RowTransposes.fromLanesFloat(lanes, 0, whole, seg, starts, from);
             } else {
-                RowTransposes.fromLanesBf16(lanes, 0, whole, seg, starts, from);
+                RowTransposes.fromLanesBf16(lanes, 0, whole, seg, starts, from, spare);
             }
         }
         for (int c = whole; c < count; c += LANES) {

@@ -8,17 +8,17 @@ import java.util.List;
 
 /**
  * Writes {@code RowTransposes.java}: the 8 × 8 transpose between rows and lanes ({@link VectorTransposes}) once per
- * kind of rows from the one template here: rows in a float array (the staged paths), and FLOAT and BF16 rows read
- * straight from a tensor into the lanes and written straight back, widened and rounded in registers, so that the
- * rows never pass through a staging tile; BF16 and FLOAT16 as pairs of positions in 32-bit lanes (little-endian),
- * widened after the transpose and rounded before it. The kind is only the rows' load-and-widen and round-and-store,
- * written out in the method: a helper taking or returning a vector is boxed where C2 does not inline it (see
- * KERNELS.md, "JIT state"). FLOAT16 rows are read only (a block holding an infinity or a NaN through the codec);
- * they are written by the JDK's conversion loop through the tile. At 16 lanes it writes the 16 × 16 transpose, for
- * arrays and for FLOAT rows of a tensor both ways, and for BF16 rows as pairs of positions in 32-bit lanes, widened
- * and rounded apart ({@link VectorTransposes}): a block that also widens is too large for C1. Run {@code main} from
- * the core module's directory to rewrite the file; {@code GeneratedSourcesTest} checks that the committed file is
- * this output.
+ * kind of rows from the one template here: rows in a float array (the staged paths), FLOAT rows read straight from a
+ * tensor into the lanes and written straight back, so that the rows never pass through a staging tile, and BF16 and
+ * FLOAT16 rows as pairs of positions in 32-bit lanes (little-endian), read into the lanes as they are (widened by a
+ * pass of their own) and BF16 ones written from pairs rounded by a call at each block: a transpose that also widens
+ * or rounds is too large for C1 with the casts to the exact classes that keep C2 from boxing its vectors (see
+ * KERNELS.md, "JIT state"). The kind is only the rows' loads and stores, written out in the method: a helper taking
+ * or returning a vector is boxed where C2 does not inline it. FLOAT16 rows are written by the JDK's conversion loop
+ * through the tile. At 16 lanes it writes the 16 × 16 transpose, for arrays and for FLOAT rows of a tensor both
+ * ways, and for BF16 rows as pairs of positions in 32-bit lanes, widened and rounded apart ({@link
+ * VectorTransposes}). Run {@code main} from the core module's directory to rewrite the file; {@code
+ * GeneratedSourcesTest} checks that the committed file is this output.
  */
 final class RowTransposesGenerator {
     /** The generated file, from the core module's directory. */
@@ -28,19 +28,21 @@ final class RowTransposesGenerator {
      * A kind of rows: its methods' suffix, what they move (for the javadoc), the parameters that name the rows, the
      * expression of row {@code %1$s}'s element at position {@code c} (an element index for the array, a byte offset
      * for the tensors), the statement that loads it as the FloatVector {@code r%1$s}, the statements that store the
-     * FloatVector {@code s} at {@code %1$s} ({@code null}: read only), the statements between the loads and the
-     * transpose ({@code guard}), the positions a block moves ({@code step}), and, from the lanes' side, the statements
-     * that store the transposed {@code c%1$d} into the lanes and that load {@code r%1$d} from them. 16-bit rows move
-     * 16 positions a block as pairs of positions in 32-bit lanes, which C2 keeps in one vector shape: a 128-bit vector
-     * of shorts widened into 256-bit ints meets the JDK's shared vector methods with a second shape, and in some
-     * processes C2 then boxes every vector of the method.
+     * FloatVector {@code s} at {@code %1$s} ({@code null}: read only), the positions a block moves ({@code step}),
+     * and, from the lanes' side, the statements that store the transposed {@code c%1$d} into the lanes and that load
+     * {@code r%1$d} from them ({@code null}: write only; the method then takes {@code before} first in each block).
+     * 16-bit rows move 16 positions a block as pairs of positions
+     * in 32-bit lanes, which C2 keeps in one vector shape: a 128-bit vector of shorts widened into 256-bit ints meets
+     * the JDK's shared vector methods with a second shape, and in some processes C2 then boxes every vector of the
+     * method.
      */
-    private record Kind(String suffix, String name, String rows, String at, String load, String store, String guard,
-                        int step, String toLanes, String fromLanes) {
+    private record Kind(String suffix, String name, String rows, String at, String load, String store, int step,
+                        String toLanes, String fromLanes, String before) {
         /** A kind of 8 positions a block, one float per lane. */
         Kind(String suffix, String name, String rows, String at, String load, String store) {
-            this(suffix, name, rows, at, load, store, "", 8, "c%1$d.intoArray(lanes, at + c * 8 + %1$d * 8);\n",
-                    "FloatVector r%1$d = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + %1$d * 8));\n");
+            this(suffix, name, rows, at, load, store, 8, "c%1$d.intoArray(lanes, at + c * 8 + %1$d * 8);\n",
+                    "FloatVector r%1$d = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + %1$d * 8));\n",
+                    "");
         }
     }
 
@@ -53,72 +55,20 @@ final class RowTransposesGenerator {
                     "MemorySegment rows, long[] starts, long from", "(starts[%1$s] + from + c) * Float.BYTES",
                     "FloatVector r%1$s = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, %2$s, ORDER));\n",
                     VectorStores.floats("rows")),
-            // BF16 pairs: the low half (position 2m, little-endian) shifted up, the high half masked; each position
-            // rounded as ElementCodec.floatToBf16 (add 0x7fff plus the lowest kept bit, keep the top half; a NaN keeps
-            // its top half, quieted) and the two merged into one 32-bit lane.
-            new Kind("Bf16", "BF16 rows of a tensor, row l from element {@code starts[l] + from}",
+            // 16-bit rows as pairs of positions in 32-bit lanes (position 2m the low half, little-endian), moved as
+            // they are: transposed pair m of a block goes to the slot of its even position, widened there in place
+            // afterwards (VectorTransposes.widenPairs), a pass of its own that keeps this method small enough for C1.
+            new Kind("Pairs", "BF16 or FLOAT16 rows of a tensor, row l from element {@code starts[l] + from}",
                     "MemorySegment rows, long[] starts, long from", "(starts[%1$s] + from + c) * 2",
                     "FloatVector r%1$s = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, %2$s, ORDER));\n",
-                    VectorStores.floats("rows"), "", 16,
-                    """
-                    IntVector p%1$d = INT_VECTOR.cast((IntVector) c%1$d.reinterpretShape(INTS, 0));
-                    FLOAT_VECTOR.cast((FloatVector) p%1$d.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
-                            .intoArray(lanes, at + (c + 2 * %1$d) * 8);
-                    FLOAT_VECTOR.cast((FloatVector) p%1$d.and(0xffff0000).reinterpretShape(FLOATS, 0))
-                            .intoArray(lanes, at + (c + 2 * %1$d + 1) * 8);
-                    """,
-                    """
-                    IntVector x%1$d = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + (c + 2 * %1$d) * 8))
-                            .reinterpretShape(INTS, 0));
-                    IntVector xt%1$d = x%1$d.lanewise(VectorOperators.LSHR, 16);
-                    IntVector xh%1$d = x%1$d.add(0x7fff).add(xt%1$d.and(1)).lanewise(VectorOperators.LSHR, 16)
-                            .blend(xt%1$d.or(0x0040), x%1$d.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                    IntVector y%1$d = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes,
-                            at + (c + 2 * %1$d + 1) * 8)).reinterpretShape(INTS, 0));
-                    IntVector yt%1$d = y%1$d.lanewise(VectorOperators.LSHR, 16);
-                    IntVector yh%1$d = y%1$d.add(0x7fff).add(yt%1$d.and(1)).lanewise(VectorOperators.LSHR, 16)
-                            .blend(yt%1$d.or(0x0040), y%1$d.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
-                    FloatVector r%1$d = FLOAT_VECTOR.cast((FloatVector) xh%1$d.or(yh%1$d.lanewise(VectorOperators.LSHL, 16))
-                            .reinterpretShape(FLOATS, 0));
-                    """),
-            // FP16 pairs, read only (its rounding stays with the JDK's conversion loop on the tile). Each half widened
-            // exactly as VectorCodec.widenFp16: the magnitude's bits moved into a float's and scaled by 2^112, the sign
-            // put back; a block holding an infinity or a NaN (exponent bits all set: adding 0x0400 carries into the
-            // half's top bit) goes through the codec instead.
-            new Kind("Fp16", "FLOAT16 rows of a tensor, row l from element {@code starts[l] + from}",
-                    "MemorySegment rows, long[] starts, long from", "(starts[%1$s] + from + c) * 2",
-                    """
-                    IntVector h%1$s = INT_VECTOR.cast(IntVector.fromMemorySegment(INTS, rows, %2$s, ORDER));
-                    FloatVector r%1$s = FLOAT_VECTOR.cast((FloatVector) h%1$s.reinterpretShape(FLOATS, 0));
-                    """,
-                    null,
-                    """
-                    if (h0.and(0x7c007c00).add(0x04000400).or(h1.and(0x7c007c00).add(0x04000400))
-                            .or(h2.and(0x7c007c00).add(0x04000400)).or(h3.and(0x7c007c00).add(0x04000400))
-                            .or(h4.and(0x7c007c00).add(0x04000400)).or(h5.and(0x7c007c00).add(0x04000400))
-                            .or(h6.and(0x7c007c00).add(0x04000400)).or(h7.and(0x7c007c00).add(0x04000400))
-                            .and(0x80008000).compare(VectorOperators.NE, 0).anyTrue()) {
-                        VectorTransposes.codecBlock(rows, DataType.FLOAT16, starts, from + c, 8, lanes, at + c * 8,
-                                spare);
-                        if (c + 8 < count) {
-                            VectorTransposes.codecBlock(rows, DataType.FLOAT16, starts, from + c + 8, 8, lanes,
-                                    at + (c + 8) * 8, spare);
-                        }
-                        continue;
-                    }
-                    """, 16,
-                    """
-                    IntVector p%1$d = INT_VECTOR.cast((IntVector) c%1$d.reinterpretShape(INTS, 0));
-                    FLOAT_VECTOR.cast((FloatVector) INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast((FloatVector) p%1$d.and(0x7fff)
-                            .lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                            .reinterpretShape(INTS, 0)).or(p%1$d.lanewise(VectorOperators.LSHL, 16).and(0x80000000))
-                            .reinterpretShape(FLOATS, 0)).intoArray(lanes, at + (c + 2 * %1$d) * 8);
-                    FLOAT_VECTOR.cast((FloatVector) INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast((FloatVector) p%1$d.lanewise(VectorOperators.LSHR, 16)
-                            .and(0x7fff).lanewise(VectorOperators.LSHL, 13).reinterpretShape(FLOATS, 0)).mul(0x1p112f)
-                            .reinterpretShape(INTS, 0)).or(p%1$d.and(0x80000000)).reinterpretShape(FLOATS, 0))
-                            .intoArray(lanes, at + (c + 2 * %1$d + 1) * 8);
-                    """,
-                    null));
+                    null, 16, "c%1$d.intoArray(lanes, at + (c + 2 * %1$d) * 8);\n", null, ""),
+            // BF16 rows written from the lanes: each block's positions rounded and packed in pairs into a buffer
+            // first (VectorTransposes.packBf16, a call C1 leaves apart), then transposed as 32-bit lanes.
+            new Kind("Bf16", "BF16 rows of a tensor, row l from element {@code starts[l] + from}",
+                    "MemorySegment rows, long[] starts, long from, float[] pairs", "(starts[%1$s] + from + c) * 2",
+                    null, VectorStores.floats("rows"), 16, null,
+                    "FloatVector r%1$d = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, %1$d * 8));\n",
+                    "VectorTransposes.packBf16(lanes, at + c * 8, pairs);\n"));
 
     private RowTransposesGenerator() {}
 
@@ -149,11 +99,12 @@ final class RowTransposesGenerator {
 
                 /**
                  * The 8 × 8 transposes between rows and lanes of {@link VectorTransposes}, one method per kind of rows
-                 * and direction: rows in a float array, or FLOAT and BF16 rows of a tensor read into the lanes and
-                 * written from them in registers (FLOAT16 rows read), with no staging tile between (the tile's copy
-                 * took as long as the transpose). {@code count} positions (a multiple of 8) of the 8 rows, position k
-                 * of row l at {@code lanes[at + k·8 + l]}; BF16 and FLOAT16 rows move as pairs of positions in 32-bit
-                 * lanes, 16 positions a block; only at 8 lanes (AVX2). The transpose swaps blocks:
+                 * and direction: rows in a float array, or rows of a tensor read into the lanes and written from them
+                 * in registers, with no staging tile between (the tile's copy took as long as the transpose): FLOAT
+                 * rows both ways, BF16 and FLOAT16 rows read as pairs of positions in 32-bit lanes, 16 positions a
+                 * block, widened afterwards by {@link VectorTransposes}, and BF16 rows written from pairs it rounds.
+                 * {@code count} positions (a multiple of 8) of the 8 rows, position k of row l at
+                 * {@code lanes[at + k·8 + l]}; only at 8 lanes (AVX2). The transpose swaps blocks:
                  * round d = 4, 2, 1 exchanges, for each pair of rows d apart, the upper row's lanes with bit d set
                  * and the lower row's lanes with bit d clear, a single-source permute and a blend a row (a
                  * two-source permute is two permutes and a blend on AVX2). Round 1 swaps the halves of 64-bit lanes,
@@ -193,7 +144,9 @@ final class RowTransposesGenerator {
                     }
                 """);
         for (Kind k : KINDS) {
-            s.append(toLanes(k));
+            if (k.toLanes() != null) {
+                s.append(toLanes(k));
+            }
             if (k.store() != null) {
                 s.append(fromLanes(k));
             }
@@ -233,17 +186,17 @@ final class RowTransposesGenerator {
 
                     /**
                      * {@code count} positions (a multiple of 8) of 8 %1$s,
-                     * into the lanes%5$s.
+                     * into the lanes%4$s.
                      */
                     static void toLanes%2$s(%3$s, int count, float[] lanes,
-                            int at%4$s) {
-                        for (int c = 0; c < count; c += %6$d) {
-                """.formatted(k.name(), k.suffix(), k.rows(), k.guard().isEmpty() ? "" : ", float[] spare",
-                k.step() == 8 ? "" : "; the rows hold 16 positions from each block of 16 started", k.step()));
+                            int at) {
+                        for (int c = 0; c < count; c += %5$d) {
+                """.formatted(k.name(), k.suffix(), k.rows(), k.step() == 8 ? "" : ", as pairs of positions in the"
+                        + " slots of their even positions (the odd ones untouched); the rows hold 16 positions from each"
+                        + " block of 16 started", k.step()));
         for (int r = 0; r < 8; r++) {
             m.append(k.load().formatted(r, k.at().formatted(r)).indent(12));
         }
-        m.append(k.guard().indent(12));
         m.append(TRANSPOSE.indent(12));
         for (int r = 0; r < 8; r++) {
             if (k.step() == 16 && r == 4) {
@@ -255,23 +208,27 @@ final class RowTransposesGenerator {
         if (k.step() == 16) {
             m.append("}\n".indent(12));
         }
-        return exactFor(k, m.append("""
+        return m.append("""
                         }
                     }
-                """).toString());
+                """).toString();
     }
 
     private static String fromLanes(Kind k) {
         StringBuilder m = new StringBuilder("""
 
                     /**
-                     * The inverse of {@link #toLanes%2$s}: {@code count} positions (a multiple of %4$d) of the lanes
-                     * into 8 %1$s.
+                     * %5$s{@code count} positions (a multiple of %4$d) of the lanes
+                     * into 8 %1$s%6$s.
                      */
                     static void fromLanes%2$s(float[] lanes, int at, int count,
                             %3$s) {
                         for (int c = 0; c < count; c += %4$d) {
-                """.formatted(k.name(), k.suffix(), k.rows(), k.step()));
+                """.formatted(k.name(), k.suffix(), k.rows(), k.step(),
+                k.toLanes() == null ? "" : "The inverse of {@link #toLanes%s}: ".formatted(k.suffix()),
+                k.before().isEmpty() ? "" : ", each block's positions rounded and packed in pairs of positions into"
+                        + " {@code pairs} first ({@link VectorTransposes#packBf16})"));
+        m.append(k.before().indent(12));
         for (int r = 0; r < 8; r++) {
             m.append(k.fromLanes().formatted(r).indent(12));
         }
@@ -281,44 +238,10 @@ final class RowTransposesGenerator {
             m.append("s = c%d;\n".formatted(r).indent(12));
             m.append(k.store().formatted(k.at().formatted(r)).indent(12));
         }
-        return exactFor(k, m.append("""
+        return m.append("""
                         }
                     }
-                """).toString());
-    }
-
-    /**
-     * A method of {@code k} as written, or without its casts to the exact classes ({@code FLOAT_VECTOR.cast(v)}
-     * becomes {@code v}) for the kinds of 16-bit pairs: with the casts these methods are too large for C1's register
-     * allocator ("out of virtual registers"), and a method C1 gives up on never reaches C2, where without them C2
-     * binds their calls from the profile (which leaves them open to the boxing {@code ExactVectors} describes).
-     */
-    private static String exactFor(Kind k, String method) {
-        if (k.step() != 16) {
-            return method;
-        }
-        StringBuilder plain = new StringBuilder(method);
-        for (int at = plain.indexOf("_VECTOR.cast("); at >= 0; at = plain.indexOf("_VECTOR.cast(")) {
-            int start = at;
-            while (start > 0 && Character.isUpperCase(plain.charAt(start - 1))) {
-                start--;
-            }
-            int open = at + "_VECTOR.cast".length();
-            int depth = 0;
-            int close = open;
-            do {
-                char c = plain.charAt(close++);
-                depth += c == '(' ? 1 : c == ')' ? -1 : 0;
-            } while (depth > 0);
-            // A cast expression keeps its parentheses, which call a method on it.
-            if (plain.charAt(open + 1) == '(') {
-                plain.delete(start, open);
-            } else {
-                plain.deleteCharAt(close - 1);
-                plain.delete(start, open + 1);
-            }
-        }
-        return plain.toString();
+                """).toString();
     }
 
     /**

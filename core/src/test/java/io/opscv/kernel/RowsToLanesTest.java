@@ -16,9 +16,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  * {@link KernelProvider#lanesToRows}; at 8 lanes, and for FLOAT and BF16 at 16, {@link RowTransposes}) give the codec's
  * element-by-element bits ({@link ElementCodec}), for whole groups of rows and partial ones (the lanes past the rows
  * start outside the segment: they must be neither read nor written), counts of whole blocks and of partial ones, rows
- * that end the segment or not, on random bit patterns (NaNs, infinities and subnormals among them; FP16 also without them, whose
- * blocks then widen in registers rather than by the codec), and write nothing outside the rows' positions; where the
- * provider declines (FP16 writes and partial groups, other widths), nothing is moved.
+ * that end the segment or not, on random bit patterns (NaNs, infinities and subnormals among them; FP16 also without
+ * them, which its widening in registers handles apart), and write nothing outside the rows' positions; where the provider
+ * declines (FP16 writes and partial groups, other widths), nothing is moved.
  */
 class RowsToLanesTest {
     private static final KernelProvider VECTOR = KernelProviders.vector();
@@ -151,7 +151,7 @@ class RowsToLanesTest {
         return seg;
     }
 
-    /** FP16 infinities and NaNs made finite, so that blocks take the registers' widening, not the codec's. */
+    /** FP16 infinities and NaNs made finite: blocks without them skip the widening's branch for them. */
     private static void finite(MemorySegment seg, DataType type) {
         if (type != DataType.FLOAT16) {
             return;
