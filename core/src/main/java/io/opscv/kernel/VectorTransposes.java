@@ -189,7 +189,7 @@ final class VectorTransposes {
     /**
      * {@link #widenPairsBf16} for FLOAT16 pairs, each half widened exactly as {@link VectorCodec#widenFp16}: the
      * magnitude's bits moved into a float's and scaled by 2^112, the sign put back; a vector holding an infinity or
-     * a NaN (exponent bits all set: adding 0x0400 carries into the half's top bit) goes through the codec instead.
+     * a NaN (exponent bits all set: adding 0x0400 carries into the half's top bit) goes lane by lane instead.
      */
     private static void widenPairsFp16(float[] lanes, int count) {
         for (int k = 0; k < count; k += 2) {
