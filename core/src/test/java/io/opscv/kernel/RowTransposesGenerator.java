@@ -27,14 +27,13 @@ final class RowTransposesGenerator {
     /**
      * A kind of rows: its methods' suffix, what they move (for the javadoc), the parameters that name the rows, the
      * expression of row {@code %1$s}'s element at position {@code c} (an element index for the array, a byte offset
-     * for the tensors), the statement that loads it as the FloatVector {@code r%1$s}, the statements that store the
-     * FloatVector {@code s} at {@code %1$s} ({@code null}: read only), the positions a block moves ({@code step}),
-     * and, from the lanes' side, the statements that store the transposed {@code c%1$d} into the lanes and that load
-     * {@code r%1$d} from them ({@code null}: write only; the method then takes {@code before} first in each block).
-     * 16-bit rows move 16 positions a block as pairs of positions
-     * in 32-bit lanes, which C2 keeps in one vector shape: a 128-bit vector of shorts widened into 256-bit ints meets
-     * the JDK's shared vector methods with a second shape, and in some processes C2 then boxes every vector of the
-     * method.
+     * for the tensors), the statement that loads it as the FloatVector {@code r%1$s} ({@code null}: write only), the
+     * statements that store the FloatVector {@code s} at {@code %1$s} ({@code null}: read only), the positions a block
+     * moves ({@code step}), and, from the lanes' side, the statements that store the transposed {@code c%1$d} into the
+     * lanes and that load {@code r%1$d} from them, and the statements that begin each block written ({@code before}).
+     * 16-bit rows move 16 positions a block as pairs of positions in 32-bit lanes, which C2 keeps in one vector shape:
+     * a 128-bit vector of shorts widened into 256-bit ints meets the JDK's shared vector methods with a second shape,
+     * and in some processes C2 then boxes every vector of the method.
      */
     private record Kind(String suffix, String name, String rows, String at, String load, String store, int step,
                         String toLanes, String fromLanes, String before) {
@@ -57,7 +56,8 @@ final class RowTransposesGenerator {
                     VectorStores.floats("rows")),
             // 16-bit rows as pairs of positions in 32-bit lanes (position 2m the low half, little-endian), moved as
             // they are: transposed pair m of a block goes to the slot of its even position, widened there in place
-            // afterwards (VectorTransposes.widenPairs), a pass of its own that keeps this method small enough for C1.
+            // afterwards (VectorTransposes.widenPairsBf16, widenPairsFp16), a pass of its own that keeps this method
+            // small enough for C1.
             new Kind("Pairs", "BF16 or FLOAT16 rows of a tensor, row l from element {@code starts[l] + from}",
                     "MemorySegment rows, long[] starts, long from", "(starts[%1$s] + from + c) * 2",
                     "FloatVector r%1$s = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, %2$s, ORDER));\n",
