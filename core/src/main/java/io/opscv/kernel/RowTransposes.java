@@ -2,14 +2,11 @@
 package io.opscv.kernel;
 
 import static io.opscv.kernel.ExactVectors.FLOAT_VECTOR;
-import static io.opscv.kernel.ExactVectors.INT_VECTOR;
 import static io.opscv.kernel.ExactVectors.LONG_VECTOR;
 
-import io.opscv.runtime.DataType;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import jdk.incubator.vector.FloatVector;
-import jdk.incubator.vector.IntVector;
 import jdk.incubator.vector.LongVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorOperators;

@@ -278,7 +278,7 @@ final class VectorCodec {
                 HALF_HALF.cast(ShortVector.fromArray(HALF_HALVES, src, from)).intoMemorySegment(seg, at, ORDER);
                 HALF_HALF.cast(ShortVector.fromArray(HALF_HALVES, src, from + count - half))
                         .intoMemorySegment(seg, at + (count - half) * 2L, ORDER);
-            } else if (VectorCodec.AVX512) {
+            } else if (AVX512) {
                 SHORT_VECTOR.cast(ShortVector.fromArray(HALFS, src, from + whole * LANES))
                         .intoMemorySegment(seg, at + whole * LANES * 2L, ORDER, tail);
             } else {
