@@ -34,10 +34,9 @@ import java.lang.foreign.MemorySegment;
  * {@code ofAuto()}, {@code ofShared()}, or a heap segment) is read and written in place by the
  * library's threads. A segment of a confined arena ({@code Arena.ofConfined()}) cannot be touched by
  * them: the calling thread copies it into pooled memory, the operator runs there, and the calling
- * thread copies the result back; the result is the same, at the cost of the two copies. For speed,
- * keep to one kind of memory in a process, arrays or off-heap segments: the JIT compiles the kernels'
- * memory accesses for the kinds of segment they have met, and once they have met both, calls on
- * large off-heap tensors take up to about twice as long (FP16 rows up to four times).
+ * thread copies the result back; the result is the same, at the cost of the two copies. A process
+ * may mix arrays and off-heap segments: the off-heap calls keep their speed, while the array calls of
+ * such a process take up to about 1.5 times as long as in a process that uses arrays alone.
  *
  * <p><b>Errors.</b> A null argument, an array or segment of the wrong length, a closed or read-only
  * segment, an output that overlaps the input, or a negative size throws

@@ -15,6 +15,30 @@ final class SparseForwardRows {
     /** The row loop for FLOAT self and out. */
     static void rowFloat(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
             int[] x0, float[] w0, float[] w1, int last, int lout) {
+        if (OffHeap.SEGMENT.isInstance(src) && OffHeap.SEGMENT.isInstance(dst)) {
+            rowFloatOffHeap(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
+        } else {
+            rowFloatOnHeap(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
+        }
+    }
+
+    /** {@link #rowFloat} on off-heap memory. */
+    private static void rowFloatOffHeap(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
+            int[] x0, float[] w0, float[] w1, int last, int lout) {
+        src = (MemorySegment) OffHeap.SEGMENT.cast(src);
+        dst = (MemorySegment) OffHeap.SEGMENT.cast(dst);
+        for (int j = 0; j < lout; j++) {
+            int left = x0[j];
+            int right = left < last ? left + 1 : left;
+            float y = w0[j] * src.get(ElementCodec.F32, (in + left * tap) * 4)
+                    + w1[j] * src.get(ElementCodec.F32, (in + right * tap) * 4);
+            dst.set(ElementCodec.F32, (to + j * step) * 4, y);
+        }
+    }
+
+    /** {@link #rowFloat} on heap memory. */
+    private static void rowFloatOnHeap(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
+            int[] x0, float[] w0, float[] w1, int last, int lout) {
         for (int j = 0; j < lout; j++) {
             int left = x0[j];
             int right = left < last ? left + 1 : left;
@@ -27,6 +51,30 @@ final class SparseForwardRows {
     /** The row loop for FLOAT16 self and out. */
     static void rowHalf(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
             int[] x0, float[] w0, float[] w1, int last, int lout) {
+        if (OffHeap.SEGMENT.isInstance(src) && OffHeap.SEGMENT.isInstance(dst)) {
+            rowHalfOffHeap(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
+        } else {
+            rowHalfOnHeap(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
+        }
+    }
+
+    /** {@link #rowHalf} on off-heap memory. */
+    private static void rowHalfOffHeap(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
+            int[] x0, float[] w0, float[] w1, int last, int lout) {
+        src = (MemorySegment) OffHeap.SEGMENT.cast(src);
+        dst = (MemorySegment) OffHeap.SEGMENT.cast(dst);
+        for (int j = 0; j < lout; j++) {
+            int left = x0[j];
+            int right = left < last ? left + 1 : left;
+            float y = w0[j] * Float.float16ToFloat(src.get(ElementCodec.U16, (in + left * tap) * 2))
+                    + w1[j] * Float.float16ToFloat(src.get(ElementCodec.U16, (in + right * tap) * 2));
+            dst.set(ElementCodec.U16, (to + j * step) * 2, Float.floatToFloat16(y));
+        }
+    }
+
+    /** {@link #rowHalf} on heap memory. */
+    private static void rowHalfOnHeap(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
+            int[] x0, float[] w0, float[] w1, int last, int lout) {
         for (int j = 0; j < lout; j++) {
             int left = x0[j];
             int right = left < last ? left + 1 : left;
@@ -38,6 +86,30 @@ final class SparseForwardRows {
 
     /** The row loop for BF16 self and out. */
     static void rowBf16(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
+            int[] x0, float[] w0, float[] w1, int last, int lout) {
+        if (OffHeap.SEGMENT.isInstance(src) && OffHeap.SEGMENT.isInstance(dst)) {
+            rowBf16OffHeap(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
+        } else {
+            rowBf16OnHeap(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
+        }
+    }
+
+    /** {@link #rowBf16} on off-heap memory. */
+    private static void rowBf16OffHeap(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
+            int[] x0, float[] w0, float[] w1, int last, int lout) {
+        src = (MemorySegment) OffHeap.SEGMENT.cast(src);
+        dst = (MemorySegment) OffHeap.SEGMENT.cast(dst);
+        for (int j = 0; j < lout; j++) {
+            int left = x0[j];
+            int right = left < last ? left + 1 : left;
+            float y = w0[j] * ElementCodec.bf16ToFloat(src.get(ElementCodec.U16, (in + left * tap) * 2))
+                    + w1[j] * ElementCodec.bf16ToFloat(src.get(ElementCodec.U16, (in + right * tap) * 2));
+            dst.set(ElementCodec.U16, (to + j * step) * 2, ElementCodec.floatToBf16(y));
+        }
+    }
+
+    /** {@link #rowBf16} on heap memory. */
+    private static void rowBf16OnHeap(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
             int[] x0, float[] w0, float[] w1, int last, int lout) {
         for (int j = 0; j < lout; j++) {
             int left = x0[j];

@@ -6,7 +6,6 @@ import static io.opscv.kernel.ExactVectors.INT_VECTOR;
 import io.opscv.runtime.DataType;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
-import jdk.incubator.vector.ByteVector;
 import jdk.incubator.vector.FloatVector;
 import jdk.incubator.vector.VectorMask;
 import jdk.incubator.vector.VectorShape;
@@ -44,8 +43,6 @@ final class VectorKernelProvider implements KernelProvider {
     private static final int LONG_CALL = 24;
     private static final int LONG_CALL_RUNS = 5;
     private static final ByteOrder ORDER = ByteOrder.nativeOrder();
-    /** The exact class of {@link #BYTES}' vectors ({@link ExactVectors}). */
-    private static final Class<ByteVector> BYTE_ROW_VECTOR = ExactVectors.type(BYTES);
     @Override
     public String name() {
         return "vector-" + FLOATS.vectorBitSize();
@@ -340,8 +337,8 @@ final class VectorKernelProvider implements KernelProvider {
     }
 
     /**
-     * A masked vector of bytes a row, the mask built once, faster than typed accesses; without AVX-512 a masked
-     * store of bytes is no instruction ({@link VectorCodec#AVX512}): typed accesses.
+     * A masked vector of bytes a row ({@link VectorCodec#copyRows}); without AVX-512 a masked store of bytes is no
+     * instruction ({@link VectorCodec#AVX512}): typed accesses.
      */
     @Override
     public void copyRows(MemorySegment from, long fromAt, long fromPitch, MemorySegment to, long toAt, long toPitch,
@@ -350,16 +347,7 @@ final class VectorKernelProvider implements KernelProvider {
             KernelProvider.super.copyRows(from, fromAt, fromPitch, to, toAt, toPitch, rows, bytes);
             return;
         }
-        VectorMask<Byte> mask = BYTES.indexInRange(0, bytes);
-        // Each row read whole where the segment holds the vector (a masked load costs several times that), stored
-        // masked.
-        long whole = from.byteSize() - BYTES.vectorByteSize();
-        for (long r = 0; r < rows; r++) {
-            long at = fromAt + r * fromPitch;
-            BYTE_ROW_VECTOR.cast(at <= whole ? ByteVector.fromMemorySegment(BYTES, from, at, ORDER)
-                    : ByteVector.fromMemorySegment(BYTES, from, at, ORDER, mask))
-                    .intoMemorySegment(to, toAt + r * toPitch, ORDER, mask);
-        }
+        VectorCodec.copyRows(from, fromAt, fromPitch, to, toAt, toPitch, rows, bytes);
     }
 
     /** Powers of two, multiples of the lanes and three ways by permutes ({@link VectorInterleave}), the rest scalar. */

@@ -212,6 +212,6 @@ final class CombineRowsGenerator {
                         }
                     }
                 """.formatted(prelude(2)));
-        return s.append("}\n").toString();
+        return SegmentTwins.apply(s.append("}\n").toString());
     }
 }

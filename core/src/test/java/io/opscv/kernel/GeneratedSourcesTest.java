@@ -37,6 +37,14 @@ class GeneratedSourcesTest {
         assertGenerated(RowTransposesGenerator.source(), RowTransposesGenerator.TARGET, "RowTransposesGenerator");
     }
 
+    @Test
+    void templatedClassesAreTheirTemplatesWithTwins() throws IOException {
+        for (String name : SegmentTwinsGenerator.CLASSES) {
+            assertGenerated(SegmentTwinsGenerator.source(Path.of(""), name), SegmentTwinsGenerator.target(name),
+                    "SegmentTwinsGenerator");
+        }
+    }
+
     private static void assertGenerated(String source, Path target, String generator) throws IOException {
         assertEquals(source, Files.readString(target, StandardCharsets.UTF_8),
                 target.getFileName() + " is not " + generator + "'s output: rerun the generator");

@@ -102,7 +102,7 @@ final class HeldRowSumsGenerator {
             s.append(method(d, false));
             s.append(method(d, true));
         }
-        return s.append("}\n").toString();
+        return SegmentTwins.apply(s.append("}\n").toString());
     }
 
     /**

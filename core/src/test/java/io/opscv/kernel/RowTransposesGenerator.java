@@ -175,7 +175,7 @@ final class RowTransposesGenerator {
                         + " VectorTransposes#packBf16}) into the 16 rows",
                 "FloatVector r%1$d = FloatVector.fromArray(FLOATS, pairs, at + %1$d * 16);\n",
                 "d%1$d.intoMemorySegment(rows, (starts[%1$d] + from) * 2, ORDER);\n"));
-        return s.append("}\n").toString();
+        return SegmentTwins.apply(s.append("}\n").toString());
     }
 
     private static String toLanes(Kind k) {

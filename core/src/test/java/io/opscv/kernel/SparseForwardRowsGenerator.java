@@ -64,6 +64,6 @@ final class SparseForwardRowsGenerator {
             s.append("            ").append(d.store().formatted("to + j * step", "y")).append(";\n");
             s.append("        }\n    }\n");
         }
-        return s.append("}\n").toString();
+        return SegmentTwins.apply(s.append("}\n").toString());
     }
 }

@@ -1,0 +1,96 @@
+package io.opscv.kernel;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Rewrites a kernel class's source so that each static method taking a {@code MemorySegment} runs as one of two
+ * twins: {@code nameOffHeap}, whose first statements cast its segments to the off-heap class ({@link OffHeap}), and
+ * {@code nameOnHeap}, the body as written; the method itself keeps its name, javadoc and signature and calls the
+ * off-heap twin when every segment it is given is off-heap. Every segment access goes through JDK methods whose
+ * receiver profiles all callers share: once a process has passed heap memory through them, an access compiled
+ * from those profiles serves both kinds, and the off-heap calls ran up to 4 × slower (docs/KERNELS.md, "Heap and
+ * off-heap memory in one process"). In the off-heap twin C2 binds those methods from the cast instead.
+ *
+ * <p>The source is the house's: methods at four spaces of indent, their body closed by a line {@code "    }"},
+ * parameters without annotations or generic commas.
+ */
+final class SegmentTwins {
+    private static final Pattern HEADER = Pattern.compile(
+            "^    ((?:public |private |protected )?)static ((?:final )?[\\w.<>\\[\\]]+) (\\w+)\\(");
+    private static final Pattern SEGMENT_PARAMETER = Pattern.compile("^\\s*(?:final\\s+)?MemorySegment\\s+(\\w+)$");
+
+    private SegmentTwins() {}
+
+    /** {@code source} with every static method that takes a segment split into the two twins. */
+    static String apply(String source) {
+        List<String> lines = source.lines().toList();
+        StringBuilder out = new StringBuilder();
+        int i = 0;
+        while (i < lines.size()) {
+            Matcher m = HEADER.matcher(lines.get(i));
+            if (!m.find()) {
+                out.append(lines.get(i++)).append('\n');
+                continue;
+            }
+            int headerEnd = i;
+            while (!lines.get(headerEnd).endsWith("{")) {
+                headerEnd++;
+            }
+            String header = String.join("\n", lines.subList(i, headerEnd + 1));
+            int bodyEnd = lines.subList(headerEnd + 1, lines.size()).indexOf("    }") + headerEnd + 1;
+            List<String> body = lines.subList(headerEnd + 1, bodyEnd);
+            String parameters = header.substring(header.indexOf('(', m.start(3)) + 1, header.lastIndexOf(')'));
+            List<String> names = new ArrayList<>();
+            List<String> segments = new ArrayList<>();
+            for (String p : parameters.split(",")) {
+                String parameter = p.strip();
+                names.add(parameter.substring(parameter.lastIndexOf(' ') + 1));
+                Matcher s = SEGMENT_PARAMETER.matcher(parameter);
+                if (s.matches()) {
+                    segments.add(s.group(1));
+                }
+            }
+            if (segments.isEmpty()) {
+                for (int k = i; k <= bodyEnd; k++) {
+                    out.append(lines.get(k)).append('\n');
+                }
+                i = bodyEnd + 1;
+                continue;
+            }
+            String name = m.group(3);
+            boolean returns = !m.group(2).equals("void");
+            String call = String.join(", ", names) + ");\n";
+            String result = returns ? "return " : "";
+            out.append(header).append('\n');
+            out.append("        if (").append(String.join(" && ", segments.stream()
+                    .map(s -> "OffHeap.SEGMENT.isInstance(" + s + ")").toList())).append(") {\n");
+            out.append("            ").append(result).append(name).append("OffHeap(").append(call);
+            out.append("        }").append(returns ? "\n" : " else {\n");
+            out.append(returns ? "        " : "            ").append(result).append(name).append("OnHeap(")
+                    .append(call);
+            if (!returns) {
+                out.append("        }\n");
+            }
+            out.append("    }\n\n");
+            String twinHeader = header.substring(m.end(1)).replaceFirst("^(static " + Pattern.quote(m.group(2))
+                    + " )" + name + "\\(", "private $1" + name + "%s(");
+            out.append("    /** {@link #").append(name).append("} on off-heap memory. */\n");
+            out.append("    ").append(twinHeader.formatted("OffHeap")).append('\n');
+            for (String s : segments) {
+                out.append("        ").append(s).append(" = (MemorySegment) OffHeap.SEGMENT.cast(").append(s)
+                        .append(");\n");
+            }
+            body.forEach(l -> out.append(l).append('\n'));
+            out.append("    }\n\n");
+            out.append("    /** {@link #").append(name).append("} on heap memory. */\n");
+            out.append("    ").append(twinHeader.formatted("OnHeap")).append('\n');
+            body.forEach(l -> out.append(l).append('\n'));
+            out.append("    }\n");
+            i = bodyEnd + 1;
+        }
+        return out.toString();
+    }
+}
