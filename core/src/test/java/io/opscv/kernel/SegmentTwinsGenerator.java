@@ -18,7 +18,8 @@ final class SegmentTwinsGenerator {
     /** The generated classes' folder. */
     static final Path TARGETS = Path.of("src/main/java/io/opscv/kernel");
     /** The classes written from templates. */
-    static final List<String> CLASSES = List.of("ElementCodec", "StridedCopy", "VectorCodec", "VectorPixels");
+    static final List<String> CLASSES = List.of("ElementCodec", "SparseForward", "StridedCopy", "VectorCodec",
+            "VectorPixels");
 
     private SegmentTwinsGenerator() {}
 
