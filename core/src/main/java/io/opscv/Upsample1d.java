@@ -36,7 +36,7 @@ import java.lang.foreign.MemorySegment;
  * them: the calling thread copies it into pooled memory, the operator runs there, and the calling
  * thread copies the result back; the result is the same, at the cost of the two copies. A process
  * may mix arrays and off-heap segments: the off-heap calls keep their speed, while the array calls of
- * such a process take up to about 1.5 times as long as in a process that uses arrays alone.
+ * such a process take 1.1 to 2.5 times as long as in a process that uses arrays alone.
  *
  * <p><b>Errors.</b> A null argument, an array or segment of the wrong length, a closed or read-only
  * segment, an output that overlaps the input, or a negative size throws
