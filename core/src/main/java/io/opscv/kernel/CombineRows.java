@@ -37,17 +37,21 @@ final class CombineRows {
     /** The combination into FLOAT out. */
     static void combineFloat(float a, float[] u, float b, float[] v, int count, MemorySegment seg,
             long first) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             combineFloatOffHeap(a, u, b, v, count, seg, first);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            combineFloatFloatArrays(a, u, b, v, count, seg, first);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            combineFloatShortArrays(a, u, b, v, count, seg, first);
         } else {
-            combineFloatOnHeap(a, u, b, v, count, seg, first);
+            combineFloatAnyMemory(a, u, b, v, count, seg, first);
         }
     }
 
     /** {@link #combineFloat} on off-heap memory. */
     private static void combineFloatOffHeap(float a, float[] u, float b, float[] v, int count, MemorySegment seg,
             long first) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         int k = 0;
         for (; k + LANES <= count; k += LANES) {
             FloatVector s = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, u, k)).mul(a)
@@ -59,8 +63,38 @@ final class CombineRows {
         }
     }
 
-    /** {@link #combineFloat} on heap memory. */
-    private static void combineFloatOnHeap(float a, float[] u, float b, float[] v, int count, MemorySegment seg,
+    /** {@link #combineFloat} on float arrays. */
+    private static void combineFloatFloatArrays(float a, float[] u, float b, float[] v, int count, MemorySegment seg,
+            long first) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        int k = 0;
+        for (; k + LANES <= count; k += LANES) {
+            FloatVector s = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, u, k)).mul(a)
+                    .add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, v, k)).mul(b));
+            FLOAT_VECTOR.cast(s).intoMemorySegment(seg, (first + k) * 4, ORDER);
+        }
+        for (; k < count; k++) {
+            ElementCodec.set(seg, DataType.FLOAT, first + k, a * u[k] + b * v[k]);
+        }
+    }
+
+    /** {@link #combineFloat} on short arrays. */
+    private static void combineFloatShortArrays(float a, float[] u, float b, float[] v, int count, MemorySegment seg,
+            long first) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        int k = 0;
+        for (; k + LANES <= count; k += LANES) {
+            FloatVector s = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, u, k)).mul(a)
+                    .add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, v, k)).mul(b));
+            FLOAT_VECTOR.cast(s).intoMemorySegment(seg, (first + k) * 4, ORDER);
+        }
+        for (; k < count; k++) {
+            ElementCodec.set(seg, DataType.FLOAT, first + k, a * u[k] + b * v[k]);
+        }
+    }
+
+    /** {@link #combineFloat} on any memory. */
+    private static void combineFloatAnyMemory(float a, float[] u, float b, float[] v, int count, MemorySegment seg,
             long first) {
         int k = 0;
         for (; k + LANES <= count; k += LANES) {
@@ -76,17 +110,21 @@ final class CombineRows {
     /** The combination into BF16 out. */
     static void combineBf16(float a, float[] u, float b, float[] v, int count, MemorySegment seg,
             long first) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             combineBf16OffHeap(a, u, b, v, count, seg, first);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            combineBf16FloatArrays(a, u, b, v, count, seg, first);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            combineBf16ShortArrays(a, u, b, v, count, seg, first);
         } else {
-            combineBf16OnHeap(a, u, b, v, count, seg, first);
+            combineBf16AnyMemory(a, u, b, v, count, seg, first);
         }
     }
 
     /** {@link #combineBf16} on off-heap memory. */
     private static void combineBf16OffHeap(float a, float[] u, float b, float[] v, int count, MemorySegment seg,
             long first) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         int k = 0;
         for (; k + LANES <= count; k += LANES) {
             FloatVector s = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, u, k)).mul(a)
@@ -107,8 +145,56 @@ final class CombineRows {
         }
     }
 
-    /** {@link #combineBf16} on heap memory. */
-    private static void combineBf16OnHeap(float a, float[] u, float b, float[] v, int count, MemorySegment seg,
+    /** {@link #combineBf16} on float arrays. */
+    private static void combineBf16FloatArrays(float a, float[] u, float b, float[] v, int count, MemorySegment seg,
+            long first) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        int k = 0;
+        for (; k + LANES <= count; k += LANES) {
+            FloatVector s = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, u, k)).mul(a)
+                    .add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, v, k)).mul(b));
+            {
+                // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
+                // keeps its top half, quieted.
+                IntVector bits = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(s).reinterpretShape(INTS, 0));
+                IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
+                IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
+                        .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+                SHORT_VECTOR.cast((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
+                        .intoMemorySegment(seg, (first + k) * 2, ORDER);
+            }
+        }
+        for (; k < count; k++) {
+            ElementCodec.set(seg, DataType.BF16, first + k, a * u[k] + b * v[k]);
+        }
+    }
+
+    /** {@link #combineBf16} on short arrays. */
+    private static void combineBf16ShortArrays(float a, float[] u, float b, float[] v, int count, MemorySegment seg,
+            long first) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        int k = 0;
+        for (; k + LANES <= count; k += LANES) {
+            FloatVector s = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, u, k)).mul(a)
+                    .add(FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, v, k)).mul(b));
+            {
+                // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
+                // keeps its top half, quieted.
+                IntVector bits = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(s).reinterpretShape(INTS, 0));
+                IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
+                IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
+                        .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+                SHORT_VECTOR.cast((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
+                        .intoMemorySegment(seg, (first + k) * 2, ORDER);
+            }
+        }
+        for (; k < count; k++) {
+            ElementCodec.set(seg, DataType.BF16, first + k, a * u[k] + b * v[k]);
+        }
+    }
+
+    /** {@link #combineBf16} on any memory. */
+    private static void combineBf16AnyMemory(float a, float[] u, float b, float[] v, int count, MemorySegment seg,
             long first) {
         int k = 0;
         for (; k + LANES <= count; k += LANES) {
@@ -138,18 +224,22 @@ final class CombineRows {
      */
     static void pixelsFloat(LinearTable t, int pix, float ha, long first0, float hb, long first1,
             MemorySegment seg, MemorySegment out, long at) {
-        if (OffHeap.SEGMENT.isInstance(seg) && OffHeap.SEGMENT.isInstance(out)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg) && SegmentClasses.OFF_HEAP.isInstance(out)) {
             pixelsFloatOffHeap(t, pix, ha, first0, hb, first1, seg, out, at);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg) && SegmentClasses.FLOAT_ARRAY.isInstance(out)) {
+            pixelsFloatFloatArrays(t, pix, ha, first0, hb, first1, seg, out, at);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg) && SegmentClasses.SHORT_ARRAY.isInstance(out)) {
+            pixelsFloatShortArrays(t, pix, ha, first0, hb, first1, seg, out, at);
         } else {
-            pixelsFloatOnHeap(t, pix, ha, first0, hb, first1, seg, out, at);
+            pixelsFloatAnyMemory(t, pix, ha, first0, hb, first1, seg, out, at);
         }
     }
 
     /** {@link #pixelsFloat} on off-heap memory. */
     private static void pixelsFloatOffHeap(LinearTable t, int pix, float ha, long first0, float hb, long first1,
             MemorySegment seg, MemorySegment out, long at) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
-        out = (MemorySegment) OffHeap.SEGMENT.cast(out);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
+        out = (MemorySegment) SegmentClasses.OFF_HEAP.cast(out);
         final int tail = pix - LANES;
         LinearTable f = t.full();
         final int[] x0 = f.x0;
@@ -187,8 +277,92 @@ final class CombineRows {
         }
     }
 
-    /** {@link #pixelsFloat} on heap memory. */
-    private static void pixelsFloatOnHeap(LinearTable t, int pix, float ha, long first0, float hb, long first1,
+    /** {@link #pixelsFloat} on float arrays. */
+    private static void pixelsFloatFloatArrays(LinearTable t, int pix, float ha, long first0, float hb, long first1,
+            MemorySegment seg, MemorySegment out, long at) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        out = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(out);
+        final int tail = pix - LANES;
+        LinearTable f = t.full();
+        final int[] x0 = f.x0;
+        final float[] w0 = f.w0;
+        final float[] w1 = f.w1;
+        final int last = t.lin() - 1;
+        final FloatVector h0 = FloatVector.broadcast(FLOATS, ha);
+        final FloatVector h1 = FloatVector.broadcast(FLOATS, hb);
+        final long rows = (first1 - first0) * 4;
+        for (int j = 0, n = t.lout(); j < n; j++) {
+            FloatVector a = FloatVector.broadcast(FLOATS, w0[j]);
+            FloatVector b = FloatVector.broadcast(FLOATS, w1[j]);
+            long left = (first0 + (long) x0[j] * pix) * 4;
+            long right = (first0 + (long) (x0[j] < last ? x0[j] + 1 : x0[j]) * pix) * 4;
+            long to = (at + (long) j * pix) * 4;
+            // Whole vectors in a counted loop, then a partial last one as the whole
+            // vector ending at the pixel's end (the same bits stored again).
+            for (int c = 0; ; c = tail) {
+                for (; c <= tail; c += LANES) {
+                    long l = left + c * 4L;
+                    long r = right + c * 4L;
+                    FloatVector l0 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, seg, l, ORDER));
+                    FloatVector r0 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, seg, r, ORDER));
+                    FloatVector l1 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, seg, l + rows, ORDER));
+                    FloatVector r1 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, seg, r + rows, ORDER));
+                    FloatVector t0 = l0.mul(a).add(r0.mul(b));
+                    FloatVector t1 = l1.mul(a).add(r1.mul(b));
+                    FloatVector s = t0.mul(h0).add(t1.mul(h1));
+                    FLOAT_VECTOR.cast(s).intoMemorySegment(out, to + c * 4L, ORDER);
+                }
+                if (c == pix) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /** {@link #pixelsFloat} on short arrays. */
+    private static void pixelsFloatShortArrays(LinearTable t, int pix, float ha, long first0, float hb, long first1,
+            MemorySegment seg, MemorySegment out, long at) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        out = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(out);
+        final int tail = pix - LANES;
+        LinearTable f = t.full();
+        final int[] x0 = f.x0;
+        final float[] w0 = f.w0;
+        final float[] w1 = f.w1;
+        final int last = t.lin() - 1;
+        final FloatVector h0 = FloatVector.broadcast(FLOATS, ha);
+        final FloatVector h1 = FloatVector.broadcast(FLOATS, hb);
+        final long rows = (first1 - first0) * 4;
+        for (int j = 0, n = t.lout(); j < n; j++) {
+            FloatVector a = FloatVector.broadcast(FLOATS, w0[j]);
+            FloatVector b = FloatVector.broadcast(FLOATS, w1[j]);
+            long left = (first0 + (long) x0[j] * pix) * 4;
+            long right = (first0 + (long) (x0[j] < last ? x0[j] + 1 : x0[j]) * pix) * 4;
+            long to = (at + (long) j * pix) * 4;
+            // Whole vectors in a counted loop, then a partial last one as the whole
+            // vector ending at the pixel's end (the same bits stored again).
+            for (int c = 0; ; c = tail) {
+                for (; c <= tail; c += LANES) {
+                    long l = left + c * 4L;
+                    long r = right + c * 4L;
+                    FloatVector l0 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, seg, l, ORDER));
+                    FloatVector r0 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, seg, r, ORDER));
+                    FloatVector l1 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, seg, l + rows, ORDER));
+                    FloatVector r1 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, seg, r + rows, ORDER));
+                    FloatVector t0 = l0.mul(a).add(r0.mul(b));
+                    FloatVector t1 = l1.mul(a).add(r1.mul(b));
+                    FloatVector s = t0.mul(h0).add(t1.mul(h1));
+                    FLOAT_VECTOR.cast(s).intoMemorySegment(out, to + c * 4L, ORDER);
+                }
+                if (c == pix) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /** {@link #pixelsFloat} on any memory. */
+    private static void pixelsFloatAnyMemory(LinearTable t, int pix, float ha, long first0, float hb, long first1,
             MemorySegment seg, MemorySegment out, long at) {
         final int tail = pix - LANES;
         LinearTable f = t.full();
@@ -235,18 +409,22 @@ final class CombineRows {
      */
     static void pixelsBf16(LinearTable t, int pix, float ha, long first0, float hb, long first1,
             MemorySegment seg, MemorySegment out, long at) {
-        if (OffHeap.SEGMENT.isInstance(seg) && OffHeap.SEGMENT.isInstance(out)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg) && SegmentClasses.OFF_HEAP.isInstance(out)) {
             pixelsBf16OffHeap(t, pix, ha, first0, hb, first1, seg, out, at);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg) && SegmentClasses.FLOAT_ARRAY.isInstance(out)) {
+            pixelsBf16FloatArrays(t, pix, ha, first0, hb, first1, seg, out, at);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg) && SegmentClasses.SHORT_ARRAY.isInstance(out)) {
+            pixelsBf16ShortArrays(t, pix, ha, first0, hb, first1, seg, out, at);
         } else {
-            pixelsBf16OnHeap(t, pix, ha, first0, hb, first1, seg, out, at);
+            pixelsBf16AnyMemory(t, pix, ha, first0, hb, first1, seg, out, at);
         }
     }
 
     /** {@link #pixelsBf16} on off-heap memory. */
     private static void pixelsBf16OffHeap(LinearTable t, int pix, float ha, long first0, float hb, long first1,
             MemorySegment seg, MemorySegment out, long at) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
-        out = (MemorySegment) OffHeap.SEGMENT.cast(out);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
+        out = (MemorySegment) SegmentClasses.OFF_HEAP.cast(out);
         final int tail = pix - LANES;
         LinearTable f = t.full();
         final int[] x0 = f.x0;
@@ -301,8 +479,126 @@ final class CombineRows {
         }
     }
 
-    /** {@link #pixelsBf16} on heap memory. */
-    private static void pixelsBf16OnHeap(LinearTable t, int pix, float ha, long first0, float hb, long first1,
+    /** {@link #pixelsBf16} on float arrays. */
+    private static void pixelsBf16FloatArrays(LinearTable t, int pix, float ha, long first0, float hb, long first1,
+            MemorySegment seg, MemorySegment out, long at) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        out = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(out);
+        final int tail = pix - LANES;
+        LinearTable f = t.full();
+        final int[] x0 = f.x0;
+        final float[] w0 = f.w0;
+        final float[] w1 = f.w1;
+        final int last = t.lin() - 1;
+        final FloatVector h0 = FloatVector.broadcast(FLOATS, ha);
+        final FloatVector h1 = FloatVector.broadcast(FLOATS, hb);
+        final long rows = (first1 - first0) * 2;
+        for (int j = 0, n = t.lout(); j < n; j++) {
+            FloatVector a = FloatVector.broadcast(FLOATS, w0[j]);
+            FloatVector b = FloatVector.broadcast(FLOATS, w1[j]);
+            long left = (first0 + (long) x0[j] * pix) * 2;
+            long right = (first0 + (long) (x0[j] < last ? x0[j] + 1 : x0[j]) * pix) * 2;
+            long to = (at + (long) j * pix) * 2;
+            // Whole vectors in a counted loop, then a partial last one as the whole
+            // vector ending at the pixel's end (the same bits stored again).
+            for (int c = 0; ; c = tail) {
+                for (; c <= tail; c += LANES) {
+                    long l = left + c * 2L;
+                    long r = right + c * 2L;
+                    FloatVector l0 = FLOAT_VECTOR.cast((FloatVector) INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, seg, l, ORDER))
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0));
+                    FloatVector r0 = FLOAT_VECTOR.cast((FloatVector) INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, seg, r, ORDER))
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0));
+                    FloatVector l1 = FLOAT_VECTOR.cast((FloatVector) INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, seg, l + rows, ORDER))
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0));
+                    FloatVector r1 = FLOAT_VECTOR.cast((FloatVector) INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, seg, r + rows, ORDER))
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0));
+                    FloatVector t0 = l0.mul(a).add(r0.mul(b));
+                    FloatVector t1 = l1.mul(a).add(r1.mul(b));
+                    FloatVector s = t0.mul(h0).add(t1.mul(h1));
+                    {
+                        // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
+                        // keeps its top half, quieted.
+                        IntVector bits = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(s).reinterpretShape(INTS, 0));
+                        IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
+                        IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
+                                .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+                        SHORT_VECTOR.cast((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
+                                .intoMemorySegment(out, to + c * 2L, ORDER);
+                    }
+                }
+                if (c == pix) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /** {@link #pixelsBf16} on short arrays. */
+    private static void pixelsBf16ShortArrays(LinearTable t, int pix, float ha, long first0, float hb, long first1,
+            MemorySegment seg, MemorySegment out, long at) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        out = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(out);
+        final int tail = pix - LANES;
+        LinearTable f = t.full();
+        final int[] x0 = f.x0;
+        final float[] w0 = f.w0;
+        final float[] w1 = f.w1;
+        final int last = t.lin() - 1;
+        final FloatVector h0 = FloatVector.broadcast(FLOATS, ha);
+        final FloatVector h1 = FloatVector.broadcast(FLOATS, hb);
+        final long rows = (first1 - first0) * 2;
+        for (int j = 0, n = t.lout(); j < n; j++) {
+            FloatVector a = FloatVector.broadcast(FLOATS, w0[j]);
+            FloatVector b = FloatVector.broadcast(FLOATS, w1[j]);
+            long left = (first0 + (long) x0[j] * pix) * 2;
+            long right = (first0 + (long) (x0[j] < last ? x0[j] + 1 : x0[j]) * pix) * 2;
+            long to = (at + (long) j * pix) * 2;
+            // Whole vectors in a counted loop, then a partial last one as the whole
+            // vector ending at the pixel's end (the same bits stored again).
+            for (int c = 0; ; c = tail) {
+                for (; c <= tail; c += LANES) {
+                    long l = left + c * 2L;
+                    long r = right + c * 2L;
+                    FloatVector l0 = FLOAT_VECTOR.cast((FloatVector) INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, seg, l, ORDER))
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0));
+                    FloatVector r0 = FLOAT_VECTOR.cast((FloatVector) INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, seg, r, ORDER))
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0));
+                    FloatVector l1 = FLOAT_VECTOR.cast((FloatVector) INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, seg, l + rows, ORDER))
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0));
+                    FloatVector r1 = FLOAT_VECTOR.cast((FloatVector) INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, seg, r + rows, ORDER))
+                        .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                        .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0));
+                    FloatVector t0 = l0.mul(a).add(r0.mul(b));
+                    FloatVector t1 = l1.mul(a).add(r1.mul(b));
+                    FloatVector s = t0.mul(h0).add(t1.mul(h1));
+                    {
+                        // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
+                        // keeps its top half, quieted.
+                        IntVector bits = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(s).reinterpretShape(INTS, 0));
+                        IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
+                        IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
+                                .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+                        SHORT_VECTOR.cast((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
+                                .intoMemorySegment(out, to + c * 2L, ORDER);
+                    }
+                }
+                if (c == pix) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /** {@link #pixelsBf16} on any memory. */
+    private static void pixelsBf16AnyMemory(LinearTable t, int pix, float ha, long first0, float hb, long first1,
             MemorySegment seg, MemorySegment out, long at) {
         final int tail = pix - LANES;
         LinearTable f = t.full();
@@ -367,18 +663,22 @@ final class CombineRows {
      */
     static void pixelsBf16Pairs(LinearTable t, int pix, float ha, long first0, float hb, long first1,
             MemorySegment seg, MemorySegment out, long at) {
-        if (OffHeap.SEGMENT.isInstance(seg) && OffHeap.SEGMENT.isInstance(out)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg) && SegmentClasses.OFF_HEAP.isInstance(out)) {
             pixelsBf16PairsOffHeap(t, pix, ha, first0, hb, first1, seg, out, at);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg) && SegmentClasses.FLOAT_ARRAY.isInstance(out)) {
+            pixelsBf16PairsFloatArrays(t, pix, ha, first0, hb, first1, seg, out, at);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg) && SegmentClasses.SHORT_ARRAY.isInstance(out)) {
+            pixelsBf16PairsShortArrays(t, pix, ha, first0, hb, first1, seg, out, at);
         } else {
-            pixelsBf16PairsOnHeap(t, pix, ha, first0, hb, first1, seg, out, at);
+            pixelsBf16PairsAnyMemory(t, pix, ha, first0, hb, first1, seg, out, at);
         }
     }
 
     /** {@link #pixelsBf16Pairs} on off-heap memory. */
     private static void pixelsBf16PairsOffHeap(LinearTable t, int pix, float ha, long first0, float hb, long first1,
             MemorySegment seg, MemorySegment out, long at) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
-        out = (MemorySegment) OffHeap.SEGMENT.cast(out);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
+        out = (MemorySegment) SegmentClasses.OFF_HEAP.cast(out);
         LinearTable f = t.full();
         final int[] x0 = f.x0;
         final float[] w0 = f.w0;
@@ -432,8 +732,124 @@ final class CombineRows {
         }
     }
 
-    /** {@link #pixelsBf16Pairs} on heap memory. */
-    private static void pixelsBf16PairsOnHeap(LinearTable t, int pix, float ha, long first0, float hb, long first1,
+    /** {@link #pixelsBf16Pairs} on float arrays. */
+    private static void pixelsBf16PairsFloatArrays(LinearTable t, int pix, float ha, long first0, float hb, long first1,
+            MemorySegment seg, MemorySegment out, long at) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        out = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(out);
+        LinearTable f = t.full();
+        final int[] x0 = f.x0;
+        final float[] w0 = f.w0;
+        final float[] w1 = f.w1;
+        final int last = t.lin() - 1;
+        final FloatVector h0 = FloatVector.broadcast(FLOATS, ha);
+        final FloatVector h1 = FloatVector.broadcast(FLOATS, hb);
+        final long rows = (first1 - first0) * 2;
+        for (int j = 0, n = t.lout(); j < n; j++) {
+            FloatVector a = FloatVector.broadcast(FLOATS, w0[j]);
+            FloatVector b = FloatVector.broadcast(FLOATS, w1[j]);
+            long left = (first0 + (long) x0[j] * pix) * 2;
+            long right = (first0 + (long) (x0[j] < last ? x0[j] + 1 : x0[j]) * pix) * 2;
+            long to = (at + (long) j * pix) * 2;
+            for (int c = 0; c < pix; c += 2 * LANES) {
+                long l = left + c * 2L;
+                long r = right + c * 2L;
+                IntVector l0 = INT_VECTOR.cast(IntVector.fromMemorySegment(INTS, seg, l, ORDER));
+                IntVector r0 = INT_VECTOR.cast(IntVector.fromMemorySegment(INTS, seg, r, ORDER));
+                IntVector l1 = INT_VECTOR.cast(IntVector.fromMemorySegment(INTS, seg, l + rows, ORDER));
+                IntVector r1 = INT_VECTOR.cast(IntVector.fromMemorySegment(INTS, seg, r + rows, ORDER));
+                // The even channels: each int's low half shifted up.
+                FloatVector fl0 = FLOAT_VECTOR.cast((FloatVector) l0.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0));
+                FloatVector fr0 = FLOAT_VECTOR.cast((FloatVector) r0.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0));
+                FloatVector fl1 = FLOAT_VECTOR.cast((FloatVector) l1.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0));
+                FloatVector fr1 = FLOAT_VECTOR.cast((FloatVector) r1.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0));
+                FloatVector t0 = fl0.mul(a).add(fr0.mul(b));
+                FloatVector t1 = fl1.mul(a).add(fr1.mul(b));
+                IntVector even = INT_VECTOR.cast((IntVector) t0.mul(h0).add(t1.mul(h1)).reinterpretShape(INTS, 0));
+                // The odd channels: each int's high half, the low half cleared.
+                fl0 = FLOAT_VECTOR.cast((FloatVector) l0.and(0xffff0000).reinterpretShape(FLOATS, 0));
+                fr0 = FLOAT_VECTOR.cast((FloatVector) r0.and(0xffff0000).reinterpretShape(FLOATS, 0));
+                fl1 = FLOAT_VECTOR.cast((FloatVector) l1.and(0xffff0000).reinterpretShape(FLOATS, 0));
+                fr1 = FLOAT_VECTOR.cast((FloatVector) r1.and(0xffff0000).reinterpretShape(FLOATS, 0));
+                t0 = fl0.mul(a).add(fr0.mul(b));
+                t1 = fl1.mul(a).add(fr1.mul(b));
+                IntVector odd = INT_VECTOR.cast((IntVector) t0.mul(h0).add(t1.mul(h1)).reinterpretShape(INTS, 0));
+                // ElementCodec.floatToBf16 in each int's high half: add 0x7fff plus the lowest
+                // kept bit; a NaN keeps its top half, quieted.
+                IntVector evenHalf = even.add(0x7fff)
+                        .add(even.lanewise(VectorOperators.LSHR, 16).and(1))
+                        .blend(even.or(0x00400000),
+                                even.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+                IntVector oddHalf = odd.add(0x7fff)
+                        .add(odd.lanewise(VectorOperators.LSHR, 16).and(1))
+                        .blend(odd.or(0x00400000),
+                                odd.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+                oddHalf.and(0xffff0000).or(evenHalf.lanewise(VectorOperators.LSHR, 16))
+                        .intoMemorySegment(out, to + c * 2L, ORDER);
+            }
+        }
+    }
+
+    /** {@link #pixelsBf16Pairs} on short arrays. */
+    private static void pixelsBf16PairsShortArrays(LinearTable t, int pix, float ha, long first0, float hb, long first1,
+            MemorySegment seg, MemorySegment out, long at) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        out = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(out);
+        LinearTable f = t.full();
+        final int[] x0 = f.x0;
+        final float[] w0 = f.w0;
+        final float[] w1 = f.w1;
+        final int last = t.lin() - 1;
+        final FloatVector h0 = FloatVector.broadcast(FLOATS, ha);
+        final FloatVector h1 = FloatVector.broadcast(FLOATS, hb);
+        final long rows = (first1 - first0) * 2;
+        for (int j = 0, n = t.lout(); j < n; j++) {
+            FloatVector a = FloatVector.broadcast(FLOATS, w0[j]);
+            FloatVector b = FloatVector.broadcast(FLOATS, w1[j]);
+            long left = (first0 + (long) x0[j] * pix) * 2;
+            long right = (first0 + (long) (x0[j] < last ? x0[j] + 1 : x0[j]) * pix) * 2;
+            long to = (at + (long) j * pix) * 2;
+            for (int c = 0; c < pix; c += 2 * LANES) {
+                long l = left + c * 2L;
+                long r = right + c * 2L;
+                IntVector l0 = INT_VECTOR.cast(IntVector.fromMemorySegment(INTS, seg, l, ORDER));
+                IntVector r0 = INT_VECTOR.cast(IntVector.fromMemorySegment(INTS, seg, r, ORDER));
+                IntVector l1 = INT_VECTOR.cast(IntVector.fromMemorySegment(INTS, seg, l + rows, ORDER));
+                IntVector r1 = INT_VECTOR.cast(IntVector.fromMemorySegment(INTS, seg, r + rows, ORDER));
+                // The even channels: each int's low half shifted up.
+                FloatVector fl0 = FLOAT_VECTOR.cast((FloatVector) l0.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0));
+                FloatVector fr0 = FLOAT_VECTOR.cast((FloatVector) r0.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0));
+                FloatVector fl1 = FLOAT_VECTOR.cast((FloatVector) l1.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0));
+                FloatVector fr1 = FLOAT_VECTOR.cast((FloatVector) r1.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0));
+                FloatVector t0 = fl0.mul(a).add(fr0.mul(b));
+                FloatVector t1 = fl1.mul(a).add(fr1.mul(b));
+                IntVector even = INT_VECTOR.cast((IntVector) t0.mul(h0).add(t1.mul(h1)).reinterpretShape(INTS, 0));
+                // The odd channels: each int's high half, the low half cleared.
+                fl0 = FLOAT_VECTOR.cast((FloatVector) l0.and(0xffff0000).reinterpretShape(FLOATS, 0));
+                fr0 = FLOAT_VECTOR.cast((FloatVector) r0.and(0xffff0000).reinterpretShape(FLOATS, 0));
+                fl1 = FLOAT_VECTOR.cast((FloatVector) l1.and(0xffff0000).reinterpretShape(FLOATS, 0));
+                fr1 = FLOAT_VECTOR.cast((FloatVector) r1.and(0xffff0000).reinterpretShape(FLOATS, 0));
+                t0 = fl0.mul(a).add(fr0.mul(b));
+                t1 = fl1.mul(a).add(fr1.mul(b));
+                IntVector odd = INT_VECTOR.cast((IntVector) t0.mul(h0).add(t1.mul(h1)).reinterpretShape(INTS, 0));
+                // ElementCodec.floatToBf16 in each int's high half: add 0x7fff plus the lowest
+                // kept bit; a NaN keeps its top half, quieted.
+                IntVector evenHalf = even.add(0x7fff)
+                        .add(even.lanewise(VectorOperators.LSHR, 16).and(1))
+                        .blend(even.or(0x00400000),
+                                even.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+                IntVector oddHalf = odd.add(0x7fff)
+                        .add(odd.lanewise(VectorOperators.LSHR, 16).and(1))
+                        .blend(odd.or(0x00400000),
+                                odd.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+                oddHalf.and(0xffff0000).or(evenHalf.lanewise(VectorOperators.LSHR, 16))
+                        .intoMemorySegment(out, to + c * 2L, ORDER);
+            }
+        }
+    }
+
+    /** {@link #pixelsBf16Pairs} on any memory. */
+    private static void pixelsBf16PairsAnyMemory(LinearTable t, int pix, float ha, long first0, float hb, long first1,
             MemorySegment seg, MemorySegment out, long at) {
         LinearTable f = t.full();
         final int[] x0 = f.x0;

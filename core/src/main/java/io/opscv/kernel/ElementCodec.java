@@ -19,16 +19,20 @@ public final class ElementCodec {
 
     /** Reads {@code count} elements starting at element index {@code first}, {@code stride} apart, into {@code dst[dstOff..]}. */
     public static void decode(MemorySegment seg, DataType type, long first, long stride, int count, float[] dst, int dstOff) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             decodeOffHeap(seg, type, first, stride, count, dst, dstOff);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            decodeFloatArrays(seg, type, first, stride, count, dst, dstOff);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            decodeShortArrays(seg, type, first, stride, count, dst, dstOff);
         } else {
-            decodeOnHeap(seg, type, first, stride, count, dst, dstOff);
+            decodeAnyMemory(seg, type, first, stride, count, dst, dstOff);
         }
     }
 
     /** {@link #decode} on off-heap memory. */
     private static void decodeOffHeap(MemorySegment seg, DataType type, long first, long stride, int count, float[] dst, int dstOff) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         if (stride == 1) {
             // Small loops of their own, so that the JIT inlines and vectorizes them (vcvtph2ps for FP16).
             switch (type) {
@@ -42,8 +46,40 @@ public final class ElementCodec {
         decode(seg, type, first, stride, count, dst, dstOff, 1);
     }
 
-    /** {@link #decode} on heap memory. */
-    private static void decodeOnHeap(MemorySegment seg, DataType type, long first, long stride, int count, float[] dst, int dstOff) {
+    /** {@link #decode} on float arrays. */
+    private static void decodeFloatArrays(MemorySegment seg, DataType type, long first, long stride, int count, float[] dst, int dstOff) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        if (stride == 1) {
+            // Small loops of their own, so that the JIT inlines and vectorizes them (vcvtph2ps for FP16).
+            switch (type) {
+                case FLOAT -> MemorySegment.copy(seg, F32, first * 4, dst, dstOff, count);
+                case FLOAT16 -> decodeHalfs(seg, first, count, dst, dstOff);
+                case BF16 -> decodeBf16s(seg, first, count, dst, dstOff);
+                default -> throw new IllegalArgumentException("no float codec for " + type);
+            }
+            return;
+        }
+        decode(seg, type, first, stride, count, dst, dstOff, 1);
+    }
+
+    /** {@link #decode} on short arrays. */
+    private static void decodeShortArrays(MemorySegment seg, DataType type, long first, long stride, int count, float[] dst, int dstOff) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        if (stride == 1) {
+            // Small loops of their own, so that the JIT inlines and vectorizes them (vcvtph2ps for FP16).
+            switch (type) {
+                case FLOAT -> MemorySegment.copy(seg, F32, first * 4, dst, dstOff, count);
+                case FLOAT16 -> decodeHalfs(seg, first, count, dst, dstOff);
+                case BF16 -> decodeBf16s(seg, first, count, dst, dstOff);
+                default -> throw new IllegalArgumentException("no float codec for " + type);
+            }
+            return;
+        }
+        decode(seg, type, first, stride, count, dst, dstOff, 1);
+    }
+
+    /** {@link #decode} on any memory. */
+    private static void decodeAnyMemory(MemorySegment seg, DataType type, long first, long stride, int count, float[] dst, int dstOff) {
         if (stride == 1) {
             // Small loops of their own, so that the JIT inlines and vectorizes them (vcvtph2ps for FP16).
             switch (type) {
@@ -58,46 +94,86 @@ public final class ElementCodec {
     }
 
     private static void decodeHalfs(MemorySegment seg, long first, int count, float[] dst, int dstOff) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             decodeHalfsOffHeap(seg, first, count, dst, dstOff);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            decodeHalfsFloatArrays(seg, first, count, dst, dstOff);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            decodeHalfsShortArrays(seg, first, count, dst, dstOff);
         } else {
-            decodeHalfsOnHeap(seg, first, count, dst, dstOff);
+            decodeHalfsAnyMemory(seg, first, count, dst, dstOff);
         }
     }
 
     /** {@link #decodeHalfs} on off-heap memory. */
     private static void decodeHalfsOffHeap(MemorySegment seg, long first, int count, float[] dst, int dstOff) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         for (int k = 0; k < count; k++) {
             dst[dstOff + k] = Float.float16ToFloat(seg.get(U16, (first + k) * 2));
         }
     }
 
-    /** {@link #decodeHalfs} on heap memory. */
-    private static void decodeHalfsOnHeap(MemorySegment seg, long first, int count, float[] dst, int dstOff) {
+    /** {@link #decodeHalfs} on float arrays. */
+    private static void decodeHalfsFloatArrays(MemorySegment seg, long first, int count, float[] dst, int dstOff) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        for (int k = 0; k < count; k++) {
+            dst[dstOff + k] = Float.float16ToFloat(seg.get(U16, (first + k) * 2));
+        }
+    }
+
+    /** {@link #decodeHalfs} on short arrays. */
+    private static void decodeHalfsShortArrays(MemorySegment seg, long first, int count, float[] dst, int dstOff) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        for (int k = 0; k < count; k++) {
+            dst[dstOff + k] = Float.float16ToFloat(seg.get(U16, (first + k) * 2));
+        }
+    }
+
+    /** {@link #decodeHalfs} on any memory. */
+    private static void decodeHalfsAnyMemory(MemorySegment seg, long first, int count, float[] dst, int dstOff) {
         for (int k = 0; k < count; k++) {
             dst[dstOff + k] = Float.float16ToFloat(seg.get(U16, (first + k) * 2));
         }
     }
 
     private static void decodeBf16s(MemorySegment seg, long first, int count, float[] dst, int dstOff) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             decodeBf16sOffHeap(seg, first, count, dst, dstOff);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            decodeBf16sFloatArrays(seg, first, count, dst, dstOff);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            decodeBf16sShortArrays(seg, first, count, dst, dstOff);
         } else {
-            decodeBf16sOnHeap(seg, first, count, dst, dstOff);
+            decodeBf16sAnyMemory(seg, first, count, dst, dstOff);
         }
     }
 
     /** {@link #decodeBf16s} on off-heap memory. */
     private static void decodeBf16sOffHeap(MemorySegment seg, long first, int count, float[] dst, int dstOff) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         for (int k = 0; k < count; k++) {
             dst[dstOff + k] = bf16ToFloat(seg.get(U16, (first + k) * 2));
         }
     }
 
-    /** {@link #decodeBf16s} on heap memory. */
-    private static void decodeBf16sOnHeap(MemorySegment seg, long first, int count, float[] dst, int dstOff) {
+    /** {@link #decodeBf16s} on float arrays. */
+    private static void decodeBf16sFloatArrays(MemorySegment seg, long first, int count, float[] dst, int dstOff) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        for (int k = 0; k < count; k++) {
+            dst[dstOff + k] = bf16ToFloat(seg.get(U16, (first + k) * 2));
+        }
+    }
+
+    /** {@link #decodeBf16s} on short arrays. */
+    private static void decodeBf16sShortArrays(MemorySegment seg, long first, int count, float[] dst, int dstOff) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        for (int k = 0; k < count; k++) {
+            dst[dstOff + k] = bf16ToFloat(seg.get(U16, (first + k) * 2));
+        }
+    }
+
+    /** {@link #decodeBf16s} on any memory. */
+    private static void decodeBf16sAnyMemory(MemorySegment seg, long first, int count, float[] dst, int dstOff) {
         for (int k = 0; k < count; k++) {
             dst[dstOff + k] = bf16ToFloat(seg.get(U16, (first + k) * 2));
         }
@@ -105,16 +181,20 @@ public final class ElementCodec {
 
     /** Writes {@code src[srcOff..srcOff+count)} to {@code count} elements starting at {@code first}, {@code stride} apart. */
     public static void encode(float[] src, int srcOff, int count, MemorySegment seg, DataType type, long first, long stride) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             encodeOffHeap(src, srcOff, count, seg, type, first, stride);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            encodeFloatArrays(src, srcOff, count, seg, type, first, stride);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            encodeShortArrays(src, srcOff, count, seg, type, first, stride);
         } else {
-            encodeOnHeap(src, srcOff, count, seg, type, first, stride);
+            encodeAnyMemory(src, srcOff, count, seg, type, first, stride);
         }
     }
 
     /** {@link #encode} on off-heap memory. */
     private static void encodeOffHeap(float[] src, int srcOff, int count, MemorySegment seg, DataType type, long first, long stride) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         if (stride == 1) {
             switch (type) {
                 case FLOAT -> MemorySegment.copy(src, srcOff, seg, F32, first * 4, count);
@@ -127,8 +207,38 @@ public final class ElementCodec {
         encode(src, srcOff, 1, count, seg, type, first, stride);
     }
 
-    /** {@link #encode} on heap memory. */
-    private static void encodeOnHeap(float[] src, int srcOff, int count, MemorySegment seg, DataType type, long first, long stride) {
+    /** {@link #encode} on float arrays. */
+    private static void encodeFloatArrays(float[] src, int srcOff, int count, MemorySegment seg, DataType type, long first, long stride) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        if (stride == 1) {
+            switch (type) {
+                case FLOAT -> MemorySegment.copy(src, srcOff, seg, F32, first * 4, count);
+                case FLOAT16 -> encodeHalfs(src, srcOff, count, seg, first);
+                case BF16 -> encodeBf16s(src, srcOff, count, seg, first);
+                default -> throw new IllegalArgumentException("no float codec for " + type);
+            }
+            return;
+        }
+        encode(src, srcOff, 1, count, seg, type, first, stride);
+    }
+
+    /** {@link #encode} on short arrays. */
+    private static void encodeShortArrays(float[] src, int srcOff, int count, MemorySegment seg, DataType type, long first, long stride) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        if (stride == 1) {
+            switch (type) {
+                case FLOAT -> MemorySegment.copy(src, srcOff, seg, F32, first * 4, count);
+                case FLOAT16 -> encodeHalfs(src, srcOff, count, seg, first);
+                case BF16 -> encodeBf16s(src, srcOff, count, seg, first);
+                default -> throw new IllegalArgumentException("no float codec for " + type);
+            }
+            return;
+        }
+        encode(src, srcOff, 1, count, seg, type, first, stride);
+    }
+
+    /** {@link #encode} on any memory. */
+    private static void encodeAnyMemory(float[] src, int srcOff, int count, MemorySegment seg, DataType type, long first, long stride) {
         if (stride == 1) {
             switch (type) {
                 case FLOAT -> MemorySegment.copy(src, srcOff, seg, F32, first * 4, count);
@@ -144,17 +254,21 @@ public final class ElementCodec {
     /** {@code src[srcOff]}, {@code src[srcOff + srcStride]}, ... to {@code count} elements {@code stride} apart. */
     private static void encode(float[] src, int srcOff, int srcStride, int count, MemorySegment seg, DataType type,
                                long first, long stride) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             encodeOffHeap(src, srcOff, srcStride, count, seg, type, first, stride);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            encodeFloatArrays(src, srcOff, srcStride, count, seg, type, first, stride);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            encodeShortArrays(src, srcOff, srcStride, count, seg, type, first, stride);
         } else {
-            encodeOnHeap(src, srcOff, srcStride, count, seg, type, first, stride);
+            encodeAnyMemory(src, srcOff, srcStride, count, seg, type, first, stride);
         }
     }
 
     /** {@link #encode} on off-heap memory. */
     private static void encodeOffHeap(float[] src, int srcOff, int srcStride, int count, MemorySegment seg, DataType type,
                                long first, long stride) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         switch (type) {
             case FLOAT -> {
                 for (int k = 0; k < count; k++) {
@@ -175,8 +289,56 @@ public final class ElementCodec {
         }
     }
 
-    /** {@link #encode} on heap memory. */
-    private static void encodeOnHeap(float[] src, int srcOff, int srcStride, int count, MemorySegment seg, DataType type,
+    /** {@link #encode} on float arrays. */
+    private static void encodeFloatArrays(float[] src, int srcOff, int srcStride, int count, MemorySegment seg, DataType type,
+                               long first, long stride) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        switch (type) {
+            case FLOAT -> {
+                for (int k = 0; k < count; k++) {
+                    seg.set(F32, (first + k * stride) * 4, src[srcOff + k * srcStride]);
+                }
+            }
+            case FLOAT16 -> {
+                for (int k = 0; k < count; k++) {
+                    seg.set(U16, (first + k * stride) * 2, Float.floatToFloat16(src[srcOff + k * srcStride]));
+                }
+            }
+            case BF16 -> {
+                for (int k = 0; k < count; k++) {
+                    seg.set(U16, (first + k * stride) * 2, floatToBf16(src[srcOff + k * srcStride]));
+                }
+            }
+            default -> throw new IllegalArgumentException("no float codec for " + type);
+        }
+    }
+
+    /** {@link #encode} on short arrays. */
+    private static void encodeShortArrays(float[] src, int srcOff, int srcStride, int count, MemorySegment seg, DataType type,
+                               long first, long stride) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        switch (type) {
+            case FLOAT -> {
+                for (int k = 0; k < count; k++) {
+                    seg.set(F32, (first + k * stride) * 4, src[srcOff + k * srcStride]);
+                }
+            }
+            case FLOAT16 -> {
+                for (int k = 0; k < count; k++) {
+                    seg.set(U16, (first + k * stride) * 2, Float.floatToFloat16(src[srcOff + k * srcStride]));
+                }
+            }
+            case BF16 -> {
+                for (int k = 0; k < count; k++) {
+                    seg.set(U16, (first + k * stride) * 2, floatToBf16(src[srcOff + k * srcStride]));
+                }
+            }
+            default -> throw new IllegalArgumentException("no float codec for " + type);
+        }
+    }
+
+    /** {@link #encode} on any memory. */
+    private static void encodeAnyMemory(float[] src, int srcOff, int srcStride, int count, MemorySegment seg, DataType type,
                                long first, long stride) {
         switch (type) {
             case FLOAT -> {
@@ -199,46 +361,86 @@ public final class ElementCodec {
     }
 
     private static void encodeHalfs(float[] src, int srcOff, int count, MemorySegment seg, long first) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             encodeHalfsOffHeap(src, srcOff, count, seg, first);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            encodeHalfsFloatArrays(src, srcOff, count, seg, first);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            encodeHalfsShortArrays(src, srcOff, count, seg, first);
         } else {
-            encodeHalfsOnHeap(src, srcOff, count, seg, first);
+            encodeHalfsAnyMemory(src, srcOff, count, seg, first);
         }
     }
 
     /** {@link #encodeHalfs} on off-heap memory. */
     private static void encodeHalfsOffHeap(float[] src, int srcOff, int count, MemorySegment seg, long first) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         for (int k = 0; k < count; k++) {
             seg.set(U16, (first + k) * 2, Float.floatToFloat16(src[srcOff + k]));
         }
     }
 
-    /** {@link #encodeHalfs} on heap memory. */
-    private static void encodeHalfsOnHeap(float[] src, int srcOff, int count, MemorySegment seg, long first) {
+    /** {@link #encodeHalfs} on float arrays. */
+    private static void encodeHalfsFloatArrays(float[] src, int srcOff, int count, MemorySegment seg, long first) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        for (int k = 0; k < count; k++) {
+            seg.set(U16, (first + k) * 2, Float.floatToFloat16(src[srcOff + k]));
+        }
+    }
+
+    /** {@link #encodeHalfs} on short arrays. */
+    private static void encodeHalfsShortArrays(float[] src, int srcOff, int count, MemorySegment seg, long first) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        for (int k = 0; k < count; k++) {
+            seg.set(U16, (first + k) * 2, Float.floatToFloat16(src[srcOff + k]));
+        }
+    }
+
+    /** {@link #encodeHalfs} on any memory. */
+    private static void encodeHalfsAnyMemory(float[] src, int srcOff, int count, MemorySegment seg, long first) {
         for (int k = 0; k < count; k++) {
             seg.set(U16, (first + k) * 2, Float.floatToFloat16(src[srcOff + k]));
         }
     }
 
     private static void encodeBf16s(float[] src, int srcOff, int count, MemorySegment seg, long first) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             encodeBf16sOffHeap(src, srcOff, count, seg, first);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            encodeBf16sFloatArrays(src, srcOff, count, seg, first);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            encodeBf16sShortArrays(src, srcOff, count, seg, first);
         } else {
-            encodeBf16sOnHeap(src, srcOff, count, seg, first);
+            encodeBf16sAnyMemory(src, srcOff, count, seg, first);
         }
     }
 
     /** {@link #encodeBf16s} on off-heap memory. */
     private static void encodeBf16sOffHeap(float[] src, int srcOff, int count, MemorySegment seg, long first) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         for (int k = 0; k < count; k++) {
             seg.set(U16, (first + k) * 2, floatToBf16(src[srcOff + k]));
         }
     }
 
-    /** {@link #encodeBf16s} on heap memory. */
-    private static void encodeBf16sOnHeap(float[] src, int srcOff, int count, MemorySegment seg, long first) {
+    /** {@link #encodeBf16s} on float arrays. */
+    private static void encodeBf16sFloatArrays(float[] src, int srcOff, int count, MemorySegment seg, long first) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        for (int k = 0; k < count; k++) {
+            seg.set(U16, (first + k) * 2, floatToBf16(src[srcOff + k]));
+        }
+    }
+
+    /** {@link #encodeBf16s} on short arrays. */
+    private static void encodeBf16sShortArrays(float[] src, int srcOff, int count, MemorySegment seg, long first) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        for (int k = 0; k < count; k++) {
+            seg.set(U16, (first + k) * 2, floatToBf16(src[srcOff + k]));
+        }
+    }
+
+    /** {@link #encodeBf16s} on any memory. */
+    private static void encodeBf16sAnyMemory(float[] src, int srcOff, int count, MemorySegment seg, long first) {
         for (int k = 0; k < count; k++) {
             seg.set(U16, (first + k) * 2, floatToBf16(src[srcOff + k]));
         }
@@ -253,17 +455,21 @@ public final class ElementCodec {
      */
     public static void decodeRows(MemorySegment seg, DataType type, long first, long stride, long rowStride, int rows,
                                   int count, float[] dst, int dstOff, int dstRowStride) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             decodeRowsOffHeap(seg, type, first, stride, rowStride, rows, count, dst, dstOff, dstRowStride);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            decodeRowsFloatArrays(seg, type, first, stride, rowStride, rows, count, dst, dstOff, dstRowStride);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            decodeRowsShortArrays(seg, type, first, stride, rowStride, rows, count, dst, dstOff, dstRowStride);
         } else {
-            decodeRowsOnHeap(seg, type, first, stride, rowStride, rows, count, dst, dstOff, dstRowStride);
+            decodeRowsAnyMemory(seg, type, first, stride, rowStride, rows, count, dst, dstOff, dstRowStride);
         }
     }
 
     /** {@link #decodeRows} on off-heap memory. */
     private static void decodeRowsOffHeap(MemorySegment seg, DataType type, long first, long stride, long rowStride, int rows,
                                   int count, float[] dst, int dstOff, int dstRowStride) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         if (rows == 1 || stride == 1 || Math.abs(stride) <= Math.abs(rowStride)) {
             if (stride == 1 && rowStride == count && dstRowStride == count) {
                 decode(seg, type, first, 1, rows * count, dst, dstOff);
@@ -279,8 +485,46 @@ public final class ElementCodec {
         }
     }
 
-    /** {@link #decodeRows} on heap memory. */
-    private static void decodeRowsOnHeap(MemorySegment seg, DataType type, long first, long stride, long rowStride, int rows,
+    /** {@link #decodeRows} on float arrays. */
+    private static void decodeRowsFloatArrays(MemorySegment seg, DataType type, long first, long stride, long rowStride, int rows,
+                                  int count, float[] dst, int dstOff, int dstRowStride) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        if (rows == 1 || stride == 1 || Math.abs(stride) <= Math.abs(rowStride)) {
+            if (stride == 1 && rowStride == count && dstRowStride == count) {
+                decode(seg, type, first, 1, rows * count, dst, dstOff);
+                return;
+            }
+            for (int r = 0; r < rows; r++) {
+                decode(seg, type, first + r * rowStride, stride, count, dst, dstOff + r * dstRowStride);
+            }
+            return;
+        }
+        for (int k = 0; k < count; k++) {
+            decode(seg, type, first + k * stride, rowStride, rows, dst, dstOff + k, dstRowStride);
+        }
+    }
+
+    /** {@link #decodeRows} on short arrays. */
+    private static void decodeRowsShortArrays(MemorySegment seg, DataType type, long first, long stride, long rowStride, int rows,
+                                  int count, float[] dst, int dstOff, int dstRowStride) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        if (rows == 1 || stride == 1 || Math.abs(stride) <= Math.abs(rowStride)) {
+            if (stride == 1 && rowStride == count && dstRowStride == count) {
+                decode(seg, type, first, 1, rows * count, dst, dstOff);
+                return;
+            }
+            for (int r = 0; r < rows; r++) {
+                decode(seg, type, first + r * rowStride, stride, count, dst, dstOff + r * dstRowStride);
+            }
+            return;
+        }
+        for (int k = 0; k < count; k++) {
+            decode(seg, type, first + k * stride, rowStride, rows, dst, dstOff + k, dstRowStride);
+        }
+    }
+
+    /** {@link #decodeRows} on any memory. */
+    private static void decodeRowsAnyMemory(MemorySegment seg, DataType type, long first, long stride, long rowStride, int rows,
                                   int count, float[] dst, int dstOff, int dstRowStride) {
         if (rows == 1 || stride == 1 || Math.abs(stride) <= Math.abs(rowStride)) {
             if (stride == 1 && rowStride == count && dstRowStride == count) {
@@ -300,17 +544,21 @@ public final class ElementCodec {
     /** {@code count} elements {@code stride} apart into {@code dst[dstOff]}, {@code dst[dstOff + dstStride]}, ... */
     private static void decode(MemorySegment seg, DataType type, long first, long stride, int count, float[] dst,
                                int dstOff, int dstStride) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             decodeOffHeap(seg, type, first, stride, count, dst, dstOff, dstStride);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            decodeFloatArrays(seg, type, first, stride, count, dst, dstOff, dstStride);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            decodeShortArrays(seg, type, first, stride, count, dst, dstOff, dstStride);
         } else {
-            decodeOnHeap(seg, type, first, stride, count, dst, dstOff, dstStride);
+            decodeAnyMemory(seg, type, first, stride, count, dst, dstOff, dstStride);
         }
     }
 
     /** {@link #decode} on off-heap memory. */
     private static void decodeOffHeap(MemorySegment seg, DataType type, long first, long stride, int count, float[] dst,
                                int dstOff, int dstStride) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         switch (type) {
             case FLOAT -> {
                 for (int k = 0; k < count; k++) {
@@ -331,8 +579,56 @@ public final class ElementCodec {
         }
     }
 
-    /** {@link #decode} on heap memory. */
-    private static void decodeOnHeap(MemorySegment seg, DataType type, long first, long stride, int count, float[] dst,
+    /** {@link #decode} on float arrays. */
+    private static void decodeFloatArrays(MemorySegment seg, DataType type, long first, long stride, int count, float[] dst,
+                               int dstOff, int dstStride) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        switch (type) {
+            case FLOAT -> {
+                for (int k = 0; k < count; k++) {
+                    dst[dstOff + k * dstStride] = seg.get(F32, (first + k * stride) * 4);
+                }
+            }
+            case FLOAT16 -> {
+                for (int k = 0; k < count; k++) {
+                    dst[dstOff + k * dstStride] = Float.float16ToFloat(seg.get(U16, (first + k * stride) * 2));
+                }
+            }
+            case BF16 -> {
+                for (int k = 0; k < count; k++) {
+                    dst[dstOff + k * dstStride] = bf16ToFloat(seg.get(U16, (first + k * stride) * 2));
+                }
+            }
+            default -> throw new IllegalArgumentException("no float codec for " + type);
+        }
+    }
+
+    /** {@link #decode} on short arrays. */
+    private static void decodeShortArrays(MemorySegment seg, DataType type, long first, long stride, int count, float[] dst,
+                               int dstOff, int dstStride) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        switch (type) {
+            case FLOAT -> {
+                for (int k = 0; k < count; k++) {
+                    dst[dstOff + k * dstStride] = seg.get(F32, (first + k * stride) * 4);
+                }
+            }
+            case FLOAT16 -> {
+                for (int k = 0; k < count; k++) {
+                    dst[dstOff + k * dstStride] = Float.float16ToFloat(seg.get(U16, (first + k * stride) * 2));
+                }
+            }
+            case BF16 -> {
+                for (int k = 0; k < count; k++) {
+                    dst[dstOff + k * dstStride] = bf16ToFloat(seg.get(U16, (first + k * stride) * 2));
+                }
+            }
+            default -> throw new IllegalArgumentException("no float codec for " + type);
+        }
+    }
+
+    /** {@link #decode} on any memory. */
+    private static void decodeAnyMemory(MemorySegment seg, DataType type, long first, long stride, int count, float[] dst,
                                int dstOff, int dstStride) {
         switch (type) {
             case FLOAT -> {
@@ -364,17 +660,21 @@ public final class ElementCodec {
      */
     static void decodeShortRows(MemorySegment seg, DataType type, long[] start, long rowStep, int rows, long from,
                                 long stride, int count, float[] lanes, int n) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             decodeShortRowsOffHeap(seg, type, start, rowStep, rows, from, stride, count, lanes, n);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            decodeShortRowsFloatArrays(seg, type, start, rowStep, rows, from, stride, count, lanes, n);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            decodeShortRowsShortArrays(seg, type, start, rowStep, rows, from, stride, count, lanes, n);
         } else {
-            decodeShortRowsOnHeap(seg, type, start, rowStep, rows, from, stride, count, lanes, n);
+            decodeShortRowsAnyMemory(seg, type, start, rowStep, rows, from, stride, count, lanes, n);
         }
     }
 
     /** {@link #decodeShortRows} on off-heap memory. */
     private static void decodeShortRowsOffHeap(MemorySegment seg, DataType type, long[] start, long rowStep, int rows, long from,
                                 long stride, int count, float[] lanes, int n) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         if (rowStep != 0 && rows >= 4 * count) {
             for (int k = 0; k < count; k++) {
                 decode(seg, type, start[0] + (from + k) * stride, rowStep, rows, lanes, k * n, 1);
@@ -386,8 +686,38 @@ public final class ElementCodec {
         }
     }
 
-    /** {@link #decodeShortRows} on heap memory. */
-    private static void decodeShortRowsOnHeap(MemorySegment seg, DataType type, long[] start, long rowStep, int rows, long from,
+    /** {@link #decodeShortRows} on float arrays. */
+    private static void decodeShortRowsFloatArrays(MemorySegment seg, DataType type, long[] start, long rowStep, int rows, long from,
+                                long stride, int count, float[] lanes, int n) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        if (rowStep != 0 && rows >= 4 * count) {
+            for (int k = 0; k < count; k++) {
+                decode(seg, type, start[0] + (from + k) * stride, rowStep, rows, lanes, k * n, 1);
+            }
+            return;
+        }
+        for (int l = 0; l < rows; l++) {
+            decode(seg, type, start[l] + from * stride, stride, count, lanes, l, n);
+        }
+    }
+
+    /** {@link #decodeShortRows} on short arrays. */
+    private static void decodeShortRowsShortArrays(MemorySegment seg, DataType type, long[] start, long rowStep, int rows, long from,
+                                long stride, int count, float[] lanes, int n) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        if (rowStep != 0 && rows >= 4 * count) {
+            for (int k = 0; k < count; k++) {
+                decode(seg, type, start[0] + (from + k) * stride, rowStep, rows, lanes, k * n, 1);
+            }
+            return;
+        }
+        for (int l = 0; l < rows; l++) {
+            decode(seg, type, start[l] + from * stride, stride, count, lanes, l, n);
+        }
+    }
+
+    /** {@link #decodeShortRows} on any memory. */
+    private static void decodeShortRowsAnyMemory(MemorySegment seg, DataType type, long[] start, long rowStep, int rows, long from,
                                 long stride, int count, float[] lanes, int n) {
         if (rowStep != 0 && rows >= 4 * count) {
             for (int k = 0; k < count; k++) {
@@ -403,17 +733,21 @@ public final class ElementCodec {
     /** The inverse of {@link #decodeShortRows}: lane-major sums to the rows' elements, rounded once. */
     static void encodeShortRows(float[] lanes, int n, int rows, int count, MemorySegment seg, DataType type,
                                 long[] start, long rowStep, long from, long stride) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             encodeShortRowsOffHeap(lanes, n, rows, count, seg, type, start, rowStep, from, stride);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            encodeShortRowsFloatArrays(lanes, n, rows, count, seg, type, start, rowStep, from, stride);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            encodeShortRowsShortArrays(lanes, n, rows, count, seg, type, start, rowStep, from, stride);
         } else {
-            encodeShortRowsOnHeap(lanes, n, rows, count, seg, type, start, rowStep, from, stride);
+            encodeShortRowsAnyMemory(lanes, n, rows, count, seg, type, start, rowStep, from, stride);
         }
     }
 
     /** {@link #encodeShortRows} on off-heap memory. */
     private static void encodeShortRowsOffHeap(float[] lanes, int n, int rows, int count, MemorySegment seg, DataType type,
                                 long[] start, long rowStep, long from, long stride) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         if (rowStep != 0 && rows >= 4 * count) {
             for (int k = 0; k < count; k++) {
                 encode(lanes, k * n, 1, rows, seg, type, start[0] + (from + k) * stride, rowStep);
@@ -425,8 +759,38 @@ public final class ElementCodec {
         }
     }
 
-    /** {@link #encodeShortRows} on heap memory. */
-    private static void encodeShortRowsOnHeap(float[] lanes, int n, int rows, int count, MemorySegment seg, DataType type,
+    /** {@link #encodeShortRows} on float arrays. */
+    private static void encodeShortRowsFloatArrays(float[] lanes, int n, int rows, int count, MemorySegment seg, DataType type,
+                                long[] start, long rowStep, long from, long stride) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        if (rowStep != 0 && rows >= 4 * count) {
+            for (int k = 0; k < count; k++) {
+                encode(lanes, k * n, 1, rows, seg, type, start[0] + (from + k) * stride, rowStep);
+            }
+            return;
+        }
+        for (int l = 0; l < rows; l++) {
+            encode(lanes, l, n, count, seg, type, start[l] + from * stride, stride);
+        }
+    }
+
+    /** {@link #encodeShortRows} on short arrays. */
+    private static void encodeShortRowsShortArrays(float[] lanes, int n, int rows, int count, MemorySegment seg, DataType type,
+                                long[] start, long rowStep, long from, long stride) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        if (rowStep != 0 && rows >= 4 * count) {
+            for (int k = 0; k < count; k++) {
+                encode(lanes, k * n, 1, rows, seg, type, start[0] + (from + k) * stride, rowStep);
+            }
+            return;
+        }
+        for (int l = 0; l < rows; l++) {
+            encode(lanes, l, n, count, seg, type, start[l] + from * stride, stride);
+        }
+    }
+
+    /** {@link #encodeShortRows} on any memory. */
+    private static void encodeShortRowsAnyMemory(float[] lanes, int n, int rows, int count, MemorySegment seg, DataType type,
                                 long[] start, long rowStep, long from, long stride) {
         if (rowStep != 0 && rows >= 4 * count) {
             for (int k = 0; k < count; k++) {
@@ -441,15 +805,21 @@ public final class ElementCodec {
 
     /** The element at index {@code index} (in elements), widened exactly. */
     static float get(MemorySegment seg, DataType type, long index) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             return getOffHeap(seg, type, index);
         }
-        return getOnHeap(seg, type, index);
+        if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            return getFloatArrays(seg, type, index);
+        }
+        if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            return getShortArrays(seg, type, index);
+        }
+        return getAnyMemory(seg, type, index);
     }
 
     /** {@link #get} on off-heap memory. */
     private static float getOffHeap(MemorySegment seg, DataType type, long index) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         return switch (type) {
             case FLOAT -> seg.get(F32, index * 4);
             case FLOAT16 -> Float.float16ToFloat(seg.get(U16, index * 2));
@@ -458,8 +828,30 @@ public final class ElementCodec {
         };
     }
 
-    /** {@link #get} on heap memory. */
-    private static float getOnHeap(MemorySegment seg, DataType type, long index) {
+    /** {@link #get} on float arrays. */
+    private static float getFloatArrays(MemorySegment seg, DataType type, long index) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        return switch (type) {
+            case FLOAT -> seg.get(F32, index * 4);
+            case FLOAT16 -> Float.float16ToFloat(seg.get(U16, index * 2));
+            case BF16 -> bf16ToFloat(seg.get(U16, index * 2));
+            default -> throw new IllegalArgumentException("no float codec for " + type);
+        };
+    }
+
+    /** {@link #get} on short arrays. */
+    private static float getShortArrays(MemorySegment seg, DataType type, long index) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        return switch (type) {
+            case FLOAT -> seg.get(F32, index * 4);
+            case FLOAT16 -> Float.float16ToFloat(seg.get(U16, index * 2));
+            case BF16 -> bf16ToFloat(seg.get(U16, index * 2));
+            default -> throw new IllegalArgumentException("no float codec for " + type);
+        };
+    }
+
+    /** {@link #get} on any memory. */
+    private static float getAnyMemory(MemorySegment seg, DataType type, long index) {
         return switch (type) {
             case FLOAT -> seg.get(F32, index * 4);
             case FLOAT16 -> Float.float16ToFloat(seg.get(U16, index * 2));
@@ -470,16 +862,20 @@ public final class ElementCodec {
 
     /** Writes {@code value} to the element at index {@code index}, rounded once to nearest even. */
     static void set(MemorySegment seg, DataType type, long index, float value) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             setOffHeap(seg, type, index, value);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            setFloatArrays(seg, type, index, value);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            setShortArrays(seg, type, index, value);
         } else {
-            setOnHeap(seg, type, index, value);
+            setAnyMemory(seg, type, index, value);
         }
     }
 
     /** {@link #set} on off-heap memory. */
     private static void setOffHeap(MemorySegment seg, DataType type, long index, float value) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         switch (type) {
             case FLOAT -> seg.set(F32, index * 4, value);
             case FLOAT16 -> seg.set(U16, index * 2, Float.floatToFloat16(value));
@@ -488,8 +884,30 @@ public final class ElementCodec {
         }
     }
 
-    /** {@link #set} on heap memory. */
-    private static void setOnHeap(MemorySegment seg, DataType type, long index, float value) {
+    /** {@link #set} on float arrays. */
+    private static void setFloatArrays(MemorySegment seg, DataType type, long index, float value) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        switch (type) {
+            case FLOAT -> seg.set(F32, index * 4, value);
+            case FLOAT16 -> seg.set(U16, index * 2, Float.floatToFloat16(value));
+            case BF16 -> seg.set(U16, index * 2, floatToBf16(value));
+            default -> throw new IllegalArgumentException("no float codec for " + type);
+        }
+    }
+
+    /** {@link #set} on short arrays. */
+    private static void setShortArrays(MemorySegment seg, DataType type, long index, float value) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        switch (type) {
+            case FLOAT -> seg.set(F32, index * 4, value);
+            case FLOAT16 -> seg.set(U16, index * 2, Float.floatToFloat16(value));
+            case BF16 -> seg.set(U16, index * 2, floatToBf16(value));
+            default -> throw new IllegalArgumentException("no float codec for " + type);
+        }
+    }
+
+    /** {@link #set} on any memory. */
+    private static void setAnyMemory(MemorySegment seg, DataType type, long index, float value) {
         switch (type) {
             case FLOAT -> seg.set(F32, index * 4, value);
             case FLOAT16 -> seg.set(U16, index * 2, Float.floatToFloat16(value));

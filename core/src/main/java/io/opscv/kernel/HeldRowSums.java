@@ -159,18 +159,22 @@ final class HeldRowSums {
     /** The held loop for FLOAT gradOut and out, windows of four vectors. */
     static void sumFloatQuad(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
             float[] y, int yAt, MemorySegment out, long outAt) {
-        if (OffHeap.SEGMENT.isInstance(g) && OffHeap.SEGMENT.isInstance(out)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(g) && SegmentClasses.OFF_HEAP.isInstance(out)) {
             sumFloatQuadOffHeap(sums, windows, slot, count, g, gAt, y, yAt, out, outAt);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(g) && SegmentClasses.FLOAT_ARRAY.isInstance(out)) {
+            sumFloatQuadFloatArrays(sums, windows, slot, count, g, gAt, y, yAt, out, outAt);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(g) && SegmentClasses.SHORT_ARRAY.isInstance(out)) {
+            sumFloatQuadShortArrays(sums, windows, slot, count, g, gAt, y, yAt, out, outAt);
         } else {
-            sumFloatQuadOnHeap(sums, windows, slot, count, g, gAt, y, yAt, out, outAt);
+            sumFloatQuadAnyMemory(sums, windows, slot, count, g, gAt, y, yAt, out, outAt);
         }
     }
 
     /** {@link #sumFloatQuad} on off-heap memory. */
     private static void sumFloatQuadOffHeap(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
             float[] y, int yAt, MemorySegment out, long outAt) {
-        g = (MemorySegment) OffHeap.SEGMENT.cast(g);
-        out = (MemorySegment) OffHeap.SEGMENT.cast(out);
+        g = (MemorySegment) SegmentClasses.OFF_HEAP.cast(g);
+        out = (MemorySegment) SegmentClasses.OFF_HEAP.cast(out);
         int[] rel = windows.rel();
         float[] w = sums.w;
         boolean[] has = sums.has;
@@ -230,8 +234,136 @@ final class HeldRowSums {
         }
     }
 
-    /** {@link #sumFloatQuad} on heap memory. */
-    private static void sumFloatQuadOnHeap(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
+    /** {@link #sumFloatQuad} on float arrays. */
+    private static void sumFloatQuadFloatArrays(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
+            float[] y, int yAt, MemorySegment out, long outAt) {
+        g = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(g);
+        out = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(out);
+        int[] rel = windows.rel();
+        float[] w = sums.w;
+        boolean[] has = sums.has;
+        int n = sums.stride;
+        int slots = windows.slots()[0];
+        // Slots past the used ones read the last used one's entries, no lane adding them: no vector is
+        // made in a branch (C2 leaves one made where its profile saw it seldom boxed).
+        int q0 = slot * n;
+        int q1 = Math.min(slot + 1, slots - 1) * n;
+        int q2 = Math.min(slot + 2, slots - 1) * n;
+        int q3 = Math.min(slot + 3, slots - 1) * n;
+        IntVector i0 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q0));
+        IntVector i1 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q1));
+        IntVector i2 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q2));
+        IntVector i3 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q3));
+        FloatVector w0 = FloatVector.fromArray(FLOATS, w, q0);
+        FloatVector w1 = FloatVector.fromArray(FLOATS, w, q1);
+        FloatVector w2 = FloatVector.fromArray(FLOATS, w, q2);
+        FloatVector w3 = FloatVector.fromArray(FLOATS, w, q3);
+        VectorMask<Float> h0 = VectorMask.fromArray(FLOATS, has, q0);
+        VectorMask<Float> h1 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q1)).and(FLOATS.maskAll(slot + 1 < slots));
+        VectorMask<Float> h2 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q2)).and(FLOATS.maskAll(slot + 2 < slots));
+        VectorMask<Float> h3 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q3)).and(FLOATS.maskAll(slot + 3 < slots));
+        // Lanes past the near pair take the far pair's.
+        VectorMask<Integer> f0 = i0.compare(VectorOperators.GE, 2 * LANES);
+        VectorMask<Integer> f1 = i1.compare(VectorOperators.GE, 2 * LANES);
+        VectorMask<Integer> f2 = i2.compare(VectorOperators.GE, 2 * LANES);
+        VectorMask<Integer> f3 = i3.compare(VectorOperators.GE, 2 * LANES);
+        i0 = i0.and(2 * LANES - 1);
+        i1 = i1.and(2 * LANES - 1);
+        i2 = i2.and(2 * LANES - 1);
+        i3 = i3.and(2 * LANES - 1);
+        // The first pass starts from +0, a vector of them read in place of y's; the last stores into out.
+        float[] start = slot == 0 ? ZEROS : y;
+        int step = slot == 0 ? 0 : LANES;
+        int at = slot == 0 ? 0 : yAt;
+        boolean last = slot + SLOTS >= slots;
+        long near = (long) LANES * 4;
+        long shift = (long) sums.shift * 4;
+        long f = gAt * 4;
+        long o = outAt * 4;
+        for (int k = 0; k < count; k++, f += shift, o += near, at += step) {
+            IntVector a0 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, g, f, ORDER)).reinterpretShape(INTS, 0);
+            IntVector a1 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, g, f + near, ORDER)).reinterpretShape(INTS, 0);
+            IntVector a2 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, g, f + 2 * near, ORDER)).reinterpretShape(INTS, 0);
+            IntVector a3 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, g, f + 3 * near, ORDER)).reinterpretShape(INTS, 0);
+            FloatVector s = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, start, at));
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i0.selectFrom(a0, a1).blend(i0.selectFrom(a2, a3), f0).reinterpretShape(FLOATS, 0)).mul(w0), h0);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i1.selectFrom(a0, a1).blend(i1.selectFrom(a2, a3), f1).reinterpretShape(FLOATS, 0)).mul(w1), h1);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i2.selectFrom(a0, a1).blend(i2.selectFrom(a2, a3), f2).reinterpretShape(FLOATS, 0)).mul(w2), h2);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i3.selectFrom(a0, a1).blend(i3.selectFrom(a2, a3), f3).reinterpretShape(FLOATS, 0)).mul(w3), h3);
+            if (!last) {
+                s.intoArray(y, yAt + k * LANES);
+                continue;
+            }
+            FLOAT_VECTOR.cast(s).intoMemorySegment(out, o, ORDER);
+        }
+    }
+
+    /** {@link #sumFloatQuad} on short arrays. */
+    private static void sumFloatQuadShortArrays(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
+            float[] y, int yAt, MemorySegment out, long outAt) {
+        g = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(g);
+        out = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(out);
+        int[] rel = windows.rel();
+        float[] w = sums.w;
+        boolean[] has = sums.has;
+        int n = sums.stride;
+        int slots = windows.slots()[0];
+        // Slots past the used ones read the last used one's entries, no lane adding them: no vector is
+        // made in a branch (C2 leaves one made where its profile saw it seldom boxed).
+        int q0 = slot * n;
+        int q1 = Math.min(slot + 1, slots - 1) * n;
+        int q2 = Math.min(slot + 2, slots - 1) * n;
+        int q3 = Math.min(slot + 3, slots - 1) * n;
+        IntVector i0 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q0));
+        IntVector i1 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q1));
+        IntVector i2 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q2));
+        IntVector i3 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q3));
+        FloatVector w0 = FloatVector.fromArray(FLOATS, w, q0);
+        FloatVector w1 = FloatVector.fromArray(FLOATS, w, q1);
+        FloatVector w2 = FloatVector.fromArray(FLOATS, w, q2);
+        FloatVector w3 = FloatVector.fromArray(FLOATS, w, q3);
+        VectorMask<Float> h0 = VectorMask.fromArray(FLOATS, has, q0);
+        VectorMask<Float> h1 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q1)).and(FLOATS.maskAll(slot + 1 < slots));
+        VectorMask<Float> h2 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q2)).and(FLOATS.maskAll(slot + 2 < slots));
+        VectorMask<Float> h3 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q3)).and(FLOATS.maskAll(slot + 3 < slots));
+        // Lanes past the near pair take the far pair's.
+        VectorMask<Integer> f0 = i0.compare(VectorOperators.GE, 2 * LANES);
+        VectorMask<Integer> f1 = i1.compare(VectorOperators.GE, 2 * LANES);
+        VectorMask<Integer> f2 = i2.compare(VectorOperators.GE, 2 * LANES);
+        VectorMask<Integer> f3 = i3.compare(VectorOperators.GE, 2 * LANES);
+        i0 = i0.and(2 * LANES - 1);
+        i1 = i1.and(2 * LANES - 1);
+        i2 = i2.and(2 * LANES - 1);
+        i3 = i3.and(2 * LANES - 1);
+        // The first pass starts from +0, a vector of them read in place of y's; the last stores into out.
+        float[] start = slot == 0 ? ZEROS : y;
+        int step = slot == 0 ? 0 : LANES;
+        int at = slot == 0 ? 0 : yAt;
+        boolean last = slot + SLOTS >= slots;
+        long near = (long) LANES * 4;
+        long shift = (long) sums.shift * 4;
+        long f = gAt * 4;
+        long o = outAt * 4;
+        for (int k = 0; k < count; k++, f += shift, o += near, at += step) {
+            IntVector a0 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, g, f, ORDER)).reinterpretShape(INTS, 0);
+            IntVector a1 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, g, f + near, ORDER)).reinterpretShape(INTS, 0);
+            IntVector a2 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, g, f + 2 * near, ORDER)).reinterpretShape(INTS, 0);
+            IntVector a3 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, g, f + 3 * near, ORDER)).reinterpretShape(INTS, 0);
+            FloatVector s = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, start, at));
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i0.selectFrom(a0, a1).blend(i0.selectFrom(a2, a3), f0).reinterpretShape(FLOATS, 0)).mul(w0), h0);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i1.selectFrom(a0, a1).blend(i1.selectFrom(a2, a3), f1).reinterpretShape(FLOATS, 0)).mul(w1), h1);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i2.selectFrom(a0, a1).blend(i2.selectFrom(a2, a3), f2).reinterpretShape(FLOATS, 0)).mul(w2), h2);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i3.selectFrom(a0, a1).blend(i3.selectFrom(a2, a3), f3).reinterpretShape(FLOATS, 0)).mul(w3), h3);
+            if (!last) {
+                s.intoArray(y, yAt + k * LANES);
+                continue;
+            }
+            FLOAT_VECTOR.cast(s).intoMemorySegment(out, o, ORDER);
+        }
+    }
+
+    /** {@link #sumFloatQuad} on any memory. */
+    private static void sumFloatQuadAnyMemory(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
             float[] y, int yAt, MemorySegment out, long outAt) {
         int[] rel = windows.rel();
         float[] w = sums.w;
@@ -295,18 +427,22 @@ final class HeldRowSums {
     /** The held loop for FLOAT gradOut and out, windows of two vectors. */
     static void sumFloatPair(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
             float[] y, int yAt, MemorySegment out, long outAt) {
-        if (OffHeap.SEGMENT.isInstance(g) && OffHeap.SEGMENT.isInstance(out)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(g) && SegmentClasses.OFF_HEAP.isInstance(out)) {
             sumFloatPairOffHeap(sums, windows, slot, count, g, gAt, y, yAt, out, outAt);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(g) && SegmentClasses.FLOAT_ARRAY.isInstance(out)) {
+            sumFloatPairFloatArrays(sums, windows, slot, count, g, gAt, y, yAt, out, outAt);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(g) && SegmentClasses.SHORT_ARRAY.isInstance(out)) {
+            sumFloatPairShortArrays(sums, windows, slot, count, g, gAt, y, yAt, out, outAt);
         } else {
-            sumFloatPairOnHeap(sums, windows, slot, count, g, gAt, y, yAt, out, outAt);
+            sumFloatPairAnyMemory(sums, windows, slot, count, g, gAt, y, yAt, out, outAt);
         }
     }
 
     /** {@link #sumFloatPair} on off-heap memory. */
     private static void sumFloatPairOffHeap(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
             float[] y, int yAt, MemorySegment out, long outAt) {
-        g = (MemorySegment) OffHeap.SEGMENT.cast(g);
-        out = (MemorySegment) OffHeap.SEGMENT.cast(out);
+        g = (MemorySegment) SegmentClasses.OFF_HEAP.cast(g);
+        out = (MemorySegment) SegmentClasses.OFF_HEAP.cast(out);
         int[] rel = windows.rel();
         float[] w = sums.w;
         boolean[] has = sums.has;
@@ -355,8 +491,114 @@ final class HeldRowSums {
         }
     }
 
-    /** {@link #sumFloatPair} on heap memory. */
-    private static void sumFloatPairOnHeap(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
+    /** {@link #sumFloatPair} on float arrays. */
+    private static void sumFloatPairFloatArrays(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
+            float[] y, int yAt, MemorySegment out, long outAt) {
+        g = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(g);
+        out = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(out);
+        int[] rel = windows.rel();
+        float[] w = sums.w;
+        boolean[] has = sums.has;
+        int n = sums.stride;
+        int slots = windows.slots()[0];
+        // Slots past the used ones read the last used one's entries, no lane adding them: no vector is
+        // made in a branch (C2 leaves one made where its profile saw it seldom boxed).
+        int q0 = slot * n;
+        int q1 = Math.min(slot + 1, slots - 1) * n;
+        int q2 = Math.min(slot + 2, slots - 1) * n;
+        int q3 = Math.min(slot + 3, slots - 1) * n;
+        IntVector i0 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q0));
+        IntVector i1 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q1));
+        IntVector i2 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q2));
+        IntVector i3 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q3));
+        FloatVector w0 = FloatVector.fromArray(FLOATS, w, q0);
+        FloatVector w1 = FloatVector.fromArray(FLOATS, w, q1);
+        FloatVector w2 = FloatVector.fromArray(FLOATS, w, q2);
+        FloatVector w3 = FloatVector.fromArray(FLOATS, w, q3);
+        VectorMask<Float> h0 = VectorMask.fromArray(FLOATS, has, q0);
+        VectorMask<Float> h1 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q1)).and(FLOATS.maskAll(slot + 1 < slots));
+        VectorMask<Float> h2 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q2)).and(FLOATS.maskAll(slot + 2 < slots));
+        VectorMask<Float> h3 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q3)).and(FLOATS.maskAll(slot + 3 < slots));
+        // The first pass starts from +0, a vector of them read in place of y's; the last stores into out.
+        float[] start = slot == 0 ? ZEROS : y;
+        int step = slot == 0 ? 0 : LANES;
+        int at = slot == 0 ? 0 : yAt;
+        boolean last = slot + SLOTS >= slots;
+        long near = (long) LANES * 4;
+        long shift = (long) sums.shift * 4;
+        long f = gAt * 4;
+        long o = outAt * 4;
+        for (int k = 0; k < count; k++, f += shift, o += near, at += step) {
+            IntVector a0 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, g, f, ORDER)).reinterpretShape(INTS, 0);
+            IntVector a1 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, g, f + near, ORDER)).reinterpretShape(INTS, 0);
+            FloatVector s = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, start, at));
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i0.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w0), h0);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i1.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w1), h1);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i2.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w2), h2);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i3.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w3), h3);
+            if (!last) {
+                s.intoArray(y, yAt + k * LANES);
+                continue;
+            }
+            FLOAT_VECTOR.cast(s).intoMemorySegment(out, o, ORDER);
+        }
+    }
+
+    /** {@link #sumFloatPair} on short arrays. */
+    private static void sumFloatPairShortArrays(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
+            float[] y, int yAt, MemorySegment out, long outAt) {
+        g = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(g);
+        out = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(out);
+        int[] rel = windows.rel();
+        float[] w = sums.w;
+        boolean[] has = sums.has;
+        int n = sums.stride;
+        int slots = windows.slots()[0];
+        // Slots past the used ones read the last used one's entries, no lane adding them: no vector is
+        // made in a branch (C2 leaves one made where its profile saw it seldom boxed).
+        int q0 = slot * n;
+        int q1 = Math.min(slot + 1, slots - 1) * n;
+        int q2 = Math.min(slot + 2, slots - 1) * n;
+        int q3 = Math.min(slot + 3, slots - 1) * n;
+        IntVector i0 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q0));
+        IntVector i1 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q1));
+        IntVector i2 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q2));
+        IntVector i3 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q3));
+        FloatVector w0 = FloatVector.fromArray(FLOATS, w, q0);
+        FloatVector w1 = FloatVector.fromArray(FLOATS, w, q1);
+        FloatVector w2 = FloatVector.fromArray(FLOATS, w, q2);
+        FloatVector w3 = FloatVector.fromArray(FLOATS, w, q3);
+        VectorMask<Float> h0 = VectorMask.fromArray(FLOATS, has, q0);
+        VectorMask<Float> h1 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q1)).and(FLOATS.maskAll(slot + 1 < slots));
+        VectorMask<Float> h2 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q2)).and(FLOATS.maskAll(slot + 2 < slots));
+        VectorMask<Float> h3 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q3)).and(FLOATS.maskAll(slot + 3 < slots));
+        // The first pass starts from +0, a vector of them read in place of y's; the last stores into out.
+        float[] start = slot == 0 ? ZEROS : y;
+        int step = slot == 0 ? 0 : LANES;
+        int at = slot == 0 ? 0 : yAt;
+        boolean last = slot + SLOTS >= slots;
+        long near = (long) LANES * 4;
+        long shift = (long) sums.shift * 4;
+        long f = gAt * 4;
+        long o = outAt * 4;
+        for (int k = 0; k < count; k++, f += shift, o += near, at += step) {
+            IntVector a0 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, g, f, ORDER)).reinterpretShape(INTS, 0);
+            IntVector a1 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, g, f + near, ORDER)).reinterpretShape(INTS, 0);
+            FloatVector s = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, start, at));
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i0.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w0), h0);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i1.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w1), h1);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i2.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w2), h2);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i3.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w3), h3);
+            if (!last) {
+                s.intoArray(y, yAt + k * LANES);
+                continue;
+            }
+            FLOAT_VECTOR.cast(s).intoMemorySegment(out, o, ORDER);
+        }
+    }
+
+    /** {@link #sumFloatPair} on any memory. */
+    private static void sumFloatPairAnyMemory(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
             float[] y, int yAt, MemorySegment out, long outAt) {
         int[] rel = windows.rel();
         float[] w = sums.w;
@@ -409,18 +651,22 @@ final class HeldRowSums {
     /** The held loop for BF16 gradOut and out, windows of four vectors. */
     static void sumBf16Quad(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
             float[] y, int yAt, MemorySegment out, long outAt) {
-        if (OffHeap.SEGMENT.isInstance(g) && OffHeap.SEGMENT.isInstance(out)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(g) && SegmentClasses.OFF_HEAP.isInstance(out)) {
             sumBf16QuadOffHeap(sums, windows, slot, count, g, gAt, y, yAt, out, outAt);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(g) && SegmentClasses.FLOAT_ARRAY.isInstance(out)) {
+            sumBf16QuadFloatArrays(sums, windows, slot, count, g, gAt, y, yAt, out, outAt);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(g) && SegmentClasses.SHORT_ARRAY.isInstance(out)) {
+            sumBf16QuadShortArrays(sums, windows, slot, count, g, gAt, y, yAt, out, outAt);
         } else {
-            sumBf16QuadOnHeap(sums, windows, slot, count, g, gAt, y, yAt, out, outAt);
+            sumBf16QuadAnyMemory(sums, windows, slot, count, g, gAt, y, yAt, out, outAt);
         }
     }
 
     /** {@link #sumBf16Quad} on off-heap memory. */
     private static void sumBf16QuadOffHeap(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
             float[] y, int yAt, MemorySegment out, long outAt) {
-        g = (MemorySegment) OffHeap.SEGMENT.cast(g);
-        out = (MemorySegment) OffHeap.SEGMENT.cast(out);
+        g = (MemorySegment) SegmentClasses.OFF_HEAP.cast(g);
+        out = (MemorySegment) SegmentClasses.OFF_HEAP.cast(out);
         int[] rel = windows.rel();
         float[] w = sums.w;
         boolean[] has = sums.has;
@@ -493,8 +739,162 @@ final class HeldRowSums {
         }
     }
 
-    /** {@link #sumBf16Quad} on heap memory. */
-    private static void sumBf16QuadOnHeap(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
+    /** {@link #sumBf16Quad} on float arrays. */
+    private static void sumBf16QuadFloatArrays(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
+            float[] y, int yAt, MemorySegment out, long outAt) {
+        g = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(g);
+        out = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(out);
+        int[] rel = windows.rel();
+        float[] w = sums.w;
+        boolean[] has = sums.has;
+        int n = sums.stride;
+        int slots = windows.slots()[0];
+        // Slots past the used ones read the last used one's entries, no lane adding them: no vector is
+        // made in a branch (C2 leaves one made where its profile saw it seldom boxed).
+        int q0 = slot * n;
+        int q1 = Math.min(slot + 1, slots - 1) * n;
+        int q2 = Math.min(slot + 2, slots - 1) * n;
+        int q3 = Math.min(slot + 3, slots - 1) * n;
+        IntVector i0 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q0));
+        IntVector i1 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q1));
+        IntVector i2 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q2));
+        IntVector i3 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q3));
+        FloatVector w0 = FloatVector.fromArray(FLOATS, w, q0);
+        FloatVector w1 = FloatVector.fromArray(FLOATS, w, q1);
+        FloatVector w2 = FloatVector.fromArray(FLOATS, w, q2);
+        FloatVector w3 = FloatVector.fromArray(FLOATS, w, q3);
+        VectorMask<Float> h0 = VectorMask.fromArray(FLOATS, has, q0);
+        VectorMask<Float> h1 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q1)).and(FLOATS.maskAll(slot + 1 < slots));
+        VectorMask<Float> h2 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q2)).and(FLOATS.maskAll(slot + 2 < slots));
+        VectorMask<Float> h3 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q3)).and(FLOATS.maskAll(slot + 3 < slots));
+        // Lanes past the near pair take the far pair's.
+        VectorMask<Integer> f0 = i0.compare(VectorOperators.GE, 2 * LANES);
+        VectorMask<Integer> f1 = i1.compare(VectorOperators.GE, 2 * LANES);
+        VectorMask<Integer> f2 = i2.compare(VectorOperators.GE, 2 * LANES);
+        VectorMask<Integer> f3 = i3.compare(VectorOperators.GE, 2 * LANES);
+        i0 = i0.and(2 * LANES - 1);
+        i1 = i1.and(2 * LANES - 1);
+        i2 = i2.and(2 * LANES - 1);
+        i3 = i3.and(2 * LANES - 1);
+        // The first pass starts from +0, a vector of them read in place of y's; the last stores into out.
+        float[] start = slot == 0 ? ZEROS : y;
+        int step = slot == 0 ? 0 : LANES;
+        int at = slot == 0 ? 0 : yAt;
+        boolean last = slot + SLOTS >= slots;
+        long near = (long) LANES * 2;
+        long shift = (long) sums.shift * 2;
+        long f = gAt * 2;
+        long o = outAt * 2;
+        for (int k = 0; k < count; k++, f += shift, o += near, at += step) {
+            IntVector a0 = INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, g, f, ORDER))
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
+            IntVector a1 = INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, g, f + near, ORDER))
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
+            IntVector a2 = INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, g, f + 2 * near, ORDER))
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
+            IntVector a3 = INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, g, f + 3 * near, ORDER))
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
+            FloatVector s = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, start, at));
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i0.selectFrom(a0, a1).blend(i0.selectFrom(a2, a3), f0).reinterpretShape(FLOATS, 0)).mul(w0), h0);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i1.selectFrom(a0, a1).blend(i1.selectFrom(a2, a3), f1).reinterpretShape(FLOATS, 0)).mul(w1), h1);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i2.selectFrom(a0, a1).blend(i2.selectFrom(a2, a3), f2).reinterpretShape(FLOATS, 0)).mul(w2), h2);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i3.selectFrom(a0, a1).blend(i3.selectFrom(a2, a3), f3).reinterpretShape(FLOATS, 0)).mul(w3), h3);
+            if (!last) {
+                s.intoArray(y, yAt + k * LANES);
+                continue;
+            }
+            {
+                // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
+                // keeps its top half, quieted.
+                IntVector bits = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(s).reinterpretShape(INTS, 0));
+                IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
+                IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
+                        .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+                SHORT_VECTOR.cast((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
+                        .intoMemorySegment(out, o, ORDER);
+            }
+        }
+    }
+
+    /** {@link #sumBf16Quad} on short arrays. */
+    private static void sumBf16QuadShortArrays(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
+            float[] y, int yAt, MemorySegment out, long outAt) {
+        g = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(g);
+        out = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(out);
+        int[] rel = windows.rel();
+        float[] w = sums.w;
+        boolean[] has = sums.has;
+        int n = sums.stride;
+        int slots = windows.slots()[0];
+        // Slots past the used ones read the last used one's entries, no lane adding them: no vector is
+        // made in a branch (C2 leaves one made where its profile saw it seldom boxed).
+        int q0 = slot * n;
+        int q1 = Math.min(slot + 1, slots - 1) * n;
+        int q2 = Math.min(slot + 2, slots - 1) * n;
+        int q3 = Math.min(slot + 3, slots - 1) * n;
+        IntVector i0 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q0));
+        IntVector i1 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q1));
+        IntVector i2 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q2));
+        IntVector i3 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q3));
+        FloatVector w0 = FloatVector.fromArray(FLOATS, w, q0);
+        FloatVector w1 = FloatVector.fromArray(FLOATS, w, q1);
+        FloatVector w2 = FloatVector.fromArray(FLOATS, w, q2);
+        FloatVector w3 = FloatVector.fromArray(FLOATS, w, q3);
+        VectorMask<Float> h0 = VectorMask.fromArray(FLOATS, has, q0);
+        VectorMask<Float> h1 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q1)).and(FLOATS.maskAll(slot + 1 < slots));
+        VectorMask<Float> h2 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q2)).and(FLOATS.maskAll(slot + 2 < slots));
+        VectorMask<Float> h3 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q3)).and(FLOATS.maskAll(slot + 3 < slots));
+        // Lanes past the near pair take the far pair's.
+        VectorMask<Integer> f0 = i0.compare(VectorOperators.GE, 2 * LANES);
+        VectorMask<Integer> f1 = i1.compare(VectorOperators.GE, 2 * LANES);
+        VectorMask<Integer> f2 = i2.compare(VectorOperators.GE, 2 * LANES);
+        VectorMask<Integer> f3 = i3.compare(VectorOperators.GE, 2 * LANES);
+        i0 = i0.and(2 * LANES - 1);
+        i1 = i1.and(2 * LANES - 1);
+        i2 = i2.and(2 * LANES - 1);
+        i3 = i3.and(2 * LANES - 1);
+        // The first pass starts from +0, a vector of them read in place of y's; the last stores into out.
+        float[] start = slot == 0 ? ZEROS : y;
+        int step = slot == 0 ? 0 : LANES;
+        int at = slot == 0 ? 0 : yAt;
+        boolean last = slot + SLOTS >= slots;
+        long near = (long) LANES * 2;
+        long shift = (long) sums.shift * 2;
+        long f = gAt * 2;
+        long o = outAt * 2;
+        for (int k = 0; k < count; k++, f += shift, o += near, at += step) {
+            IntVector a0 = INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, g, f, ORDER))
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
+            IntVector a1 = INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, g, f + near, ORDER))
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
+            IntVector a2 = INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, g, f + 2 * near, ORDER))
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
+            IntVector a3 = INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, g, f + 3 * near, ORDER))
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
+            FloatVector s = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, start, at));
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i0.selectFrom(a0, a1).blend(i0.selectFrom(a2, a3), f0).reinterpretShape(FLOATS, 0)).mul(w0), h0);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i1.selectFrom(a0, a1).blend(i1.selectFrom(a2, a3), f1).reinterpretShape(FLOATS, 0)).mul(w1), h1);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i2.selectFrom(a0, a1).blend(i2.selectFrom(a2, a3), f2).reinterpretShape(FLOATS, 0)).mul(w2), h2);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i3.selectFrom(a0, a1).blend(i3.selectFrom(a2, a3), f3).reinterpretShape(FLOATS, 0)).mul(w3), h3);
+            if (!last) {
+                s.intoArray(y, yAt + k * LANES);
+                continue;
+            }
+            {
+                // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
+                // keeps its top half, quieted.
+                IntVector bits = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(s).reinterpretShape(INTS, 0));
+                IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
+                IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
+                        .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+                SHORT_VECTOR.cast((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
+                        .intoMemorySegment(out, o, ORDER);
+            }
+        }
+    }
+
+    /** {@link #sumBf16Quad} on any memory. */
+    private static void sumBf16QuadAnyMemory(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
             float[] y, int yAt, MemorySegment out, long outAt) {
         int[] rel = windows.rel();
         float[] w = sums.w;
@@ -571,18 +971,22 @@ final class HeldRowSums {
     /** The held loop for BF16 gradOut and out, windows of two vectors. */
     static void sumBf16Pair(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
             float[] y, int yAt, MemorySegment out, long outAt) {
-        if (OffHeap.SEGMENT.isInstance(g) && OffHeap.SEGMENT.isInstance(out)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(g) && SegmentClasses.OFF_HEAP.isInstance(out)) {
             sumBf16PairOffHeap(sums, windows, slot, count, g, gAt, y, yAt, out, outAt);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(g) && SegmentClasses.FLOAT_ARRAY.isInstance(out)) {
+            sumBf16PairFloatArrays(sums, windows, slot, count, g, gAt, y, yAt, out, outAt);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(g) && SegmentClasses.SHORT_ARRAY.isInstance(out)) {
+            sumBf16PairShortArrays(sums, windows, slot, count, g, gAt, y, yAt, out, outAt);
         } else {
-            sumBf16PairOnHeap(sums, windows, slot, count, g, gAt, y, yAt, out, outAt);
+            sumBf16PairAnyMemory(sums, windows, slot, count, g, gAt, y, yAt, out, outAt);
         }
     }
 
     /** {@link #sumBf16Pair} on off-heap memory. */
     private static void sumBf16PairOffHeap(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
             float[] y, int yAt, MemorySegment out, long outAt) {
-        g = (MemorySegment) OffHeap.SEGMENT.cast(g);
-        out = (MemorySegment) OffHeap.SEGMENT.cast(out);
+        g = (MemorySegment) SegmentClasses.OFF_HEAP.cast(g);
+        out = (MemorySegment) SegmentClasses.OFF_HEAP.cast(out);
         int[] rel = windows.rel();
         float[] w = sums.w;
         boolean[] has = sums.has;
@@ -642,8 +1046,136 @@ final class HeldRowSums {
         }
     }
 
-    /** {@link #sumBf16Pair} on heap memory. */
-    private static void sumBf16PairOnHeap(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
+    /** {@link #sumBf16Pair} on float arrays. */
+    private static void sumBf16PairFloatArrays(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
+            float[] y, int yAt, MemorySegment out, long outAt) {
+        g = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(g);
+        out = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(out);
+        int[] rel = windows.rel();
+        float[] w = sums.w;
+        boolean[] has = sums.has;
+        int n = sums.stride;
+        int slots = windows.slots()[0];
+        // Slots past the used ones read the last used one's entries, no lane adding them: no vector is
+        // made in a branch (C2 leaves one made where its profile saw it seldom boxed).
+        int q0 = slot * n;
+        int q1 = Math.min(slot + 1, slots - 1) * n;
+        int q2 = Math.min(slot + 2, slots - 1) * n;
+        int q3 = Math.min(slot + 3, slots - 1) * n;
+        IntVector i0 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q0));
+        IntVector i1 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q1));
+        IntVector i2 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q2));
+        IntVector i3 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q3));
+        FloatVector w0 = FloatVector.fromArray(FLOATS, w, q0);
+        FloatVector w1 = FloatVector.fromArray(FLOATS, w, q1);
+        FloatVector w2 = FloatVector.fromArray(FLOATS, w, q2);
+        FloatVector w3 = FloatVector.fromArray(FLOATS, w, q3);
+        VectorMask<Float> h0 = VectorMask.fromArray(FLOATS, has, q0);
+        VectorMask<Float> h1 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q1)).and(FLOATS.maskAll(slot + 1 < slots));
+        VectorMask<Float> h2 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q2)).and(FLOATS.maskAll(slot + 2 < slots));
+        VectorMask<Float> h3 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q3)).and(FLOATS.maskAll(slot + 3 < slots));
+        // The first pass starts from +0, a vector of them read in place of y's; the last stores into out.
+        float[] start = slot == 0 ? ZEROS : y;
+        int step = slot == 0 ? 0 : LANES;
+        int at = slot == 0 ? 0 : yAt;
+        boolean last = slot + SLOTS >= slots;
+        long near = (long) LANES * 2;
+        long shift = (long) sums.shift * 2;
+        long f = gAt * 2;
+        long o = outAt * 2;
+        for (int k = 0; k < count; k++, f += shift, o += near, at += step) {
+            IntVector a0 = INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, g, f, ORDER))
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
+            IntVector a1 = INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, g, f + near, ORDER))
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
+            FloatVector s = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, start, at));
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i0.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w0), h0);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i1.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w1), h1);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i2.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w2), h2);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i3.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w3), h3);
+            if (!last) {
+                s.intoArray(y, yAt + k * LANES);
+                continue;
+            }
+            {
+                // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
+                // keeps its top half, quieted.
+                IntVector bits = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(s).reinterpretShape(INTS, 0));
+                IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
+                IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
+                        .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+                SHORT_VECTOR.cast((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
+                        .intoMemorySegment(out, o, ORDER);
+            }
+        }
+    }
+
+    /** {@link #sumBf16Pair} on short arrays. */
+    private static void sumBf16PairShortArrays(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
+            float[] y, int yAt, MemorySegment out, long outAt) {
+        g = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(g);
+        out = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(out);
+        int[] rel = windows.rel();
+        float[] w = sums.w;
+        boolean[] has = sums.has;
+        int n = sums.stride;
+        int slots = windows.slots()[0];
+        // Slots past the used ones read the last used one's entries, no lane adding them: no vector is
+        // made in a branch (C2 leaves one made where its profile saw it seldom boxed).
+        int q0 = slot * n;
+        int q1 = Math.min(slot + 1, slots - 1) * n;
+        int q2 = Math.min(slot + 2, slots - 1) * n;
+        int q3 = Math.min(slot + 3, slots - 1) * n;
+        IntVector i0 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q0));
+        IntVector i1 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q1));
+        IntVector i2 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q2));
+        IntVector i3 = INT_VECTOR.cast(IntVector.fromArray(INTS, rel, q3));
+        FloatVector w0 = FloatVector.fromArray(FLOATS, w, q0);
+        FloatVector w1 = FloatVector.fromArray(FLOATS, w, q1);
+        FloatVector w2 = FloatVector.fromArray(FLOATS, w, q2);
+        FloatVector w3 = FloatVector.fromArray(FLOATS, w, q3);
+        VectorMask<Float> h0 = VectorMask.fromArray(FLOATS, has, q0);
+        VectorMask<Float> h1 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q1)).and(FLOATS.maskAll(slot + 1 < slots));
+        VectorMask<Float> h2 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q2)).and(FLOATS.maskAll(slot + 2 < slots));
+        VectorMask<Float> h3 = FLOAT_MASK.cast(VectorMask.fromArray(FLOATS, has, q3)).and(FLOATS.maskAll(slot + 3 < slots));
+        // The first pass starts from +0, a vector of them read in place of y's; the last stores into out.
+        float[] start = slot == 0 ? ZEROS : y;
+        int step = slot == 0 ? 0 : LANES;
+        int at = slot == 0 ? 0 : yAt;
+        boolean last = slot + SLOTS >= slots;
+        long near = (long) LANES * 2;
+        long shift = (long) sums.shift * 2;
+        long f = gAt * 2;
+        long o = outAt * 2;
+        for (int k = 0; k < count; k++, f += shift, o += near, at += step) {
+            IntVector a0 = INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, g, f, ORDER))
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
+            IntVector a1 = INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, g, f + near, ORDER))
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0)).lanewise(VectorOperators.LSHL, 16);
+            FloatVector s = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, start, at));
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i0.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w0), h0);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i1.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w1), h1);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i2.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w2), h2);
+            s = s.add(FLOAT_VECTOR.cast((FloatVector) i3.selectFrom(a0, a1).reinterpretShape(FLOATS, 0)).mul(w3), h3);
+            if (!last) {
+                s.intoArray(y, yAt + k * LANES);
+                continue;
+            }
+            {
+                // ElementCodec.floatToBf16: add 0x7fff plus the lowest kept bit, keep the top half; a NaN
+                // keeps its top half, quieted.
+                IntVector bits = INT_VECTOR.cast((IntVector) FLOAT_VECTOR.cast(s).reinterpretShape(INTS, 0));
+                IntVector top = bits.lanewise(VectorOperators.LSHR, 16);
+                IntVector half = bits.add(0x7fff).add(top.and(1)).lanewise(VectorOperators.LSHR, 16)
+                        .blend(top.or(0x0040), bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000));
+                SHORT_VECTOR.cast((ShortVector) half.convertShape(VectorOperators.I2S, HALFS, 0))
+                        .intoMemorySegment(out, o, ORDER);
+            }
+        }
+    }
+
+    /** {@link #sumBf16Pair} on any memory. */
+    private static void sumBf16PairAnyMemory(RowSums sums, TapWindows windows, int slot, int count, MemorySegment g, long gAt,
             float[] y, int yAt, MemorySegment out, long outAt) {
         int[] rel = windows.rel();
         float[] w = sums.w;

@@ -206,17 +206,21 @@ final class RowTransposes {
      */
     static void toLanesFloat(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
             int at) {
-        if (OffHeap.SEGMENT.isInstance(rows)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(rows)) {
             toLanesFloatOffHeap(rows, starts, from, count, lanes, at);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(rows)) {
+            toLanesFloatFloatArrays(rows, starts, from, count, lanes, at);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(rows)) {
+            toLanesFloatShortArrays(rows, starts, from, count, lanes, at);
         } else {
-            toLanesFloatOnHeap(rows, starts, from, count, lanes, at);
+            toLanesFloatAnyMemory(rows, starts, from, count, lanes, at);
         }
     }
 
     /** {@link #toLanesFloat} on off-heap memory. */
     private static void toLanesFloatOffHeap(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
             int at) {
-        rows = (MemorySegment) OffHeap.SEGMENT.cast(rows);
+        rows = (MemorySegment) SegmentClasses.OFF_HEAP.cast(rows);
         for (int c = 0; c < count; c += 8) {
             FloatVector r0 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[0] + from + c) * Float.BYTES, ORDER));
             FloatVector r1 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[1] + from + c) * Float.BYTES, ORDER));
@@ -277,8 +281,136 @@ final class RowTransposes {
         }
     }
 
-    /** {@link #toLanesFloat} on heap memory. */
-    private static void toLanesFloatOnHeap(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
+    /** {@link #toLanesFloat} on float arrays. */
+    private static void toLanesFloatFloatArrays(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
+            int at) {
+        rows = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(rows);
+        for (int c = 0; c < count; c += 8) {
+            FloatVector r0 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[0] + from + c) * Float.BYTES, ORDER));
+            FloatVector r1 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[1] + from + c) * Float.BYTES, ORDER));
+            FloatVector r2 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[2] + from + c) * Float.BYTES, ORDER));
+            FloatVector r3 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[3] + from + c) * Float.BYTES, ORDER));
+            FloatVector r4 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[4] + from + c) * Float.BYTES, ORDER));
+            FloatVector r5 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[5] + from + c) * Float.BYTES, ORDER));
+            FloatVector r6 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[6] + from + c) * Float.BYTES, ORDER));
+            FloatVector r7 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[7] + from + c) * Float.BYTES, ORDER));
+            FloatVector a0 = r0.blend(r4.rearrange(SWAP4), BIT4);
+            FloatVector a4 = r0.rearrange(SWAP4).blend(r4, BIT4);
+            FloatVector a1 = r1.blend(r5.rearrange(SWAP4), BIT4);
+            FloatVector a5 = r1.rearrange(SWAP4).blend(r5, BIT4);
+            FloatVector a2 = r2.blend(r6.rearrange(SWAP4), BIT4);
+            FloatVector a6 = r2.rearrange(SWAP4).blend(r6, BIT4);
+            FloatVector a3 = r3.blend(r7.rearrange(SWAP4), BIT4);
+            FloatVector a7 = r3.rearrange(SWAP4).blend(r7, BIT4);
+            FloatVector b0 = a0.blend(a2.rearrange(SWAP2), BIT2);
+            FloatVector b2 = a0.rearrange(SWAP2).blend(a2, BIT2);
+            FloatVector b1 = a1.blend(a3.rearrange(SWAP2), BIT2);
+            FloatVector b3 = a1.rearrange(SWAP2).blend(a3, BIT2);
+            FloatVector b4 = a4.blend(a6.rearrange(SWAP2), BIT2);
+            FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
+            FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
+            FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
+            LongVector e0 = LONG_VECTOR.cast((LongVector) b0.reinterpretShape(LONGS, 0));
+            LongVector e1 = LONG_VECTOR.cast((LongVector) b1.reinterpretShape(LONGS, 0));
+            LongVector e2 = LONG_VECTOR.cast((LongVector) b2.reinterpretShape(LONGS, 0));
+            LongVector e3 = LONG_VECTOR.cast((LongVector) b3.reinterpretShape(LONGS, 0));
+            LongVector e4 = LONG_VECTOR.cast((LongVector) b4.reinterpretShape(LONGS, 0));
+            LongVector e5 = LONG_VECTOR.cast((LongVector) b5.reinterpretShape(LONGS, 0));
+            LongVector e6 = LONG_VECTOR.cast((LongVector) b6.reinterpretShape(LONGS, 0));
+            LongVector e7 = LONG_VECTOR.cast((LongVector) b7.reinterpretShape(LONGS, 0));
+            FloatVector c0 = FLOAT_VECTOR.cast((FloatVector) e0.and(LOW).or(e1.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c1 = FLOAT_VECTOR.cast((FloatVector) e0.lanewise(VectorOperators.LSHR, 32).or(e1.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c2 = FLOAT_VECTOR.cast((FloatVector) e2.and(LOW).or(e3.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c3 = FLOAT_VECTOR.cast((FloatVector) e2.lanewise(VectorOperators.LSHR, 32).or(e3.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c4 = FLOAT_VECTOR.cast((FloatVector) e4.and(LOW).or(e5.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c5 = FLOAT_VECTOR.cast((FloatVector) e4.lanewise(VectorOperators.LSHR, 32).or(e5.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c6 = FLOAT_VECTOR.cast((FloatVector) e6.and(LOW).or(e7.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c7 = FLOAT_VECTOR.cast((FloatVector) e6.lanewise(VectorOperators.LSHR, 32).or(e7.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            c0.intoArray(lanes, at + c * 8 + 0 * 8);
+            c1.intoArray(lanes, at + c * 8 + 1 * 8);
+            c2.intoArray(lanes, at + c * 8 + 2 * 8);
+            c3.intoArray(lanes, at + c * 8 + 3 * 8);
+            c4.intoArray(lanes, at + c * 8 + 4 * 8);
+            c5.intoArray(lanes, at + c * 8 + 5 * 8);
+            c6.intoArray(lanes, at + c * 8 + 6 * 8);
+            c7.intoArray(lanes, at + c * 8 + 7 * 8);
+        }
+    }
+
+    /** {@link #toLanesFloat} on short arrays. */
+    private static void toLanesFloatShortArrays(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
+            int at) {
+        rows = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(rows);
+        for (int c = 0; c < count; c += 8) {
+            FloatVector r0 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[0] + from + c) * Float.BYTES, ORDER));
+            FloatVector r1 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[1] + from + c) * Float.BYTES, ORDER));
+            FloatVector r2 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[2] + from + c) * Float.BYTES, ORDER));
+            FloatVector r3 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[3] + from + c) * Float.BYTES, ORDER));
+            FloatVector r4 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[4] + from + c) * Float.BYTES, ORDER));
+            FloatVector r5 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[5] + from + c) * Float.BYTES, ORDER));
+            FloatVector r6 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[6] + from + c) * Float.BYTES, ORDER));
+            FloatVector r7 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[7] + from + c) * Float.BYTES, ORDER));
+            FloatVector a0 = r0.blend(r4.rearrange(SWAP4), BIT4);
+            FloatVector a4 = r0.rearrange(SWAP4).blend(r4, BIT4);
+            FloatVector a1 = r1.blend(r5.rearrange(SWAP4), BIT4);
+            FloatVector a5 = r1.rearrange(SWAP4).blend(r5, BIT4);
+            FloatVector a2 = r2.blend(r6.rearrange(SWAP4), BIT4);
+            FloatVector a6 = r2.rearrange(SWAP4).blend(r6, BIT4);
+            FloatVector a3 = r3.blend(r7.rearrange(SWAP4), BIT4);
+            FloatVector a7 = r3.rearrange(SWAP4).blend(r7, BIT4);
+            FloatVector b0 = a0.blend(a2.rearrange(SWAP2), BIT2);
+            FloatVector b2 = a0.rearrange(SWAP2).blend(a2, BIT2);
+            FloatVector b1 = a1.blend(a3.rearrange(SWAP2), BIT2);
+            FloatVector b3 = a1.rearrange(SWAP2).blend(a3, BIT2);
+            FloatVector b4 = a4.blend(a6.rearrange(SWAP2), BIT2);
+            FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
+            FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
+            FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
+            LongVector e0 = LONG_VECTOR.cast((LongVector) b0.reinterpretShape(LONGS, 0));
+            LongVector e1 = LONG_VECTOR.cast((LongVector) b1.reinterpretShape(LONGS, 0));
+            LongVector e2 = LONG_VECTOR.cast((LongVector) b2.reinterpretShape(LONGS, 0));
+            LongVector e3 = LONG_VECTOR.cast((LongVector) b3.reinterpretShape(LONGS, 0));
+            LongVector e4 = LONG_VECTOR.cast((LongVector) b4.reinterpretShape(LONGS, 0));
+            LongVector e5 = LONG_VECTOR.cast((LongVector) b5.reinterpretShape(LONGS, 0));
+            LongVector e6 = LONG_VECTOR.cast((LongVector) b6.reinterpretShape(LONGS, 0));
+            LongVector e7 = LONG_VECTOR.cast((LongVector) b7.reinterpretShape(LONGS, 0));
+            FloatVector c0 = FLOAT_VECTOR.cast((FloatVector) e0.and(LOW).or(e1.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c1 = FLOAT_VECTOR.cast((FloatVector) e0.lanewise(VectorOperators.LSHR, 32).or(e1.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c2 = FLOAT_VECTOR.cast((FloatVector) e2.and(LOW).or(e3.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c3 = FLOAT_VECTOR.cast((FloatVector) e2.lanewise(VectorOperators.LSHR, 32).or(e3.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c4 = FLOAT_VECTOR.cast((FloatVector) e4.and(LOW).or(e5.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c5 = FLOAT_VECTOR.cast((FloatVector) e4.lanewise(VectorOperators.LSHR, 32).or(e5.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c6 = FLOAT_VECTOR.cast((FloatVector) e6.and(LOW).or(e7.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c7 = FLOAT_VECTOR.cast((FloatVector) e6.lanewise(VectorOperators.LSHR, 32).or(e7.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            c0.intoArray(lanes, at + c * 8 + 0 * 8);
+            c1.intoArray(lanes, at + c * 8 + 1 * 8);
+            c2.intoArray(lanes, at + c * 8 + 2 * 8);
+            c3.intoArray(lanes, at + c * 8 + 3 * 8);
+            c4.intoArray(lanes, at + c * 8 + 4 * 8);
+            c5.intoArray(lanes, at + c * 8 + 5 * 8);
+            c6.intoArray(lanes, at + c * 8 + 6 * 8);
+            c7.intoArray(lanes, at + c * 8 + 7 * 8);
+        }
+    }
+
+    /** {@link #toLanesFloat} on any memory. */
+    private static void toLanesFloatAnyMemory(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
             int at) {
         for (int c = 0; c < count; c += 8) {
             FloatVector r0 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[0] + from + c) * Float.BYTES, ORDER));
@@ -346,17 +478,21 @@ final class RowTransposes {
      */
     static void fromLanesFloat(float[] lanes, int at, int count,
             MemorySegment rows, long[] starts, long from) {
-        if (OffHeap.SEGMENT.isInstance(rows)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(rows)) {
             fromLanesFloatOffHeap(lanes, at, count, rows, starts, from);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(rows)) {
+            fromLanesFloatFloatArrays(lanes, at, count, rows, starts, from);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(rows)) {
+            fromLanesFloatShortArrays(lanes, at, count, rows, starts, from);
         } else {
-            fromLanesFloatOnHeap(lanes, at, count, rows, starts, from);
+            fromLanesFloatAnyMemory(lanes, at, count, rows, starts, from);
         }
     }
 
     /** {@link #fromLanesFloat} on off-heap memory. */
     private static void fromLanesFloatOffHeap(float[] lanes, int at, int count,
             MemorySegment rows, long[] starts, long from) {
-        rows = (MemorySegment) OffHeap.SEGMENT.cast(rows);
+        rows = (MemorySegment) SegmentClasses.OFF_HEAP.cast(rows);
         for (int c = 0; c < count; c += 8) {
             FloatVector r0 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 0 * 8));
             FloatVector r1 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 1 * 8));
@@ -426,8 +562,154 @@ final class RowTransposes {
         }
     }
 
-    /** {@link #fromLanesFloat} on heap memory. */
-    private static void fromLanesFloatOnHeap(float[] lanes, int at, int count,
+    /** {@link #fromLanesFloat} on float arrays. */
+    private static void fromLanesFloatFloatArrays(float[] lanes, int at, int count,
+            MemorySegment rows, long[] starts, long from) {
+        rows = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(rows);
+        for (int c = 0; c < count; c += 8) {
+            FloatVector r0 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 0 * 8));
+            FloatVector r1 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 1 * 8));
+            FloatVector r2 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 2 * 8));
+            FloatVector r3 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 3 * 8));
+            FloatVector r4 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 4 * 8));
+            FloatVector r5 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 5 * 8));
+            FloatVector r6 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 6 * 8));
+            FloatVector r7 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 7 * 8));
+            FloatVector a0 = r0.blend(r4.rearrange(SWAP4), BIT4);
+            FloatVector a4 = r0.rearrange(SWAP4).blend(r4, BIT4);
+            FloatVector a1 = r1.blend(r5.rearrange(SWAP4), BIT4);
+            FloatVector a5 = r1.rearrange(SWAP4).blend(r5, BIT4);
+            FloatVector a2 = r2.blend(r6.rearrange(SWAP4), BIT4);
+            FloatVector a6 = r2.rearrange(SWAP4).blend(r6, BIT4);
+            FloatVector a3 = r3.blend(r7.rearrange(SWAP4), BIT4);
+            FloatVector a7 = r3.rearrange(SWAP4).blend(r7, BIT4);
+            FloatVector b0 = a0.blend(a2.rearrange(SWAP2), BIT2);
+            FloatVector b2 = a0.rearrange(SWAP2).blend(a2, BIT2);
+            FloatVector b1 = a1.blend(a3.rearrange(SWAP2), BIT2);
+            FloatVector b3 = a1.rearrange(SWAP2).blend(a3, BIT2);
+            FloatVector b4 = a4.blend(a6.rearrange(SWAP2), BIT2);
+            FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
+            FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
+            FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
+            LongVector e0 = LONG_VECTOR.cast((LongVector) b0.reinterpretShape(LONGS, 0));
+            LongVector e1 = LONG_VECTOR.cast((LongVector) b1.reinterpretShape(LONGS, 0));
+            LongVector e2 = LONG_VECTOR.cast((LongVector) b2.reinterpretShape(LONGS, 0));
+            LongVector e3 = LONG_VECTOR.cast((LongVector) b3.reinterpretShape(LONGS, 0));
+            LongVector e4 = LONG_VECTOR.cast((LongVector) b4.reinterpretShape(LONGS, 0));
+            LongVector e5 = LONG_VECTOR.cast((LongVector) b5.reinterpretShape(LONGS, 0));
+            LongVector e6 = LONG_VECTOR.cast((LongVector) b6.reinterpretShape(LONGS, 0));
+            LongVector e7 = LONG_VECTOR.cast((LongVector) b7.reinterpretShape(LONGS, 0));
+            FloatVector c0 = FLOAT_VECTOR.cast((FloatVector) e0.and(LOW).or(e1.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c1 = FLOAT_VECTOR.cast((FloatVector) e0.lanewise(VectorOperators.LSHR, 32).or(e1.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c2 = FLOAT_VECTOR.cast((FloatVector) e2.and(LOW).or(e3.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c3 = FLOAT_VECTOR.cast((FloatVector) e2.lanewise(VectorOperators.LSHR, 32).or(e3.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c4 = FLOAT_VECTOR.cast((FloatVector) e4.and(LOW).or(e5.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c5 = FLOAT_VECTOR.cast((FloatVector) e4.lanewise(VectorOperators.LSHR, 32).or(e5.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c6 = FLOAT_VECTOR.cast((FloatVector) e6.and(LOW).or(e7.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c7 = FLOAT_VECTOR.cast((FloatVector) e6.lanewise(VectorOperators.LSHR, 32).or(e7.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector s;
+            s = c0;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[0] + from + c) * Float.BYTES, ORDER);
+            s = c1;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[1] + from + c) * Float.BYTES, ORDER);
+            s = c2;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[2] + from + c) * Float.BYTES, ORDER);
+            s = c3;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[3] + from + c) * Float.BYTES, ORDER);
+            s = c4;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[4] + from + c) * Float.BYTES, ORDER);
+            s = c5;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[5] + from + c) * Float.BYTES, ORDER);
+            s = c6;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[6] + from + c) * Float.BYTES, ORDER);
+            s = c7;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[7] + from + c) * Float.BYTES, ORDER);
+        }
+    }
+
+    /** {@link #fromLanesFloat} on short arrays. */
+    private static void fromLanesFloatShortArrays(float[] lanes, int at, int count,
+            MemorySegment rows, long[] starts, long from) {
+        rows = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(rows);
+        for (int c = 0; c < count; c += 8) {
+            FloatVector r0 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 0 * 8));
+            FloatVector r1 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 1 * 8));
+            FloatVector r2 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 2 * 8));
+            FloatVector r3 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 3 * 8));
+            FloatVector r4 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 4 * 8));
+            FloatVector r5 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 5 * 8));
+            FloatVector r6 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 6 * 8));
+            FloatVector r7 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 7 * 8));
+            FloatVector a0 = r0.blend(r4.rearrange(SWAP4), BIT4);
+            FloatVector a4 = r0.rearrange(SWAP4).blend(r4, BIT4);
+            FloatVector a1 = r1.blend(r5.rearrange(SWAP4), BIT4);
+            FloatVector a5 = r1.rearrange(SWAP4).blend(r5, BIT4);
+            FloatVector a2 = r2.blend(r6.rearrange(SWAP4), BIT4);
+            FloatVector a6 = r2.rearrange(SWAP4).blend(r6, BIT4);
+            FloatVector a3 = r3.blend(r7.rearrange(SWAP4), BIT4);
+            FloatVector a7 = r3.rearrange(SWAP4).blend(r7, BIT4);
+            FloatVector b0 = a0.blend(a2.rearrange(SWAP2), BIT2);
+            FloatVector b2 = a0.rearrange(SWAP2).blend(a2, BIT2);
+            FloatVector b1 = a1.blend(a3.rearrange(SWAP2), BIT2);
+            FloatVector b3 = a1.rearrange(SWAP2).blend(a3, BIT2);
+            FloatVector b4 = a4.blend(a6.rearrange(SWAP2), BIT2);
+            FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
+            FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
+            FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
+            LongVector e0 = LONG_VECTOR.cast((LongVector) b0.reinterpretShape(LONGS, 0));
+            LongVector e1 = LONG_VECTOR.cast((LongVector) b1.reinterpretShape(LONGS, 0));
+            LongVector e2 = LONG_VECTOR.cast((LongVector) b2.reinterpretShape(LONGS, 0));
+            LongVector e3 = LONG_VECTOR.cast((LongVector) b3.reinterpretShape(LONGS, 0));
+            LongVector e4 = LONG_VECTOR.cast((LongVector) b4.reinterpretShape(LONGS, 0));
+            LongVector e5 = LONG_VECTOR.cast((LongVector) b5.reinterpretShape(LONGS, 0));
+            LongVector e6 = LONG_VECTOR.cast((LongVector) b6.reinterpretShape(LONGS, 0));
+            LongVector e7 = LONG_VECTOR.cast((LongVector) b7.reinterpretShape(LONGS, 0));
+            FloatVector c0 = FLOAT_VECTOR.cast((FloatVector) e0.and(LOW).or(e1.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c1 = FLOAT_VECTOR.cast((FloatVector) e0.lanewise(VectorOperators.LSHR, 32).or(e1.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c2 = FLOAT_VECTOR.cast((FloatVector) e2.and(LOW).or(e3.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c3 = FLOAT_VECTOR.cast((FloatVector) e2.lanewise(VectorOperators.LSHR, 32).or(e3.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c4 = FLOAT_VECTOR.cast((FloatVector) e4.and(LOW).or(e5.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c5 = FLOAT_VECTOR.cast((FloatVector) e4.lanewise(VectorOperators.LSHR, 32).or(e5.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c6 = FLOAT_VECTOR.cast((FloatVector) e6.and(LOW).or(e7.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c7 = FLOAT_VECTOR.cast((FloatVector) e6.lanewise(VectorOperators.LSHR, 32).or(e7.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector s;
+            s = c0;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[0] + from + c) * Float.BYTES, ORDER);
+            s = c1;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[1] + from + c) * Float.BYTES, ORDER);
+            s = c2;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[2] + from + c) * Float.BYTES, ORDER);
+            s = c3;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[3] + from + c) * Float.BYTES, ORDER);
+            s = c4;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[4] + from + c) * Float.BYTES, ORDER);
+            s = c5;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[5] + from + c) * Float.BYTES, ORDER);
+            s = c6;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[6] + from + c) * Float.BYTES, ORDER);
+            s = c7;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[7] + from + c) * Float.BYTES, ORDER);
+        }
+    }
+
+    /** {@link #fromLanesFloat} on any memory. */
+    private static void fromLanesFloatAnyMemory(float[] lanes, int at, int count,
             MemorySegment rows, long[] starts, long from) {
         for (int c = 0; c < count; c += 8) {
             FloatVector r0 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, lanes, at + c * 8 + 0 * 8));
@@ -504,17 +786,21 @@ final class RowTransposes {
      */
     static void toLanesPairs(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
             int at) {
-        if (OffHeap.SEGMENT.isInstance(rows)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(rows)) {
             toLanesPairsOffHeap(rows, starts, from, count, lanes, at);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(rows)) {
+            toLanesPairsFloatArrays(rows, starts, from, count, lanes, at);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(rows)) {
+            toLanesPairsShortArrays(rows, starts, from, count, lanes, at);
         } else {
-            toLanesPairsOnHeap(rows, starts, from, count, lanes, at);
+            toLanesPairsAnyMemory(rows, starts, from, count, lanes, at);
         }
     }
 
     /** {@link #toLanesPairs} on off-heap memory. */
     private static void toLanesPairsOffHeap(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
             int at) {
-        rows = (MemorySegment) OffHeap.SEGMENT.cast(rows);
+        rows = (MemorySegment) SegmentClasses.OFF_HEAP.cast(rows);
         for (int c = 0; c < count; c += 16) {
             FloatVector r0 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[0] + from + c) * 2, ORDER));
             FloatVector r1 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[1] + from + c) * 2, ORDER));
@@ -577,8 +863,140 @@ final class RowTransposes {
         }
     }
 
-    /** {@link #toLanesPairs} on heap memory. */
-    private static void toLanesPairsOnHeap(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
+    /** {@link #toLanesPairs} on float arrays. */
+    private static void toLanesPairsFloatArrays(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
+            int at) {
+        rows = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(rows);
+        for (int c = 0; c < count; c += 16) {
+            FloatVector r0 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[0] + from + c) * 2, ORDER));
+            FloatVector r1 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[1] + from + c) * 2, ORDER));
+            FloatVector r2 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[2] + from + c) * 2, ORDER));
+            FloatVector r3 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[3] + from + c) * 2, ORDER));
+            FloatVector r4 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[4] + from + c) * 2, ORDER));
+            FloatVector r5 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[5] + from + c) * 2, ORDER));
+            FloatVector r6 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[6] + from + c) * 2, ORDER));
+            FloatVector r7 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[7] + from + c) * 2, ORDER));
+            FloatVector a0 = r0.blend(r4.rearrange(SWAP4), BIT4);
+            FloatVector a4 = r0.rearrange(SWAP4).blend(r4, BIT4);
+            FloatVector a1 = r1.blend(r5.rearrange(SWAP4), BIT4);
+            FloatVector a5 = r1.rearrange(SWAP4).blend(r5, BIT4);
+            FloatVector a2 = r2.blend(r6.rearrange(SWAP4), BIT4);
+            FloatVector a6 = r2.rearrange(SWAP4).blend(r6, BIT4);
+            FloatVector a3 = r3.blend(r7.rearrange(SWAP4), BIT4);
+            FloatVector a7 = r3.rearrange(SWAP4).blend(r7, BIT4);
+            FloatVector b0 = a0.blend(a2.rearrange(SWAP2), BIT2);
+            FloatVector b2 = a0.rearrange(SWAP2).blend(a2, BIT2);
+            FloatVector b1 = a1.blend(a3.rearrange(SWAP2), BIT2);
+            FloatVector b3 = a1.rearrange(SWAP2).blend(a3, BIT2);
+            FloatVector b4 = a4.blend(a6.rearrange(SWAP2), BIT2);
+            FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
+            FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
+            FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
+            LongVector e0 = LONG_VECTOR.cast((LongVector) b0.reinterpretShape(LONGS, 0));
+            LongVector e1 = LONG_VECTOR.cast((LongVector) b1.reinterpretShape(LONGS, 0));
+            LongVector e2 = LONG_VECTOR.cast((LongVector) b2.reinterpretShape(LONGS, 0));
+            LongVector e3 = LONG_VECTOR.cast((LongVector) b3.reinterpretShape(LONGS, 0));
+            LongVector e4 = LONG_VECTOR.cast((LongVector) b4.reinterpretShape(LONGS, 0));
+            LongVector e5 = LONG_VECTOR.cast((LongVector) b5.reinterpretShape(LONGS, 0));
+            LongVector e6 = LONG_VECTOR.cast((LongVector) b6.reinterpretShape(LONGS, 0));
+            LongVector e7 = LONG_VECTOR.cast((LongVector) b7.reinterpretShape(LONGS, 0));
+            FloatVector c0 = FLOAT_VECTOR.cast((FloatVector) e0.and(LOW).or(e1.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c1 = FLOAT_VECTOR.cast((FloatVector) e0.lanewise(VectorOperators.LSHR, 32).or(e1.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c2 = FLOAT_VECTOR.cast((FloatVector) e2.and(LOW).or(e3.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c3 = FLOAT_VECTOR.cast((FloatVector) e2.lanewise(VectorOperators.LSHR, 32).or(e3.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c4 = FLOAT_VECTOR.cast((FloatVector) e4.and(LOW).or(e5.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c5 = FLOAT_VECTOR.cast((FloatVector) e4.lanewise(VectorOperators.LSHR, 32).or(e5.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c6 = FLOAT_VECTOR.cast((FloatVector) e6.and(LOW).or(e7.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c7 = FLOAT_VECTOR.cast((FloatVector) e6.lanewise(VectorOperators.LSHR, 32).or(e7.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            c0.intoArray(lanes, at + (c + 2 * 0) * 8);
+            c1.intoArray(lanes, at + (c + 2 * 1) * 8);
+            c2.intoArray(lanes, at + (c + 2 * 2) * 8);
+            c3.intoArray(lanes, at + (c + 2 * 3) * 8);
+            if (c + 8 < count) {
+                c4.intoArray(lanes, at + (c + 2 * 4) * 8);
+                c5.intoArray(lanes, at + (c + 2 * 5) * 8);
+                c6.intoArray(lanes, at + (c + 2 * 6) * 8);
+                c7.intoArray(lanes, at + (c + 2 * 7) * 8);
+            }
+        }
+    }
+
+    /** {@link #toLanesPairs} on short arrays. */
+    private static void toLanesPairsShortArrays(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
+            int at) {
+        rows = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(rows);
+        for (int c = 0; c < count; c += 16) {
+            FloatVector r0 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[0] + from + c) * 2, ORDER));
+            FloatVector r1 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[1] + from + c) * 2, ORDER));
+            FloatVector r2 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[2] + from + c) * 2, ORDER));
+            FloatVector r3 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[3] + from + c) * 2, ORDER));
+            FloatVector r4 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[4] + from + c) * 2, ORDER));
+            FloatVector r5 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[5] + from + c) * 2, ORDER));
+            FloatVector r6 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[6] + from + c) * 2, ORDER));
+            FloatVector r7 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[7] + from + c) * 2, ORDER));
+            FloatVector a0 = r0.blend(r4.rearrange(SWAP4), BIT4);
+            FloatVector a4 = r0.rearrange(SWAP4).blend(r4, BIT4);
+            FloatVector a1 = r1.blend(r5.rearrange(SWAP4), BIT4);
+            FloatVector a5 = r1.rearrange(SWAP4).blend(r5, BIT4);
+            FloatVector a2 = r2.blend(r6.rearrange(SWAP4), BIT4);
+            FloatVector a6 = r2.rearrange(SWAP4).blend(r6, BIT4);
+            FloatVector a3 = r3.blend(r7.rearrange(SWAP4), BIT4);
+            FloatVector a7 = r3.rearrange(SWAP4).blend(r7, BIT4);
+            FloatVector b0 = a0.blend(a2.rearrange(SWAP2), BIT2);
+            FloatVector b2 = a0.rearrange(SWAP2).blend(a2, BIT2);
+            FloatVector b1 = a1.blend(a3.rearrange(SWAP2), BIT2);
+            FloatVector b3 = a1.rearrange(SWAP2).blend(a3, BIT2);
+            FloatVector b4 = a4.blend(a6.rearrange(SWAP2), BIT2);
+            FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
+            FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
+            FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
+            LongVector e0 = LONG_VECTOR.cast((LongVector) b0.reinterpretShape(LONGS, 0));
+            LongVector e1 = LONG_VECTOR.cast((LongVector) b1.reinterpretShape(LONGS, 0));
+            LongVector e2 = LONG_VECTOR.cast((LongVector) b2.reinterpretShape(LONGS, 0));
+            LongVector e3 = LONG_VECTOR.cast((LongVector) b3.reinterpretShape(LONGS, 0));
+            LongVector e4 = LONG_VECTOR.cast((LongVector) b4.reinterpretShape(LONGS, 0));
+            LongVector e5 = LONG_VECTOR.cast((LongVector) b5.reinterpretShape(LONGS, 0));
+            LongVector e6 = LONG_VECTOR.cast((LongVector) b6.reinterpretShape(LONGS, 0));
+            LongVector e7 = LONG_VECTOR.cast((LongVector) b7.reinterpretShape(LONGS, 0));
+            FloatVector c0 = FLOAT_VECTOR.cast((FloatVector) e0.and(LOW).or(e1.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c1 = FLOAT_VECTOR.cast((FloatVector) e0.lanewise(VectorOperators.LSHR, 32).or(e1.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c2 = FLOAT_VECTOR.cast((FloatVector) e2.and(LOW).or(e3.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c3 = FLOAT_VECTOR.cast((FloatVector) e2.lanewise(VectorOperators.LSHR, 32).or(e3.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c4 = FLOAT_VECTOR.cast((FloatVector) e4.and(LOW).or(e5.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c5 = FLOAT_VECTOR.cast((FloatVector) e4.lanewise(VectorOperators.LSHR, 32).or(e5.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c6 = FLOAT_VECTOR.cast((FloatVector) e6.and(LOW).or(e7.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c7 = FLOAT_VECTOR.cast((FloatVector) e6.lanewise(VectorOperators.LSHR, 32).or(e7.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            c0.intoArray(lanes, at + (c + 2 * 0) * 8);
+            c1.intoArray(lanes, at + (c + 2 * 1) * 8);
+            c2.intoArray(lanes, at + (c + 2 * 2) * 8);
+            c3.intoArray(lanes, at + (c + 2 * 3) * 8);
+            if (c + 8 < count) {
+                c4.intoArray(lanes, at + (c + 2 * 4) * 8);
+                c5.intoArray(lanes, at + (c + 2 * 5) * 8);
+                c6.intoArray(lanes, at + (c + 2 * 6) * 8);
+                c7.intoArray(lanes, at + (c + 2 * 7) * 8);
+            }
+        }
+    }
+
+    /** {@link #toLanesPairs} on any memory. */
+    private static void toLanesPairsAnyMemory(MemorySegment rows, long[] starts, long from, int count, float[] lanes,
             int at) {
         for (int c = 0; c < count; c += 16) {
             FloatVector r0 = FLOAT_VECTOR.cast(FloatVector.fromMemorySegment(FLOATS, rows, (starts[0] + from + c) * 2, ORDER));
@@ -648,17 +1066,21 @@ final class RowTransposes {
      */
     static void fromLanesBf16(float[] lanes, int at, int count,
             MemorySegment rows, long[] starts, long from, float[] pairs) {
-        if (OffHeap.SEGMENT.isInstance(rows)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(rows)) {
             fromLanesBf16OffHeap(lanes, at, count, rows, starts, from, pairs);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(rows)) {
+            fromLanesBf16FloatArrays(lanes, at, count, rows, starts, from, pairs);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(rows)) {
+            fromLanesBf16ShortArrays(lanes, at, count, rows, starts, from, pairs);
         } else {
-            fromLanesBf16OnHeap(lanes, at, count, rows, starts, from, pairs);
+            fromLanesBf16AnyMemory(lanes, at, count, rows, starts, from, pairs);
         }
     }
 
     /** {@link #fromLanesBf16} on off-heap memory. */
     private static void fromLanesBf16OffHeap(float[] lanes, int at, int count,
             MemorySegment rows, long[] starts, long from, float[] pairs) {
-        rows = (MemorySegment) OffHeap.SEGMENT.cast(rows);
+        rows = (MemorySegment) SegmentClasses.OFF_HEAP.cast(rows);
         for (int c = 0; c < count; c += 16) {
             VectorTransposes.packBf16(lanes, at + c * 8, pairs);
             FloatVector r0 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 0 * 8));
@@ -729,8 +1151,156 @@ final class RowTransposes {
         }
     }
 
-    /** {@link #fromLanesBf16} on heap memory. */
-    private static void fromLanesBf16OnHeap(float[] lanes, int at, int count,
+    /** {@link #fromLanesBf16} on float arrays. */
+    private static void fromLanesBf16FloatArrays(float[] lanes, int at, int count,
+            MemorySegment rows, long[] starts, long from, float[] pairs) {
+        rows = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(rows);
+        for (int c = 0; c < count; c += 16) {
+            VectorTransposes.packBf16(lanes, at + c * 8, pairs);
+            FloatVector r0 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 0 * 8));
+            FloatVector r1 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 1 * 8));
+            FloatVector r2 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 2 * 8));
+            FloatVector r3 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 3 * 8));
+            FloatVector r4 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 4 * 8));
+            FloatVector r5 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 5 * 8));
+            FloatVector r6 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 6 * 8));
+            FloatVector r7 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 7 * 8));
+            FloatVector a0 = r0.blend(r4.rearrange(SWAP4), BIT4);
+            FloatVector a4 = r0.rearrange(SWAP4).blend(r4, BIT4);
+            FloatVector a1 = r1.blend(r5.rearrange(SWAP4), BIT4);
+            FloatVector a5 = r1.rearrange(SWAP4).blend(r5, BIT4);
+            FloatVector a2 = r2.blend(r6.rearrange(SWAP4), BIT4);
+            FloatVector a6 = r2.rearrange(SWAP4).blend(r6, BIT4);
+            FloatVector a3 = r3.blend(r7.rearrange(SWAP4), BIT4);
+            FloatVector a7 = r3.rearrange(SWAP4).blend(r7, BIT4);
+            FloatVector b0 = a0.blend(a2.rearrange(SWAP2), BIT2);
+            FloatVector b2 = a0.rearrange(SWAP2).blend(a2, BIT2);
+            FloatVector b1 = a1.blend(a3.rearrange(SWAP2), BIT2);
+            FloatVector b3 = a1.rearrange(SWAP2).blend(a3, BIT2);
+            FloatVector b4 = a4.blend(a6.rearrange(SWAP2), BIT2);
+            FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
+            FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
+            FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
+            LongVector e0 = LONG_VECTOR.cast((LongVector) b0.reinterpretShape(LONGS, 0));
+            LongVector e1 = LONG_VECTOR.cast((LongVector) b1.reinterpretShape(LONGS, 0));
+            LongVector e2 = LONG_VECTOR.cast((LongVector) b2.reinterpretShape(LONGS, 0));
+            LongVector e3 = LONG_VECTOR.cast((LongVector) b3.reinterpretShape(LONGS, 0));
+            LongVector e4 = LONG_VECTOR.cast((LongVector) b4.reinterpretShape(LONGS, 0));
+            LongVector e5 = LONG_VECTOR.cast((LongVector) b5.reinterpretShape(LONGS, 0));
+            LongVector e6 = LONG_VECTOR.cast((LongVector) b6.reinterpretShape(LONGS, 0));
+            LongVector e7 = LONG_VECTOR.cast((LongVector) b7.reinterpretShape(LONGS, 0));
+            FloatVector c0 = FLOAT_VECTOR.cast((FloatVector) e0.and(LOW).or(e1.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c1 = FLOAT_VECTOR.cast((FloatVector) e0.lanewise(VectorOperators.LSHR, 32).or(e1.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c2 = FLOAT_VECTOR.cast((FloatVector) e2.and(LOW).or(e3.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c3 = FLOAT_VECTOR.cast((FloatVector) e2.lanewise(VectorOperators.LSHR, 32).or(e3.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c4 = FLOAT_VECTOR.cast((FloatVector) e4.and(LOW).or(e5.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c5 = FLOAT_VECTOR.cast((FloatVector) e4.lanewise(VectorOperators.LSHR, 32).or(e5.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c6 = FLOAT_VECTOR.cast((FloatVector) e6.and(LOW).or(e7.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c7 = FLOAT_VECTOR.cast((FloatVector) e6.lanewise(VectorOperators.LSHR, 32).or(e7.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector s;
+            s = c0;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[0] + from + c) * 2, ORDER);
+            s = c1;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[1] + from + c) * 2, ORDER);
+            s = c2;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[2] + from + c) * 2, ORDER);
+            s = c3;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[3] + from + c) * 2, ORDER);
+            s = c4;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[4] + from + c) * 2, ORDER);
+            s = c5;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[5] + from + c) * 2, ORDER);
+            s = c6;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[6] + from + c) * 2, ORDER);
+            s = c7;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[7] + from + c) * 2, ORDER);
+        }
+    }
+
+    /** {@link #fromLanesBf16} on short arrays. */
+    private static void fromLanesBf16ShortArrays(float[] lanes, int at, int count,
+            MemorySegment rows, long[] starts, long from, float[] pairs) {
+        rows = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(rows);
+        for (int c = 0; c < count; c += 16) {
+            VectorTransposes.packBf16(lanes, at + c * 8, pairs);
+            FloatVector r0 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 0 * 8));
+            FloatVector r1 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 1 * 8));
+            FloatVector r2 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 2 * 8));
+            FloatVector r3 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 3 * 8));
+            FloatVector r4 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 4 * 8));
+            FloatVector r5 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 5 * 8));
+            FloatVector r6 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 6 * 8));
+            FloatVector r7 = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, pairs, 7 * 8));
+            FloatVector a0 = r0.blend(r4.rearrange(SWAP4), BIT4);
+            FloatVector a4 = r0.rearrange(SWAP4).blend(r4, BIT4);
+            FloatVector a1 = r1.blend(r5.rearrange(SWAP4), BIT4);
+            FloatVector a5 = r1.rearrange(SWAP4).blend(r5, BIT4);
+            FloatVector a2 = r2.blend(r6.rearrange(SWAP4), BIT4);
+            FloatVector a6 = r2.rearrange(SWAP4).blend(r6, BIT4);
+            FloatVector a3 = r3.blend(r7.rearrange(SWAP4), BIT4);
+            FloatVector a7 = r3.rearrange(SWAP4).blend(r7, BIT4);
+            FloatVector b0 = a0.blend(a2.rearrange(SWAP2), BIT2);
+            FloatVector b2 = a0.rearrange(SWAP2).blend(a2, BIT2);
+            FloatVector b1 = a1.blend(a3.rearrange(SWAP2), BIT2);
+            FloatVector b3 = a1.rearrange(SWAP2).blend(a3, BIT2);
+            FloatVector b4 = a4.blend(a6.rearrange(SWAP2), BIT2);
+            FloatVector b6 = a4.rearrange(SWAP2).blend(a6, BIT2);
+            FloatVector b5 = a5.blend(a7.rearrange(SWAP2), BIT2);
+            FloatVector b7 = a5.rearrange(SWAP2).blend(a7, BIT2);
+            LongVector e0 = LONG_VECTOR.cast((LongVector) b0.reinterpretShape(LONGS, 0));
+            LongVector e1 = LONG_VECTOR.cast((LongVector) b1.reinterpretShape(LONGS, 0));
+            LongVector e2 = LONG_VECTOR.cast((LongVector) b2.reinterpretShape(LONGS, 0));
+            LongVector e3 = LONG_VECTOR.cast((LongVector) b3.reinterpretShape(LONGS, 0));
+            LongVector e4 = LONG_VECTOR.cast((LongVector) b4.reinterpretShape(LONGS, 0));
+            LongVector e5 = LONG_VECTOR.cast((LongVector) b5.reinterpretShape(LONGS, 0));
+            LongVector e6 = LONG_VECTOR.cast((LongVector) b6.reinterpretShape(LONGS, 0));
+            LongVector e7 = LONG_VECTOR.cast((LongVector) b7.reinterpretShape(LONGS, 0));
+            FloatVector c0 = FLOAT_VECTOR.cast((FloatVector) e0.and(LOW).or(e1.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c1 = FLOAT_VECTOR.cast((FloatVector) e0.lanewise(VectorOperators.LSHR, 32).or(e1.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c2 = FLOAT_VECTOR.cast((FloatVector) e2.and(LOW).or(e3.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c3 = FLOAT_VECTOR.cast((FloatVector) e2.lanewise(VectorOperators.LSHR, 32).or(e3.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c4 = FLOAT_VECTOR.cast((FloatVector) e4.and(LOW).or(e5.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c5 = FLOAT_VECTOR.cast((FloatVector) e4.lanewise(VectorOperators.LSHR, 32).or(e5.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c6 = FLOAT_VECTOR.cast((FloatVector) e6.and(LOW).or(e7.lanewise(VectorOperators.LSHL, 32))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector c7 = FLOAT_VECTOR.cast((FloatVector) e6.lanewise(VectorOperators.LSHR, 32).or(e7.and(HIGH))
+                    .reinterpretShape(FLOATS, 0));
+            FloatVector s;
+            s = c0;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[0] + from + c) * 2, ORDER);
+            s = c1;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[1] + from + c) * 2, ORDER);
+            s = c2;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[2] + from + c) * 2, ORDER);
+            s = c3;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[3] + from + c) * 2, ORDER);
+            s = c4;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[4] + from + c) * 2, ORDER);
+            s = c5;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[5] + from + c) * 2, ORDER);
+            s = c6;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[6] + from + c) * 2, ORDER);
+            s = c7;
+            FLOAT_VECTOR.cast(s).intoMemorySegment(rows, (starts[7] + from + c) * 2, ORDER);
+        }
+    }
+
+    /** {@link #fromLanesBf16} on any memory. */
+    private static void fromLanesBf16AnyMemory(float[] lanes, int at, int count,
             MemorySegment rows, long[] starts, long from, float[] pairs) {
         for (int c = 0; c < count; c += 16) {
             VectorTransposes.packBf16(lanes, at + c * 8, pairs);
@@ -904,16 +1474,20 @@ final class RowTransposes {
 
     /** 16 positions of 16 FLOAT rows of a tensor, row l from element {@code starts[l] + from}, into the lanes at {@code at}; only at 16 lanes. */
     static void toLanes16Float(MemorySegment rows, long[] starts, long from, float[] lanes, int at) {
-        if (OffHeap.SEGMENT.isInstance(rows)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(rows)) {
             toLanes16FloatOffHeap(rows, starts, from, lanes, at);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(rows)) {
+            toLanes16FloatFloatArrays(rows, starts, from, lanes, at);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(rows)) {
+            toLanes16FloatShortArrays(rows, starts, from, lanes, at);
         } else {
-            toLanes16FloatOnHeap(rows, starts, from, lanes, at);
+            toLanes16FloatAnyMemory(rows, starts, from, lanes, at);
         }
     }
 
     /** {@link #toLanes16Float} on off-heap memory. */
     private static void toLanes16FloatOffHeap(MemorySegment rows, long[] starts, long from, float[] lanes, int at) {
-        rows = (MemorySegment) OffHeap.SEGMENT.cast(rows);
+        rows = (MemorySegment) SegmentClasses.OFF_HEAP.cast(rows);
         FloatVector r0 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[0] + from) * Float.BYTES, ORDER);
         FloatVector r1 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[1] + from) * Float.BYTES, ORDER);
         FloatVector r2 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[2] + from) * Float.BYTES, ORDER);
@@ -1012,8 +1586,210 @@ final class RowTransposes {
         d15.intoArray(lanes, at + 15 * 16);
     }
 
-    /** {@link #toLanes16Float} on heap memory. */
-    private static void toLanes16FloatOnHeap(MemorySegment rows, long[] starts, long from, float[] lanes, int at) {
+    /** {@link #toLanes16Float} on float arrays. */
+    private static void toLanes16FloatFloatArrays(MemorySegment rows, long[] starts, long from, float[] lanes, int at) {
+        rows = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(rows);
+        FloatVector r0 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[0] + from) * Float.BYTES, ORDER);
+        FloatVector r1 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[1] + from) * Float.BYTES, ORDER);
+        FloatVector r2 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[2] + from) * Float.BYTES, ORDER);
+        FloatVector r3 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[3] + from) * Float.BYTES, ORDER);
+        FloatVector r4 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[4] + from) * Float.BYTES, ORDER);
+        FloatVector r5 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[5] + from) * Float.BYTES, ORDER);
+        FloatVector r6 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[6] + from) * Float.BYTES, ORDER);
+        FloatVector r7 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[7] + from) * Float.BYTES, ORDER);
+        FloatVector r8 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[8] + from) * Float.BYTES, ORDER);
+        FloatVector r9 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[9] + from) * Float.BYTES, ORDER);
+        FloatVector r10 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[10] + from) * Float.BYTES, ORDER);
+        FloatVector r11 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[11] + from) * Float.BYTES, ORDER);
+        FloatVector r12 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[12] + from) * Float.BYTES, ORDER);
+        FloatVector r13 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[13] + from) * Float.BYTES, ORDER);
+        FloatVector r14 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[14] + from) * Float.BYTES, ORDER);
+        FloatVector r15 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[15] + from) * Float.BYTES, ORDER);
+        FloatVector a0 = ZIP_LOW.selectFrom(r0, r8);
+        FloatVector a1 = ZIP_HIGH.selectFrom(r0, r8);
+        FloatVector a2 = ZIP_LOW.selectFrom(r1, r9);
+        FloatVector a3 = ZIP_HIGH.selectFrom(r1, r9);
+        FloatVector a4 = ZIP_LOW.selectFrom(r2, r10);
+        FloatVector a5 = ZIP_HIGH.selectFrom(r2, r10);
+        FloatVector a6 = ZIP_LOW.selectFrom(r3, r11);
+        FloatVector a7 = ZIP_HIGH.selectFrom(r3, r11);
+        FloatVector a8 = ZIP_LOW.selectFrom(r4, r12);
+        FloatVector a9 = ZIP_HIGH.selectFrom(r4, r12);
+        FloatVector a10 = ZIP_LOW.selectFrom(r5, r13);
+        FloatVector a11 = ZIP_HIGH.selectFrom(r5, r13);
+        FloatVector a12 = ZIP_LOW.selectFrom(r6, r14);
+        FloatVector a13 = ZIP_HIGH.selectFrom(r6, r14);
+        FloatVector a14 = ZIP_LOW.selectFrom(r7, r15);
+        FloatVector a15 = ZIP_HIGH.selectFrom(r7, r15);
+        FloatVector b0 = ZIP_LOW.selectFrom(a0, a8);
+        FloatVector b1 = ZIP_HIGH.selectFrom(a0, a8);
+        FloatVector b2 = ZIP_LOW.selectFrom(a1, a9);
+        FloatVector b3 = ZIP_HIGH.selectFrom(a1, a9);
+        FloatVector b4 = ZIP_LOW.selectFrom(a2, a10);
+        FloatVector b5 = ZIP_HIGH.selectFrom(a2, a10);
+        FloatVector b6 = ZIP_LOW.selectFrom(a3, a11);
+        FloatVector b7 = ZIP_HIGH.selectFrom(a3, a11);
+        FloatVector b8 = ZIP_LOW.selectFrom(a4, a12);
+        FloatVector b9 = ZIP_HIGH.selectFrom(a4, a12);
+        FloatVector b10 = ZIP_LOW.selectFrom(a5, a13);
+        FloatVector b11 = ZIP_HIGH.selectFrom(a5, a13);
+        FloatVector b12 = ZIP_LOW.selectFrom(a6, a14);
+        FloatVector b13 = ZIP_HIGH.selectFrom(a6, a14);
+        FloatVector b14 = ZIP_LOW.selectFrom(a7, a15);
+        FloatVector b15 = ZIP_HIGH.selectFrom(a7, a15);
+        FloatVector c0 = ZIP_LOW.selectFrom(b0, b8);
+        FloatVector c1 = ZIP_HIGH.selectFrom(b0, b8);
+        FloatVector c2 = ZIP_LOW.selectFrom(b1, b9);
+        FloatVector c3 = ZIP_HIGH.selectFrom(b1, b9);
+        FloatVector c4 = ZIP_LOW.selectFrom(b2, b10);
+        FloatVector c5 = ZIP_HIGH.selectFrom(b2, b10);
+        FloatVector c6 = ZIP_LOW.selectFrom(b3, b11);
+        FloatVector c7 = ZIP_HIGH.selectFrom(b3, b11);
+        FloatVector c8 = ZIP_LOW.selectFrom(b4, b12);
+        FloatVector c9 = ZIP_HIGH.selectFrom(b4, b12);
+        FloatVector c10 = ZIP_LOW.selectFrom(b5, b13);
+        FloatVector c11 = ZIP_HIGH.selectFrom(b5, b13);
+        FloatVector c12 = ZIP_LOW.selectFrom(b6, b14);
+        FloatVector c13 = ZIP_HIGH.selectFrom(b6, b14);
+        FloatVector c14 = ZIP_LOW.selectFrom(b7, b15);
+        FloatVector c15 = ZIP_HIGH.selectFrom(b7, b15);
+        FloatVector d0 = ZIP_LOW.selectFrom(c0, c8);
+        FloatVector d1 = ZIP_HIGH.selectFrom(c0, c8);
+        FloatVector d2 = ZIP_LOW.selectFrom(c1, c9);
+        FloatVector d3 = ZIP_HIGH.selectFrom(c1, c9);
+        FloatVector d4 = ZIP_LOW.selectFrom(c2, c10);
+        FloatVector d5 = ZIP_HIGH.selectFrom(c2, c10);
+        FloatVector d6 = ZIP_LOW.selectFrom(c3, c11);
+        FloatVector d7 = ZIP_HIGH.selectFrom(c3, c11);
+        FloatVector d8 = ZIP_LOW.selectFrom(c4, c12);
+        FloatVector d9 = ZIP_HIGH.selectFrom(c4, c12);
+        FloatVector d10 = ZIP_LOW.selectFrom(c5, c13);
+        FloatVector d11 = ZIP_HIGH.selectFrom(c5, c13);
+        FloatVector d12 = ZIP_LOW.selectFrom(c6, c14);
+        FloatVector d13 = ZIP_HIGH.selectFrom(c6, c14);
+        FloatVector d14 = ZIP_LOW.selectFrom(c7, c15);
+        FloatVector d15 = ZIP_HIGH.selectFrom(c7, c15);
+        d0.intoArray(lanes, at + 0 * 16);
+        d1.intoArray(lanes, at + 1 * 16);
+        d2.intoArray(lanes, at + 2 * 16);
+        d3.intoArray(lanes, at + 3 * 16);
+        d4.intoArray(lanes, at + 4 * 16);
+        d5.intoArray(lanes, at + 5 * 16);
+        d6.intoArray(lanes, at + 6 * 16);
+        d7.intoArray(lanes, at + 7 * 16);
+        d8.intoArray(lanes, at + 8 * 16);
+        d9.intoArray(lanes, at + 9 * 16);
+        d10.intoArray(lanes, at + 10 * 16);
+        d11.intoArray(lanes, at + 11 * 16);
+        d12.intoArray(lanes, at + 12 * 16);
+        d13.intoArray(lanes, at + 13 * 16);
+        d14.intoArray(lanes, at + 14 * 16);
+        d15.intoArray(lanes, at + 15 * 16);
+    }
+
+    /** {@link #toLanes16Float} on short arrays. */
+    private static void toLanes16FloatShortArrays(MemorySegment rows, long[] starts, long from, float[] lanes, int at) {
+        rows = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(rows);
+        FloatVector r0 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[0] + from) * Float.BYTES, ORDER);
+        FloatVector r1 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[1] + from) * Float.BYTES, ORDER);
+        FloatVector r2 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[2] + from) * Float.BYTES, ORDER);
+        FloatVector r3 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[3] + from) * Float.BYTES, ORDER);
+        FloatVector r4 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[4] + from) * Float.BYTES, ORDER);
+        FloatVector r5 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[5] + from) * Float.BYTES, ORDER);
+        FloatVector r6 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[6] + from) * Float.BYTES, ORDER);
+        FloatVector r7 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[7] + from) * Float.BYTES, ORDER);
+        FloatVector r8 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[8] + from) * Float.BYTES, ORDER);
+        FloatVector r9 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[9] + from) * Float.BYTES, ORDER);
+        FloatVector r10 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[10] + from) * Float.BYTES, ORDER);
+        FloatVector r11 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[11] + from) * Float.BYTES, ORDER);
+        FloatVector r12 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[12] + from) * Float.BYTES, ORDER);
+        FloatVector r13 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[13] + from) * Float.BYTES, ORDER);
+        FloatVector r14 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[14] + from) * Float.BYTES, ORDER);
+        FloatVector r15 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[15] + from) * Float.BYTES, ORDER);
+        FloatVector a0 = ZIP_LOW.selectFrom(r0, r8);
+        FloatVector a1 = ZIP_HIGH.selectFrom(r0, r8);
+        FloatVector a2 = ZIP_LOW.selectFrom(r1, r9);
+        FloatVector a3 = ZIP_HIGH.selectFrom(r1, r9);
+        FloatVector a4 = ZIP_LOW.selectFrom(r2, r10);
+        FloatVector a5 = ZIP_HIGH.selectFrom(r2, r10);
+        FloatVector a6 = ZIP_LOW.selectFrom(r3, r11);
+        FloatVector a7 = ZIP_HIGH.selectFrom(r3, r11);
+        FloatVector a8 = ZIP_LOW.selectFrom(r4, r12);
+        FloatVector a9 = ZIP_HIGH.selectFrom(r4, r12);
+        FloatVector a10 = ZIP_LOW.selectFrom(r5, r13);
+        FloatVector a11 = ZIP_HIGH.selectFrom(r5, r13);
+        FloatVector a12 = ZIP_LOW.selectFrom(r6, r14);
+        FloatVector a13 = ZIP_HIGH.selectFrom(r6, r14);
+        FloatVector a14 = ZIP_LOW.selectFrom(r7, r15);
+        FloatVector a15 = ZIP_HIGH.selectFrom(r7, r15);
+        FloatVector b0 = ZIP_LOW.selectFrom(a0, a8);
+        FloatVector b1 = ZIP_HIGH.selectFrom(a0, a8);
+        FloatVector b2 = ZIP_LOW.selectFrom(a1, a9);
+        FloatVector b3 = ZIP_HIGH.selectFrom(a1, a9);
+        FloatVector b4 = ZIP_LOW.selectFrom(a2, a10);
+        FloatVector b5 = ZIP_HIGH.selectFrom(a2, a10);
+        FloatVector b6 = ZIP_LOW.selectFrom(a3, a11);
+        FloatVector b7 = ZIP_HIGH.selectFrom(a3, a11);
+        FloatVector b8 = ZIP_LOW.selectFrom(a4, a12);
+        FloatVector b9 = ZIP_HIGH.selectFrom(a4, a12);
+        FloatVector b10 = ZIP_LOW.selectFrom(a5, a13);
+        FloatVector b11 = ZIP_HIGH.selectFrom(a5, a13);
+        FloatVector b12 = ZIP_LOW.selectFrom(a6, a14);
+        FloatVector b13 = ZIP_HIGH.selectFrom(a6, a14);
+        FloatVector b14 = ZIP_LOW.selectFrom(a7, a15);
+        FloatVector b15 = ZIP_HIGH.selectFrom(a7, a15);
+        FloatVector c0 = ZIP_LOW.selectFrom(b0, b8);
+        FloatVector c1 = ZIP_HIGH.selectFrom(b0, b8);
+        FloatVector c2 = ZIP_LOW.selectFrom(b1, b9);
+        FloatVector c3 = ZIP_HIGH.selectFrom(b1, b9);
+        FloatVector c4 = ZIP_LOW.selectFrom(b2, b10);
+        FloatVector c5 = ZIP_HIGH.selectFrom(b2, b10);
+        FloatVector c6 = ZIP_LOW.selectFrom(b3, b11);
+        FloatVector c7 = ZIP_HIGH.selectFrom(b3, b11);
+        FloatVector c8 = ZIP_LOW.selectFrom(b4, b12);
+        FloatVector c9 = ZIP_HIGH.selectFrom(b4, b12);
+        FloatVector c10 = ZIP_LOW.selectFrom(b5, b13);
+        FloatVector c11 = ZIP_HIGH.selectFrom(b5, b13);
+        FloatVector c12 = ZIP_LOW.selectFrom(b6, b14);
+        FloatVector c13 = ZIP_HIGH.selectFrom(b6, b14);
+        FloatVector c14 = ZIP_LOW.selectFrom(b7, b15);
+        FloatVector c15 = ZIP_HIGH.selectFrom(b7, b15);
+        FloatVector d0 = ZIP_LOW.selectFrom(c0, c8);
+        FloatVector d1 = ZIP_HIGH.selectFrom(c0, c8);
+        FloatVector d2 = ZIP_LOW.selectFrom(c1, c9);
+        FloatVector d3 = ZIP_HIGH.selectFrom(c1, c9);
+        FloatVector d4 = ZIP_LOW.selectFrom(c2, c10);
+        FloatVector d5 = ZIP_HIGH.selectFrom(c2, c10);
+        FloatVector d6 = ZIP_LOW.selectFrom(c3, c11);
+        FloatVector d7 = ZIP_HIGH.selectFrom(c3, c11);
+        FloatVector d8 = ZIP_LOW.selectFrom(c4, c12);
+        FloatVector d9 = ZIP_HIGH.selectFrom(c4, c12);
+        FloatVector d10 = ZIP_LOW.selectFrom(c5, c13);
+        FloatVector d11 = ZIP_HIGH.selectFrom(c5, c13);
+        FloatVector d12 = ZIP_LOW.selectFrom(c6, c14);
+        FloatVector d13 = ZIP_HIGH.selectFrom(c6, c14);
+        FloatVector d14 = ZIP_LOW.selectFrom(c7, c15);
+        FloatVector d15 = ZIP_HIGH.selectFrom(c7, c15);
+        d0.intoArray(lanes, at + 0 * 16);
+        d1.intoArray(lanes, at + 1 * 16);
+        d2.intoArray(lanes, at + 2 * 16);
+        d3.intoArray(lanes, at + 3 * 16);
+        d4.intoArray(lanes, at + 4 * 16);
+        d5.intoArray(lanes, at + 5 * 16);
+        d6.intoArray(lanes, at + 6 * 16);
+        d7.intoArray(lanes, at + 7 * 16);
+        d8.intoArray(lanes, at + 8 * 16);
+        d9.intoArray(lanes, at + 9 * 16);
+        d10.intoArray(lanes, at + 10 * 16);
+        d11.intoArray(lanes, at + 11 * 16);
+        d12.intoArray(lanes, at + 12 * 16);
+        d13.intoArray(lanes, at + 13 * 16);
+        d14.intoArray(lanes, at + 14 * 16);
+        d15.intoArray(lanes, at + 15 * 16);
+    }
+
+    /** {@link #toLanes16Float} on any memory. */
+    private static void toLanes16FloatAnyMemory(MemorySegment rows, long[] starts, long from, float[] lanes, int at) {
         FloatVector r0 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[0] + from) * Float.BYTES, ORDER);
         FloatVector r1 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[1] + from) * Float.BYTES, ORDER);
         FloatVector r2 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[2] + from) * Float.BYTES, ORDER);
@@ -1114,16 +1890,20 @@ final class RowTransposes {
 
     /** The inverse of {@link #toLanes16Float}: 16 positions of the lanes at {@code at} into the 16 rows; only at 16 lanes. */
     static void fromLanes16Float(float[] lanes, int at, MemorySegment rows, long[] starts, long from) {
-        if (OffHeap.SEGMENT.isInstance(rows)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(rows)) {
             fromLanes16FloatOffHeap(lanes, at, rows, starts, from);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(rows)) {
+            fromLanes16FloatFloatArrays(lanes, at, rows, starts, from);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(rows)) {
+            fromLanes16FloatShortArrays(lanes, at, rows, starts, from);
         } else {
-            fromLanes16FloatOnHeap(lanes, at, rows, starts, from);
+            fromLanes16FloatAnyMemory(lanes, at, rows, starts, from);
         }
     }
 
     /** {@link #fromLanes16Float} on off-heap memory. */
     private static void fromLanes16FloatOffHeap(float[] lanes, int at, MemorySegment rows, long[] starts, long from) {
-        rows = (MemorySegment) OffHeap.SEGMENT.cast(rows);
+        rows = (MemorySegment) SegmentClasses.OFF_HEAP.cast(rows);
         FloatVector r0 = FloatVector.fromArray(FLOATS, lanes, at + 0 * 16);
         FloatVector r1 = FloatVector.fromArray(FLOATS, lanes, at + 1 * 16);
         FloatVector r2 = FloatVector.fromArray(FLOATS, lanes, at + 2 * 16);
@@ -1222,8 +2002,210 @@ final class RowTransposes {
         d15.intoMemorySegment(rows, (starts[15] + from) * Float.BYTES, ORDER);
     }
 
-    /** {@link #fromLanes16Float} on heap memory. */
-    private static void fromLanes16FloatOnHeap(float[] lanes, int at, MemorySegment rows, long[] starts, long from) {
+    /** {@link #fromLanes16Float} on float arrays. */
+    private static void fromLanes16FloatFloatArrays(float[] lanes, int at, MemorySegment rows, long[] starts, long from) {
+        rows = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(rows);
+        FloatVector r0 = FloatVector.fromArray(FLOATS, lanes, at + 0 * 16);
+        FloatVector r1 = FloatVector.fromArray(FLOATS, lanes, at + 1 * 16);
+        FloatVector r2 = FloatVector.fromArray(FLOATS, lanes, at + 2 * 16);
+        FloatVector r3 = FloatVector.fromArray(FLOATS, lanes, at + 3 * 16);
+        FloatVector r4 = FloatVector.fromArray(FLOATS, lanes, at + 4 * 16);
+        FloatVector r5 = FloatVector.fromArray(FLOATS, lanes, at + 5 * 16);
+        FloatVector r6 = FloatVector.fromArray(FLOATS, lanes, at + 6 * 16);
+        FloatVector r7 = FloatVector.fromArray(FLOATS, lanes, at + 7 * 16);
+        FloatVector r8 = FloatVector.fromArray(FLOATS, lanes, at + 8 * 16);
+        FloatVector r9 = FloatVector.fromArray(FLOATS, lanes, at + 9 * 16);
+        FloatVector r10 = FloatVector.fromArray(FLOATS, lanes, at + 10 * 16);
+        FloatVector r11 = FloatVector.fromArray(FLOATS, lanes, at + 11 * 16);
+        FloatVector r12 = FloatVector.fromArray(FLOATS, lanes, at + 12 * 16);
+        FloatVector r13 = FloatVector.fromArray(FLOATS, lanes, at + 13 * 16);
+        FloatVector r14 = FloatVector.fromArray(FLOATS, lanes, at + 14 * 16);
+        FloatVector r15 = FloatVector.fromArray(FLOATS, lanes, at + 15 * 16);
+        FloatVector a0 = ZIP_LOW.selectFrom(r0, r8);
+        FloatVector a1 = ZIP_HIGH.selectFrom(r0, r8);
+        FloatVector a2 = ZIP_LOW.selectFrom(r1, r9);
+        FloatVector a3 = ZIP_HIGH.selectFrom(r1, r9);
+        FloatVector a4 = ZIP_LOW.selectFrom(r2, r10);
+        FloatVector a5 = ZIP_HIGH.selectFrom(r2, r10);
+        FloatVector a6 = ZIP_LOW.selectFrom(r3, r11);
+        FloatVector a7 = ZIP_HIGH.selectFrom(r3, r11);
+        FloatVector a8 = ZIP_LOW.selectFrom(r4, r12);
+        FloatVector a9 = ZIP_HIGH.selectFrom(r4, r12);
+        FloatVector a10 = ZIP_LOW.selectFrom(r5, r13);
+        FloatVector a11 = ZIP_HIGH.selectFrom(r5, r13);
+        FloatVector a12 = ZIP_LOW.selectFrom(r6, r14);
+        FloatVector a13 = ZIP_HIGH.selectFrom(r6, r14);
+        FloatVector a14 = ZIP_LOW.selectFrom(r7, r15);
+        FloatVector a15 = ZIP_HIGH.selectFrom(r7, r15);
+        FloatVector b0 = ZIP_LOW.selectFrom(a0, a8);
+        FloatVector b1 = ZIP_HIGH.selectFrom(a0, a8);
+        FloatVector b2 = ZIP_LOW.selectFrom(a1, a9);
+        FloatVector b3 = ZIP_HIGH.selectFrom(a1, a9);
+        FloatVector b4 = ZIP_LOW.selectFrom(a2, a10);
+        FloatVector b5 = ZIP_HIGH.selectFrom(a2, a10);
+        FloatVector b6 = ZIP_LOW.selectFrom(a3, a11);
+        FloatVector b7 = ZIP_HIGH.selectFrom(a3, a11);
+        FloatVector b8 = ZIP_LOW.selectFrom(a4, a12);
+        FloatVector b9 = ZIP_HIGH.selectFrom(a4, a12);
+        FloatVector b10 = ZIP_LOW.selectFrom(a5, a13);
+        FloatVector b11 = ZIP_HIGH.selectFrom(a5, a13);
+        FloatVector b12 = ZIP_LOW.selectFrom(a6, a14);
+        FloatVector b13 = ZIP_HIGH.selectFrom(a6, a14);
+        FloatVector b14 = ZIP_LOW.selectFrom(a7, a15);
+        FloatVector b15 = ZIP_HIGH.selectFrom(a7, a15);
+        FloatVector c0 = ZIP_LOW.selectFrom(b0, b8);
+        FloatVector c1 = ZIP_HIGH.selectFrom(b0, b8);
+        FloatVector c2 = ZIP_LOW.selectFrom(b1, b9);
+        FloatVector c3 = ZIP_HIGH.selectFrom(b1, b9);
+        FloatVector c4 = ZIP_LOW.selectFrom(b2, b10);
+        FloatVector c5 = ZIP_HIGH.selectFrom(b2, b10);
+        FloatVector c6 = ZIP_LOW.selectFrom(b3, b11);
+        FloatVector c7 = ZIP_HIGH.selectFrom(b3, b11);
+        FloatVector c8 = ZIP_LOW.selectFrom(b4, b12);
+        FloatVector c9 = ZIP_HIGH.selectFrom(b4, b12);
+        FloatVector c10 = ZIP_LOW.selectFrom(b5, b13);
+        FloatVector c11 = ZIP_HIGH.selectFrom(b5, b13);
+        FloatVector c12 = ZIP_LOW.selectFrom(b6, b14);
+        FloatVector c13 = ZIP_HIGH.selectFrom(b6, b14);
+        FloatVector c14 = ZIP_LOW.selectFrom(b7, b15);
+        FloatVector c15 = ZIP_HIGH.selectFrom(b7, b15);
+        FloatVector d0 = ZIP_LOW.selectFrom(c0, c8);
+        FloatVector d1 = ZIP_HIGH.selectFrom(c0, c8);
+        FloatVector d2 = ZIP_LOW.selectFrom(c1, c9);
+        FloatVector d3 = ZIP_HIGH.selectFrom(c1, c9);
+        FloatVector d4 = ZIP_LOW.selectFrom(c2, c10);
+        FloatVector d5 = ZIP_HIGH.selectFrom(c2, c10);
+        FloatVector d6 = ZIP_LOW.selectFrom(c3, c11);
+        FloatVector d7 = ZIP_HIGH.selectFrom(c3, c11);
+        FloatVector d8 = ZIP_LOW.selectFrom(c4, c12);
+        FloatVector d9 = ZIP_HIGH.selectFrom(c4, c12);
+        FloatVector d10 = ZIP_LOW.selectFrom(c5, c13);
+        FloatVector d11 = ZIP_HIGH.selectFrom(c5, c13);
+        FloatVector d12 = ZIP_LOW.selectFrom(c6, c14);
+        FloatVector d13 = ZIP_HIGH.selectFrom(c6, c14);
+        FloatVector d14 = ZIP_LOW.selectFrom(c7, c15);
+        FloatVector d15 = ZIP_HIGH.selectFrom(c7, c15);
+        d0.intoMemorySegment(rows, (starts[0] + from) * Float.BYTES, ORDER);
+        d1.intoMemorySegment(rows, (starts[1] + from) * Float.BYTES, ORDER);
+        d2.intoMemorySegment(rows, (starts[2] + from) * Float.BYTES, ORDER);
+        d3.intoMemorySegment(rows, (starts[3] + from) * Float.BYTES, ORDER);
+        d4.intoMemorySegment(rows, (starts[4] + from) * Float.BYTES, ORDER);
+        d5.intoMemorySegment(rows, (starts[5] + from) * Float.BYTES, ORDER);
+        d6.intoMemorySegment(rows, (starts[6] + from) * Float.BYTES, ORDER);
+        d7.intoMemorySegment(rows, (starts[7] + from) * Float.BYTES, ORDER);
+        d8.intoMemorySegment(rows, (starts[8] + from) * Float.BYTES, ORDER);
+        d9.intoMemorySegment(rows, (starts[9] + from) * Float.BYTES, ORDER);
+        d10.intoMemorySegment(rows, (starts[10] + from) * Float.BYTES, ORDER);
+        d11.intoMemorySegment(rows, (starts[11] + from) * Float.BYTES, ORDER);
+        d12.intoMemorySegment(rows, (starts[12] + from) * Float.BYTES, ORDER);
+        d13.intoMemorySegment(rows, (starts[13] + from) * Float.BYTES, ORDER);
+        d14.intoMemorySegment(rows, (starts[14] + from) * Float.BYTES, ORDER);
+        d15.intoMemorySegment(rows, (starts[15] + from) * Float.BYTES, ORDER);
+    }
+
+    /** {@link #fromLanes16Float} on short arrays. */
+    private static void fromLanes16FloatShortArrays(float[] lanes, int at, MemorySegment rows, long[] starts, long from) {
+        rows = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(rows);
+        FloatVector r0 = FloatVector.fromArray(FLOATS, lanes, at + 0 * 16);
+        FloatVector r1 = FloatVector.fromArray(FLOATS, lanes, at + 1 * 16);
+        FloatVector r2 = FloatVector.fromArray(FLOATS, lanes, at + 2 * 16);
+        FloatVector r3 = FloatVector.fromArray(FLOATS, lanes, at + 3 * 16);
+        FloatVector r4 = FloatVector.fromArray(FLOATS, lanes, at + 4 * 16);
+        FloatVector r5 = FloatVector.fromArray(FLOATS, lanes, at + 5 * 16);
+        FloatVector r6 = FloatVector.fromArray(FLOATS, lanes, at + 6 * 16);
+        FloatVector r7 = FloatVector.fromArray(FLOATS, lanes, at + 7 * 16);
+        FloatVector r8 = FloatVector.fromArray(FLOATS, lanes, at + 8 * 16);
+        FloatVector r9 = FloatVector.fromArray(FLOATS, lanes, at + 9 * 16);
+        FloatVector r10 = FloatVector.fromArray(FLOATS, lanes, at + 10 * 16);
+        FloatVector r11 = FloatVector.fromArray(FLOATS, lanes, at + 11 * 16);
+        FloatVector r12 = FloatVector.fromArray(FLOATS, lanes, at + 12 * 16);
+        FloatVector r13 = FloatVector.fromArray(FLOATS, lanes, at + 13 * 16);
+        FloatVector r14 = FloatVector.fromArray(FLOATS, lanes, at + 14 * 16);
+        FloatVector r15 = FloatVector.fromArray(FLOATS, lanes, at + 15 * 16);
+        FloatVector a0 = ZIP_LOW.selectFrom(r0, r8);
+        FloatVector a1 = ZIP_HIGH.selectFrom(r0, r8);
+        FloatVector a2 = ZIP_LOW.selectFrom(r1, r9);
+        FloatVector a3 = ZIP_HIGH.selectFrom(r1, r9);
+        FloatVector a4 = ZIP_LOW.selectFrom(r2, r10);
+        FloatVector a5 = ZIP_HIGH.selectFrom(r2, r10);
+        FloatVector a6 = ZIP_LOW.selectFrom(r3, r11);
+        FloatVector a7 = ZIP_HIGH.selectFrom(r3, r11);
+        FloatVector a8 = ZIP_LOW.selectFrom(r4, r12);
+        FloatVector a9 = ZIP_HIGH.selectFrom(r4, r12);
+        FloatVector a10 = ZIP_LOW.selectFrom(r5, r13);
+        FloatVector a11 = ZIP_HIGH.selectFrom(r5, r13);
+        FloatVector a12 = ZIP_LOW.selectFrom(r6, r14);
+        FloatVector a13 = ZIP_HIGH.selectFrom(r6, r14);
+        FloatVector a14 = ZIP_LOW.selectFrom(r7, r15);
+        FloatVector a15 = ZIP_HIGH.selectFrom(r7, r15);
+        FloatVector b0 = ZIP_LOW.selectFrom(a0, a8);
+        FloatVector b1 = ZIP_HIGH.selectFrom(a0, a8);
+        FloatVector b2 = ZIP_LOW.selectFrom(a1, a9);
+        FloatVector b3 = ZIP_HIGH.selectFrom(a1, a9);
+        FloatVector b4 = ZIP_LOW.selectFrom(a2, a10);
+        FloatVector b5 = ZIP_HIGH.selectFrom(a2, a10);
+        FloatVector b6 = ZIP_LOW.selectFrom(a3, a11);
+        FloatVector b7 = ZIP_HIGH.selectFrom(a3, a11);
+        FloatVector b8 = ZIP_LOW.selectFrom(a4, a12);
+        FloatVector b9 = ZIP_HIGH.selectFrom(a4, a12);
+        FloatVector b10 = ZIP_LOW.selectFrom(a5, a13);
+        FloatVector b11 = ZIP_HIGH.selectFrom(a5, a13);
+        FloatVector b12 = ZIP_LOW.selectFrom(a6, a14);
+        FloatVector b13 = ZIP_HIGH.selectFrom(a6, a14);
+        FloatVector b14 = ZIP_LOW.selectFrom(a7, a15);
+        FloatVector b15 = ZIP_HIGH.selectFrom(a7, a15);
+        FloatVector c0 = ZIP_LOW.selectFrom(b0, b8);
+        FloatVector c1 = ZIP_HIGH.selectFrom(b0, b8);
+        FloatVector c2 = ZIP_LOW.selectFrom(b1, b9);
+        FloatVector c3 = ZIP_HIGH.selectFrom(b1, b9);
+        FloatVector c4 = ZIP_LOW.selectFrom(b2, b10);
+        FloatVector c5 = ZIP_HIGH.selectFrom(b2, b10);
+        FloatVector c6 = ZIP_LOW.selectFrom(b3, b11);
+        FloatVector c7 = ZIP_HIGH.selectFrom(b3, b11);
+        FloatVector c8 = ZIP_LOW.selectFrom(b4, b12);
+        FloatVector c9 = ZIP_HIGH.selectFrom(b4, b12);
+        FloatVector c10 = ZIP_LOW.selectFrom(b5, b13);
+        FloatVector c11 = ZIP_HIGH.selectFrom(b5, b13);
+        FloatVector c12 = ZIP_LOW.selectFrom(b6, b14);
+        FloatVector c13 = ZIP_HIGH.selectFrom(b6, b14);
+        FloatVector c14 = ZIP_LOW.selectFrom(b7, b15);
+        FloatVector c15 = ZIP_HIGH.selectFrom(b7, b15);
+        FloatVector d0 = ZIP_LOW.selectFrom(c0, c8);
+        FloatVector d1 = ZIP_HIGH.selectFrom(c0, c8);
+        FloatVector d2 = ZIP_LOW.selectFrom(c1, c9);
+        FloatVector d3 = ZIP_HIGH.selectFrom(c1, c9);
+        FloatVector d4 = ZIP_LOW.selectFrom(c2, c10);
+        FloatVector d5 = ZIP_HIGH.selectFrom(c2, c10);
+        FloatVector d6 = ZIP_LOW.selectFrom(c3, c11);
+        FloatVector d7 = ZIP_HIGH.selectFrom(c3, c11);
+        FloatVector d8 = ZIP_LOW.selectFrom(c4, c12);
+        FloatVector d9 = ZIP_HIGH.selectFrom(c4, c12);
+        FloatVector d10 = ZIP_LOW.selectFrom(c5, c13);
+        FloatVector d11 = ZIP_HIGH.selectFrom(c5, c13);
+        FloatVector d12 = ZIP_LOW.selectFrom(c6, c14);
+        FloatVector d13 = ZIP_HIGH.selectFrom(c6, c14);
+        FloatVector d14 = ZIP_LOW.selectFrom(c7, c15);
+        FloatVector d15 = ZIP_HIGH.selectFrom(c7, c15);
+        d0.intoMemorySegment(rows, (starts[0] + from) * Float.BYTES, ORDER);
+        d1.intoMemorySegment(rows, (starts[1] + from) * Float.BYTES, ORDER);
+        d2.intoMemorySegment(rows, (starts[2] + from) * Float.BYTES, ORDER);
+        d3.intoMemorySegment(rows, (starts[3] + from) * Float.BYTES, ORDER);
+        d4.intoMemorySegment(rows, (starts[4] + from) * Float.BYTES, ORDER);
+        d5.intoMemorySegment(rows, (starts[5] + from) * Float.BYTES, ORDER);
+        d6.intoMemorySegment(rows, (starts[6] + from) * Float.BYTES, ORDER);
+        d7.intoMemorySegment(rows, (starts[7] + from) * Float.BYTES, ORDER);
+        d8.intoMemorySegment(rows, (starts[8] + from) * Float.BYTES, ORDER);
+        d9.intoMemorySegment(rows, (starts[9] + from) * Float.BYTES, ORDER);
+        d10.intoMemorySegment(rows, (starts[10] + from) * Float.BYTES, ORDER);
+        d11.intoMemorySegment(rows, (starts[11] + from) * Float.BYTES, ORDER);
+        d12.intoMemorySegment(rows, (starts[12] + from) * Float.BYTES, ORDER);
+        d13.intoMemorySegment(rows, (starts[13] + from) * Float.BYTES, ORDER);
+        d14.intoMemorySegment(rows, (starts[14] + from) * Float.BYTES, ORDER);
+        d15.intoMemorySegment(rows, (starts[15] + from) * Float.BYTES, ORDER);
+    }
+
+    /** {@link #fromLanes16Float} on any memory. */
+    private static void fromLanes16FloatAnyMemory(float[] lanes, int at, MemorySegment rows, long[] starts, long from) {
         FloatVector r0 = FloatVector.fromArray(FLOATS, lanes, at + 0 * 16);
         FloatVector r1 = FloatVector.fromArray(FLOATS, lanes, at + 1 * 16);
         FloatVector r2 = FloatVector.fromArray(FLOATS, lanes, at + 2 * 16);
@@ -1324,16 +2306,20 @@ final class RowTransposes {
 
     /** 32 positions of 16 BF16 rows of a tensor, row l from element {@code starts[l] + from}, as 16 pairs of positions into {@code pairs} at {@code at}: lane l of vector m holds row l's positions 2m (low half, little-endian) and 2m + 1 (high half), widened by {@link VectorTransposes#unpackBf16}; only at 16 lanes. */
     static void toPairs16Bf16(MemorySegment rows, long[] starts, long from, float[] pairs, int at) {
-        if (OffHeap.SEGMENT.isInstance(rows)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(rows)) {
             toPairs16Bf16OffHeap(rows, starts, from, pairs, at);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(rows)) {
+            toPairs16Bf16FloatArrays(rows, starts, from, pairs, at);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(rows)) {
+            toPairs16Bf16ShortArrays(rows, starts, from, pairs, at);
         } else {
-            toPairs16Bf16OnHeap(rows, starts, from, pairs, at);
+            toPairs16Bf16AnyMemory(rows, starts, from, pairs, at);
         }
     }
 
     /** {@link #toPairs16Bf16} on off-heap memory. */
     private static void toPairs16Bf16OffHeap(MemorySegment rows, long[] starts, long from, float[] pairs, int at) {
-        rows = (MemorySegment) OffHeap.SEGMENT.cast(rows);
+        rows = (MemorySegment) SegmentClasses.OFF_HEAP.cast(rows);
         FloatVector r0 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[0] + from) * 2, ORDER);
         FloatVector r1 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[1] + from) * 2, ORDER);
         FloatVector r2 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[2] + from) * 2, ORDER);
@@ -1432,8 +2418,210 @@ final class RowTransposes {
         d15.intoArray(pairs, at + 15 * 16);
     }
 
-    /** {@link #toPairs16Bf16} on heap memory. */
-    private static void toPairs16Bf16OnHeap(MemorySegment rows, long[] starts, long from, float[] pairs, int at) {
+    /** {@link #toPairs16Bf16} on float arrays. */
+    private static void toPairs16Bf16FloatArrays(MemorySegment rows, long[] starts, long from, float[] pairs, int at) {
+        rows = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(rows);
+        FloatVector r0 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[0] + from) * 2, ORDER);
+        FloatVector r1 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[1] + from) * 2, ORDER);
+        FloatVector r2 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[2] + from) * 2, ORDER);
+        FloatVector r3 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[3] + from) * 2, ORDER);
+        FloatVector r4 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[4] + from) * 2, ORDER);
+        FloatVector r5 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[5] + from) * 2, ORDER);
+        FloatVector r6 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[6] + from) * 2, ORDER);
+        FloatVector r7 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[7] + from) * 2, ORDER);
+        FloatVector r8 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[8] + from) * 2, ORDER);
+        FloatVector r9 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[9] + from) * 2, ORDER);
+        FloatVector r10 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[10] + from) * 2, ORDER);
+        FloatVector r11 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[11] + from) * 2, ORDER);
+        FloatVector r12 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[12] + from) * 2, ORDER);
+        FloatVector r13 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[13] + from) * 2, ORDER);
+        FloatVector r14 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[14] + from) * 2, ORDER);
+        FloatVector r15 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[15] + from) * 2, ORDER);
+        FloatVector a0 = ZIP_LOW.selectFrom(r0, r8);
+        FloatVector a1 = ZIP_HIGH.selectFrom(r0, r8);
+        FloatVector a2 = ZIP_LOW.selectFrom(r1, r9);
+        FloatVector a3 = ZIP_HIGH.selectFrom(r1, r9);
+        FloatVector a4 = ZIP_LOW.selectFrom(r2, r10);
+        FloatVector a5 = ZIP_HIGH.selectFrom(r2, r10);
+        FloatVector a6 = ZIP_LOW.selectFrom(r3, r11);
+        FloatVector a7 = ZIP_HIGH.selectFrom(r3, r11);
+        FloatVector a8 = ZIP_LOW.selectFrom(r4, r12);
+        FloatVector a9 = ZIP_HIGH.selectFrom(r4, r12);
+        FloatVector a10 = ZIP_LOW.selectFrom(r5, r13);
+        FloatVector a11 = ZIP_HIGH.selectFrom(r5, r13);
+        FloatVector a12 = ZIP_LOW.selectFrom(r6, r14);
+        FloatVector a13 = ZIP_HIGH.selectFrom(r6, r14);
+        FloatVector a14 = ZIP_LOW.selectFrom(r7, r15);
+        FloatVector a15 = ZIP_HIGH.selectFrom(r7, r15);
+        FloatVector b0 = ZIP_LOW.selectFrom(a0, a8);
+        FloatVector b1 = ZIP_HIGH.selectFrom(a0, a8);
+        FloatVector b2 = ZIP_LOW.selectFrom(a1, a9);
+        FloatVector b3 = ZIP_HIGH.selectFrom(a1, a9);
+        FloatVector b4 = ZIP_LOW.selectFrom(a2, a10);
+        FloatVector b5 = ZIP_HIGH.selectFrom(a2, a10);
+        FloatVector b6 = ZIP_LOW.selectFrom(a3, a11);
+        FloatVector b7 = ZIP_HIGH.selectFrom(a3, a11);
+        FloatVector b8 = ZIP_LOW.selectFrom(a4, a12);
+        FloatVector b9 = ZIP_HIGH.selectFrom(a4, a12);
+        FloatVector b10 = ZIP_LOW.selectFrom(a5, a13);
+        FloatVector b11 = ZIP_HIGH.selectFrom(a5, a13);
+        FloatVector b12 = ZIP_LOW.selectFrom(a6, a14);
+        FloatVector b13 = ZIP_HIGH.selectFrom(a6, a14);
+        FloatVector b14 = ZIP_LOW.selectFrom(a7, a15);
+        FloatVector b15 = ZIP_HIGH.selectFrom(a7, a15);
+        FloatVector c0 = ZIP_LOW.selectFrom(b0, b8);
+        FloatVector c1 = ZIP_HIGH.selectFrom(b0, b8);
+        FloatVector c2 = ZIP_LOW.selectFrom(b1, b9);
+        FloatVector c3 = ZIP_HIGH.selectFrom(b1, b9);
+        FloatVector c4 = ZIP_LOW.selectFrom(b2, b10);
+        FloatVector c5 = ZIP_HIGH.selectFrom(b2, b10);
+        FloatVector c6 = ZIP_LOW.selectFrom(b3, b11);
+        FloatVector c7 = ZIP_HIGH.selectFrom(b3, b11);
+        FloatVector c8 = ZIP_LOW.selectFrom(b4, b12);
+        FloatVector c9 = ZIP_HIGH.selectFrom(b4, b12);
+        FloatVector c10 = ZIP_LOW.selectFrom(b5, b13);
+        FloatVector c11 = ZIP_HIGH.selectFrom(b5, b13);
+        FloatVector c12 = ZIP_LOW.selectFrom(b6, b14);
+        FloatVector c13 = ZIP_HIGH.selectFrom(b6, b14);
+        FloatVector c14 = ZIP_LOW.selectFrom(b7, b15);
+        FloatVector c15 = ZIP_HIGH.selectFrom(b7, b15);
+        FloatVector d0 = ZIP_LOW.selectFrom(c0, c8);
+        FloatVector d1 = ZIP_HIGH.selectFrom(c0, c8);
+        FloatVector d2 = ZIP_LOW.selectFrom(c1, c9);
+        FloatVector d3 = ZIP_HIGH.selectFrom(c1, c9);
+        FloatVector d4 = ZIP_LOW.selectFrom(c2, c10);
+        FloatVector d5 = ZIP_HIGH.selectFrom(c2, c10);
+        FloatVector d6 = ZIP_LOW.selectFrom(c3, c11);
+        FloatVector d7 = ZIP_HIGH.selectFrom(c3, c11);
+        FloatVector d8 = ZIP_LOW.selectFrom(c4, c12);
+        FloatVector d9 = ZIP_HIGH.selectFrom(c4, c12);
+        FloatVector d10 = ZIP_LOW.selectFrom(c5, c13);
+        FloatVector d11 = ZIP_HIGH.selectFrom(c5, c13);
+        FloatVector d12 = ZIP_LOW.selectFrom(c6, c14);
+        FloatVector d13 = ZIP_HIGH.selectFrom(c6, c14);
+        FloatVector d14 = ZIP_LOW.selectFrom(c7, c15);
+        FloatVector d15 = ZIP_HIGH.selectFrom(c7, c15);
+        d0.intoArray(pairs, at + 0 * 16);
+        d1.intoArray(pairs, at + 1 * 16);
+        d2.intoArray(pairs, at + 2 * 16);
+        d3.intoArray(pairs, at + 3 * 16);
+        d4.intoArray(pairs, at + 4 * 16);
+        d5.intoArray(pairs, at + 5 * 16);
+        d6.intoArray(pairs, at + 6 * 16);
+        d7.intoArray(pairs, at + 7 * 16);
+        d8.intoArray(pairs, at + 8 * 16);
+        d9.intoArray(pairs, at + 9 * 16);
+        d10.intoArray(pairs, at + 10 * 16);
+        d11.intoArray(pairs, at + 11 * 16);
+        d12.intoArray(pairs, at + 12 * 16);
+        d13.intoArray(pairs, at + 13 * 16);
+        d14.intoArray(pairs, at + 14 * 16);
+        d15.intoArray(pairs, at + 15 * 16);
+    }
+
+    /** {@link #toPairs16Bf16} on short arrays. */
+    private static void toPairs16Bf16ShortArrays(MemorySegment rows, long[] starts, long from, float[] pairs, int at) {
+        rows = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(rows);
+        FloatVector r0 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[0] + from) * 2, ORDER);
+        FloatVector r1 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[1] + from) * 2, ORDER);
+        FloatVector r2 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[2] + from) * 2, ORDER);
+        FloatVector r3 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[3] + from) * 2, ORDER);
+        FloatVector r4 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[4] + from) * 2, ORDER);
+        FloatVector r5 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[5] + from) * 2, ORDER);
+        FloatVector r6 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[6] + from) * 2, ORDER);
+        FloatVector r7 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[7] + from) * 2, ORDER);
+        FloatVector r8 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[8] + from) * 2, ORDER);
+        FloatVector r9 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[9] + from) * 2, ORDER);
+        FloatVector r10 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[10] + from) * 2, ORDER);
+        FloatVector r11 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[11] + from) * 2, ORDER);
+        FloatVector r12 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[12] + from) * 2, ORDER);
+        FloatVector r13 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[13] + from) * 2, ORDER);
+        FloatVector r14 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[14] + from) * 2, ORDER);
+        FloatVector r15 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[15] + from) * 2, ORDER);
+        FloatVector a0 = ZIP_LOW.selectFrom(r0, r8);
+        FloatVector a1 = ZIP_HIGH.selectFrom(r0, r8);
+        FloatVector a2 = ZIP_LOW.selectFrom(r1, r9);
+        FloatVector a3 = ZIP_HIGH.selectFrom(r1, r9);
+        FloatVector a4 = ZIP_LOW.selectFrom(r2, r10);
+        FloatVector a5 = ZIP_HIGH.selectFrom(r2, r10);
+        FloatVector a6 = ZIP_LOW.selectFrom(r3, r11);
+        FloatVector a7 = ZIP_HIGH.selectFrom(r3, r11);
+        FloatVector a8 = ZIP_LOW.selectFrom(r4, r12);
+        FloatVector a9 = ZIP_HIGH.selectFrom(r4, r12);
+        FloatVector a10 = ZIP_LOW.selectFrom(r5, r13);
+        FloatVector a11 = ZIP_HIGH.selectFrom(r5, r13);
+        FloatVector a12 = ZIP_LOW.selectFrom(r6, r14);
+        FloatVector a13 = ZIP_HIGH.selectFrom(r6, r14);
+        FloatVector a14 = ZIP_LOW.selectFrom(r7, r15);
+        FloatVector a15 = ZIP_HIGH.selectFrom(r7, r15);
+        FloatVector b0 = ZIP_LOW.selectFrom(a0, a8);
+        FloatVector b1 = ZIP_HIGH.selectFrom(a0, a8);
+        FloatVector b2 = ZIP_LOW.selectFrom(a1, a9);
+        FloatVector b3 = ZIP_HIGH.selectFrom(a1, a9);
+        FloatVector b4 = ZIP_LOW.selectFrom(a2, a10);
+        FloatVector b5 = ZIP_HIGH.selectFrom(a2, a10);
+        FloatVector b6 = ZIP_LOW.selectFrom(a3, a11);
+        FloatVector b7 = ZIP_HIGH.selectFrom(a3, a11);
+        FloatVector b8 = ZIP_LOW.selectFrom(a4, a12);
+        FloatVector b9 = ZIP_HIGH.selectFrom(a4, a12);
+        FloatVector b10 = ZIP_LOW.selectFrom(a5, a13);
+        FloatVector b11 = ZIP_HIGH.selectFrom(a5, a13);
+        FloatVector b12 = ZIP_LOW.selectFrom(a6, a14);
+        FloatVector b13 = ZIP_HIGH.selectFrom(a6, a14);
+        FloatVector b14 = ZIP_LOW.selectFrom(a7, a15);
+        FloatVector b15 = ZIP_HIGH.selectFrom(a7, a15);
+        FloatVector c0 = ZIP_LOW.selectFrom(b0, b8);
+        FloatVector c1 = ZIP_HIGH.selectFrom(b0, b8);
+        FloatVector c2 = ZIP_LOW.selectFrom(b1, b9);
+        FloatVector c3 = ZIP_HIGH.selectFrom(b1, b9);
+        FloatVector c4 = ZIP_LOW.selectFrom(b2, b10);
+        FloatVector c5 = ZIP_HIGH.selectFrom(b2, b10);
+        FloatVector c6 = ZIP_LOW.selectFrom(b3, b11);
+        FloatVector c7 = ZIP_HIGH.selectFrom(b3, b11);
+        FloatVector c8 = ZIP_LOW.selectFrom(b4, b12);
+        FloatVector c9 = ZIP_HIGH.selectFrom(b4, b12);
+        FloatVector c10 = ZIP_LOW.selectFrom(b5, b13);
+        FloatVector c11 = ZIP_HIGH.selectFrom(b5, b13);
+        FloatVector c12 = ZIP_LOW.selectFrom(b6, b14);
+        FloatVector c13 = ZIP_HIGH.selectFrom(b6, b14);
+        FloatVector c14 = ZIP_LOW.selectFrom(b7, b15);
+        FloatVector c15 = ZIP_HIGH.selectFrom(b7, b15);
+        FloatVector d0 = ZIP_LOW.selectFrom(c0, c8);
+        FloatVector d1 = ZIP_HIGH.selectFrom(c0, c8);
+        FloatVector d2 = ZIP_LOW.selectFrom(c1, c9);
+        FloatVector d3 = ZIP_HIGH.selectFrom(c1, c9);
+        FloatVector d4 = ZIP_LOW.selectFrom(c2, c10);
+        FloatVector d5 = ZIP_HIGH.selectFrom(c2, c10);
+        FloatVector d6 = ZIP_LOW.selectFrom(c3, c11);
+        FloatVector d7 = ZIP_HIGH.selectFrom(c3, c11);
+        FloatVector d8 = ZIP_LOW.selectFrom(c4, c12);
+        FloatVector d9 = ZIP_HIGH.selectFrom(c4, c12);
+        FloatVector d10 = ZIP_LOW.selectFrom(c5, c13);
+        FloatVector d11 = ZIP_HIGH.selectFrom(c5, c13);
+        FloatVector d12 = ZIP_LOW.selectFrom(c6, c14);
+        FloatVector d13 = ZIP_HIGH.selectFrom(c6, c14);
+        FloatVector d14 = ZIP_LOW.selectFrom(c7, c15);
+        FloatVector d15 = ZIP_HIGH.selectFrom(c7, c15);
+        d0.intoArray(pairs, at + 0 * 16);
+        d1.intoArray(pairs, at + 1 * 16);
+        d2.intoArray(pairs, at + 2 * 16);
+        d3.intoArray(pairs, at + 3 * 16);
+        d4.intoArray(pairs, at + 4 * 16);
+        d5.intoArray(pairs, at + 5 * 16);
+        d6.intoArray(pairs, at + 6 * 16);
+        d7.intoArray(pairs, at + 7 * 16);
+        d8.intoArray(pairs, at + 8 * 16);
+        d9.intoArray(pairs, at + 9 * 16);
+        d10.intoArray(pairs, at + 10 * 16);
+        d11.intoArray(pairs, at + 11 * 16);
+        d12.intoArray(pairs, at + 12 * 16);
+        d13.intoArray(pairs, at + 13 * 16);
+        d14.intoArray(pairs, at + 14 * 16);
+        d15.intoArray(pairs, at + 15 * 16);
+    }
+
+    /** {@link #toPairs16Bf16} on any memory. */
+    private static void toPairs16Bf16AnyMemory(MemorySegment rows, long[] starts, long from, float[] pairs, int at) {
         FloatVector r0 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[0] + from) * 2, ORDER);
         FloatVector r1 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[1] + from) * 2, ORDER);
         FloatVector r2 = FloatVector.fromMemorySegment(FLOATS, rows, (starts[2] + from) * 2, ORDER);
@@ -1534,16 +2722,20 @@ final class RowTransposes {
 
     /** The inverse of {@link #toPairs16Bf16}: 16 pairs of rounded positions ({@link VectorTransposes#packBf16}) into the 16 rows; only at 16 lanes. */
     static void fromPairs16Bf16(float[] pairs, int at, MemorySegment rows, long[] starts, long from) {
-        if (OffHeap.SEGMENT.isInstance(rows)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(rows)) {
             fromPairs16Bf16OffHeap(pairs, at, rows, starts, from);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(rows)) {
+            fromPairs16Bf16FloatArrays(pairs, at, rows, starts, from);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(rows)) {
+            fromPairs16Bf16ShortArrays(pairs, at, rows, starts, from);
         } else {
-            fromPairs16Bf16OnHeap(pairs, at, rows, starts, from);
+            fromPairs16Bf16AnyMemory(pairs, at, rows, starts, from);
         }
     }
 
     /** {@link #fromPairs16Bf16} on off-heap memory. */
     private static void fromPairs16Bf16OffHeap(float[] pairs, int at, MemorySegment rows, long[] starts, long from) {
-        rows = (MemorySegment) OffHeap.SEGMENT.cast(rows);
+        rows = (MemorySegment) SegmentClasses.OFF_HEAP.cast(rows);
         FloatVector r0 = FloatVector.fromArray(FLOATS, pairs, at + 0 * 16);
         FloatVector r1 = FloatVector.fromArray(FLOATS, pairs, at + 1 * 16);
         FloatVector r2 = FloatVector.fromArray(FLOATS, pairs, at + 2 * 16);
@@ -1642,8 +2834,210 @@ final class RowTransposes {
         d15.intoMemorySegment(rows, (starts[15] + from) * 2, ORDER);
     }
 
-    /** {@link #fromPairs16Bf16} on heap memory. */
-    private static void fromPairs16Bf16OnHeap(float[] pairs, int at, MemorySegment rows, long[] starts, long from) {
+    /** {@link #fromPairs16Bf16} on float arrays. */
+    private static void fromPairs16Bf16FloatArrays(float[] pairs, int at, MemorySegment rows, long[] starts, long from) {
+        rows = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(rows);
+        FloatVector r0 = FloatVector.fromArray(FLOATS, pairs, at + 0 * 16);
+        FloatVector r1 = FloatVector.fromArray(FLOATS, pairs, at + 1 * 16);
+        FloatVector r2 = FloatVector.fromArray(FLOATS, pairs, at + 2 * 16);
+        FloatVector r3 = FloatVector.fromArray(FLOATS, pairs, at + 3 * 16);
+        FloatVector r4 = FloatVector.fromArray(FLOATS, pairs, at + 4 * 16);
+        FloatVector r5 = FloatVector.fromArray(FLOATS, pairs, at + 5 * 16);
+        FloatVector r6 = FloatVector.fromArray(FLOATS, pairs, at + 6 * 16);
+        FloatVector r7 = FloatVector.fromArray(FLOATS, pairs, at + 7 * 16);
+        FloatVector r8 = FloatVector.fromArray(FLOATS, pairs, at + 8 * 16);
+        FloatVector r9 = FloatVector.fromArray(FLOATS, pairs, at + 9 * 16);
+        FloatVector r10 = FloatVector.fromArray(FLOATS, pairs, at + 10 * 16);
+        FloatVector r11 = FloatVector.fromArray(FLOATS, pairs, at + 11 * 16);
+        FloatVector r12 = FloatVector.fromArray(FLOATS, pairs, at + 12 * 16);
+        FloatVector r13 = FloatVector.fromArray(FLOATS, pairs, at + 13 * 16);
+        FloatVector r14 = FloatVector.fromArray(FLOATS, pairs, at + 14 * 16);
+        FloatVector r15 = FloatVector.fromArray(FLOATS, pairs, at + 15 * 16);
+        FloatVector a0 = ZIP_LOW.selectFrom(r0, r8);
+        FloatVector a1 = ZIP_HIGH.selectFrom(r0, r8);
+        FloatVector a2 = ZIP_LOW.selectFrom(r1, r9);
+        FloatVector a3 = ZIP_HIGH.selectFrom(r1, r9);
+        FloatVector a4 = ZIP_LOW.selectFrom(r2, r10);
+        FloatVector a5 = ZIP_HIGH.selectFrom(r2, r10);
+        FloatVector a6 = ZIP_LOW.selectFrom(r3, r11);
+        FloatVector a7 = ZIP_HIGH.selectFrom(r3, r11);
+        FloatVector a8 = ZIP_LOW.selectFrom(r4, r12);
+        FloatVector a9 = ZIP_HIGH.selectFrom(r4, r12);
+        FloatVector a10 = ZIP_LOW.selectFrom(r5, r13);
+        FloatVector a11 = ZIP_HIGH.selectFrom(r5, r13);
+        FloatVector a12 = ZIP_LOW.selectFrom(r6, r14);
+        FloatVector a13 = ZIP_HIGH.selectFrom(r6, r14);
+        FloatVector a14 = ZIP_LOW.selectFrom(r7, r15);
+        FloatVector a15 = ZIP_HIGH.selectFrom(r7, r15);
+        FloatVector b0 = ZIP_LOW.selectFrom(a0, a8);
+        FloatVector b1 = ZIP_HIGH.selectFrom(a0, a8);
+        FloatVector b2 = ZIP_LOW.selectFrom(a1, a9);
+        FloatVector b3 = ZIP_HIGH.selectFrom(a1, a9);
+        FloatVector b4 = ZIP_LOW.selectFrom(a2, a10);
+        FloatVector b5 = ZIP_HIGH.selectFrom(a2, a10);
+        FloatVector b6 = ZIP_LOW.selectFrom(a3, a11);
+        FloatVector b7 = ZIP_HIGH.selectFrom(a3, a11);
+        FloatVector b8 = ZIP_LOW.selectFrom(a4, a12);
+        FloatVector b9 = ZIP_HIGH.selectFrom(a4, a12);
+        FloatVector b10 = ZIP_LOW.selectFrom(a5, a13);
+        FloatVector b11 = ZIP_HIGH.selectFrom(a5, a13);
+        FloatVector b12 = ZIP_LOW.selectFrom(a6, a14);
+        FloatVector b13 = ZIP_HIGH.selectFrom(a6, a14);
+        FloatVector b14 = ZIP_LOW.selectFrom(a7, a15);
+        FloatVector b15 = ZIP_HIGH.selectFrom(a7, a15);
+        FloatVector c0 = ZIP_LOW.selectFrom(b0, b8);
+        FloatVector c1 = ZIP_HIGH.selectFrom(b0, b8);
+        FloatVector c2 = ZIP_LOW.selectFrom(b1, b9);
+        FloatVector c3 = ZIP_HIGH.selectFrom(b1, b9);
+        FloatVector c4 = ZIP_LOW.selectFrom(b2, b10);
+        FloatVector c5 = ZIP_HIGH.selectFrom(b2, b10);
+        FloatVector c6 = ZIP_LOW.selectFrom(b3, b11);
+        FloatVector c7 = ZIP_HIGH.selectFrom(b3, b11);
+        FloatVector c8 = ZIP_LOW.selectFrom(b4, b12);
+        FloatVector c9 = ZIP_HIGH.selectFrom(b4, b12);
+        FloatVector c10 = ZIP_LOW.selectFrom(b5, b13);
+        FloatVector c11 = ZIP_HIGH.selectFrom(b5, b13);
+        FloatVector c12 = ZIP_LOW.selectFrom(b6, b14);
+        FloatVector c13 = ZIP_HIGH.selectFrom(b6, b14);
+        FloatVector c14 = ZIP_LOW.selectFrom(b7, b15);
+        FloatVector c15 = ZIP_HIGH.selectFrom(b7, b15);
+        FloatVector d0 = ZIP_LOW.selectFrom(c0, c8);
+        FloatVector d1 = ZIP_HIGH.selectFrom(c0, c8);
+        FloatVector d2 = ZIP_LOW.selectFrom(c1, c9);
+        FloatVector d3 = ZIP_HIGH.selectFrom(c1, c9);
+        FloatVector d4 = ZIP_LOW.selectFrom(c2, c10);
+        FloatVector d5 = ZIP_HIGH.selectFrom(c2, c10);
+        FloatVector d6 = ZIP_LOW.selectFrom(c3, c11);
+        FloatVector d7 = ZIP_HIGH.selectFrom(c3, c11);
+        FloatVector d8 = ZIP_LOW.selectFrom(c4, c12);
+        FloatVector d9 = ZIP_HIGH.selectFrom(c4, c12);
+        FloatVector d10 = ZIP_LOW.selectFrom(c5, c13);
+        FloatVector d11 = ZIP_HIGH.selectFrom(c5, c13);
+        FloatVector d12 = ZIP_LOW.selectFrom(c6, c14);
+        FloatVector d13 = ZIP_HIGH.selectFrom(c6, c14);
+        FloatVector d14 = ZIP_LOW.selectFrom(c7, c15);
+        FloatVector d15 = ZIP_HIGH.selectFrom(c7, c15);
+        d0.intoMemorySegment(rows, (starts[0] + from) * 2, ORDER);
+        d1.intoMemorySegment(rows, (starts[1] + from) * 2, ORDER);
+        d2.intoMemorySegment(rows, (starts[2] + from) * 2, ORDER);
+        d3.intoMemorySegment(rows, (starts[3] + from) * 2, ORDER);
+        d4.intoMemorySegment(rows, (starts[4] + from) * 2, ORDER);
+        d5.intoMemorySegment(rows, (starts[5] + from) * 2, ORDER);
+        d6.intoMemorySegment(rows, (starts[6] + from) * 2, ORDER);
+        d7.intoMemorySegment(rows, (starts[7] + from) * 2, ORDER);
+        d8.intoMemorySegment(rows, (starts[8] + from) * 2, ORDER);
+        d9.intoMemorySegment(rows, (starts[9] + from) * 2, ORDER);
+        d10.intoMemorySegment(rows, (starts[10] + from) * 2, ORDER);
+        d11.intoMemorySegment(rows, (starts[11] + from) * 2, ORDER);
+        d12.intoMemorySegment(rows, (starts[12] + from) * 2, ORDER);
+        d13.intoMemorySegment(rows, (starts[13] + from) * 2, ORDER);
+        d14.intoMemorySegment(rows, (starts[14] + from) * 2, ORDER);
+        d15.intoMemorySegment(rows, (starts[15] + from) * 2, ORDER);
+    }
+
+    /** {@link #fromPairs16Bf16} on short arrays. */
+    private static void fromPairs16Bf16ShortArrays(float[] pairs, int at, MemorySegment rows, long[] starts, long from) {
+        rows = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(rows);
+        FloatVector r0 = FloatVector.fromArray(FLOATS, pairs, at + 0 * 16);
+        FloatVector r1 = FloatVector.fromArray(FLOATS, pairs, at + 1 * 16);
+        FloatVector r2 = FloatVector.fromArray(FLOATS, pairs, at + 2 * 16);
+        FloatVector r3 = FloatVector.fromArray(FLOATS, pairs, at + 3 * 16);
+        FloatVector r4 = FloatVector.fromArray(FLOATS, pairs, at + 4 * 16);
+        FloatVector r5 = FloatVector.fromArray(FLOATS, pairs, at + 5 * 16);
+        FloatVector r6 = FloatVector.fromArray(FLOATS, pairs, at + 6 * 16);
+        FloatVector r7 = FloatVector.fromArray(FLOATS, pairs, at + 7 * 16);
+        FloatVector r8 = FloatVector.fromArray(FLOATS, pairs, at + 8 * 16);
+        FloatVector r9 = FloatVector.fromArray(FLOATS, pairs, at + 9 * 16);
+        FloatVector r10 = FloatVector.fromArray(FLOATS, pairs, at + 10 * 16);
+        FloatVector r11 = FloatVector.fromArray(FLOATS, pairs, at + 11 * 16);
+        FloatVector r12 = FloatVector.fromArray(FLOATS, pairs, at + 12 * 16);
+        FloatVector r13 = FloatVector.fromArray(FLOATS, pairs, at + 13 * 16);
+        FloatVector r14 = FloatVector.fromArray(FLOATS, pairs, at + 14 * 16);
+        FloatVector r15 = FloatVector.fromArray(FLOATS, pairs, at + 15 * 16);
+        FloatVector a0 = ZIP_LOW.selectFrom(r0, r8);
+        FloatVector a1 = ZIP_HIGH.selectFrom(r0, r8);
+        FloatVector a2 = ZIP_LOW.selectFrom(r1, r9);
+        FloatVector a3 = ZIP_HIGH.selectFrom(r1, r9);
+        FloatVector a4 = ZIP_LOW.selectFrom(r2, r10);
+        FloatVector a5 = ZIP_HIGH.selectFrom(r2, r10);
+        FloatVector a6 = ZIP_LOW.selectFrom(r3, r11);
+        FloatVector a7 = ZIP_HIGH.selectFrom(r3, r11);
+        FloatVector a8 = ZIP_LOW.selectFrom(r4, r12);
+        FloatVector a9 = ZIP_HIGH.selectFrom(r4, r12);
+        FloatVector a10 = ZIP_LOW.selectFrom(r5, r13);
+        FloatVector a11 = ZIP_HIGH.selectFrom(r5, r13);
+        FloatVector a12 = ZIP_LOW.selectFrom(r6, r14);
+        FloatVector a13 = ZIP_HIGH.selectFrom(r6, r14);
+        FloatVector a14 = ZIP_LOW.selectFrom(r7, r15);
+        FloatVector a15 = ZIP_HIGH.selectFrom(r7, r15);
+        FloatVector b0 = ZIP_LOW.selectFrom(a0, a8);
+        FloatVector b1 = ZIP_HIGH.selectFrom(a0, a8);
+        FloatVector b2 = ZIP_LOW.selectFrom(a1, a9);
+        FloatVector b3 = ZIP_HIGH.selectFrom(a1, a9);
+        FloatVector b4 = ZIP_LOW.selectFrom(a2, a10);
+        FloatVector b5 = ZIP_HIGH.selectFrom(a2, a10);
+        FloatVector b6 = ZIP_LOW.selectFrom(a3, a11);
+        FloatVector b7 = ZIP_HIGH.selectFrom(a3, a11);
+        FloatVector b8 = ZIP_LOW.selectFrom(a4, a12);
+        FloatVector b9 = ZIP_HIGH.selectFrom(a4, a12);
+        FloatVector b10 = ZIP_LOW.selectFrom(a5, a13);
+        FloatVector b11 = ZIP_HIGH.selectFrom(a5, a13);
+        FloatVector b12 = ZIP_LOW.selectFrom(a6, a14);
+        FloatVector b13 = ZIP_HIGH.selectFrom(a6, a14);
+        FloatVector b14 = ZIP_LOW.selectFrom(a7, a15);
+        FloatVector b15 = ZIP_HIGH.selectFrom(a7, a15);
+        FloatVector c0 = ZIP_LOW.selectFrom(b0, b8);
+        FloatVector c1 = ZIP_HIGH.selectFrom(b0, b8);
+        FloatVector c2 = ZIP_LOW.selectFrom(b1, b9);
+        FloatVector c3 = ZIP_HIGH.selectFrom(b1, b9);
+        FloatVector c4 = ZIP_LOW.selectFrom(b2, b10);
+        FloatVector c5 = ZIP_HIGH.selectFrom(b2, b10);
+        FloatVector c6 = ZIP_LOW.selectFrom(b3, b11);
+        FloatVector c7 = ZIP_HIGH.selectFrom(b3, b11);
+        FloatVector c8 = ZIP_LOW.selectFrom(b4, b12);
+        FloatVector c9 = ZIP_HIGH.selectFrom(b4, b12);
+        FloatVector c10 = ZIP_LOW.selectFrom(b5, b13);
+        FloatVector c11 = ZIP_HIGH.selectFrom(b5, b13);
+        FloatVector c12 = ZIP_LOW.selectFrom(b6, b14);
+        FloatVector c13 = ZIP_HIGH.selectFrom(b6, b14);
+        FloatVector c14 = ZIP_LOW.selectFrom(b7, b15);
+        FloatVector c15 = ZIP_HIGH.selectFrom(b7, b15);
+        FloatVector d0 = ZIP_LOW.selectFrom(c0, c8);
+        FloatVector d1 = ZIP_HIGH.selectFrom(c0, c8);
+        FloatVector d2 = ZIP_LOW.selectFrom(c1, c9);
+        FloatVector d3 = ZIP_HIGH.selectFrom(c1, c9);
+        FloatVector d4 = ZIP_LOW.selectFrom(c2, c10);
+        FloatVector d5 = ZIP_HIGH.selectFrom(c2, c10);
+        FloatVector d6 = ZIP_LOW.selectFrom(c3, c11);
+        FloatVector d7 = ZIP_HIGH.selectFrom(c3, c11);
+        FloatVector d8 = ZIP_LOW.selectFrom(c4, c12);
+        FloatVector d9 = ZIP_HIGH.selectFrom(c4, c12);
+        FloatVector d10 = ZIP_LOW.selectFrom(c5, c13);
+        FloatVector d11 = ZIP_HIGH.selectFrom(c5, c13);
+        FloatVector d12 = ZIP_LOW.selectFrom(c6, c14);
+        FloatVector d13 = ZIP_HIGH.selectFrom(c6, c14);
+        FloatVector d14 = ZIP_LOW.selectFrom(c7, c15);
+        FloatVector d15 = ZIP_HIGH.selectFrom(c7, c15);
+        d0.intoMemorySegment(rows, (starts[0] + from) * 2, ORDER);
+        d1.intoMemorySegment(rows, (starts[1] + from) * 2, ORDER);
+        d2.intoMemorySegment(rows, (starts[2] + from) * 2, ORDER);
+        d3.intoMemorySegment(rows, (starts[3] + from) * 2, ORDER);
+        d4.intoMemorySegment(rows, (starts[4] + from) * 2, ORDER);
+        d5.intoMemorySegment(rows, (starts[5] + from) * 2, ORDER);
+        d6.intoMemorySegment(rows, (starts[6] + from) * 2, ORDER);
+        d7.intoMemorySegment(rows, (starts[7] + from) * 2, ORDER);
+        d8.intoMemorySegment(rows, (starts[8] + from) * 2, ORDER);
+        d9.intoMemorySegment(rows, (starts[9] + from) * 2, ORDER);
+        d10.intoMemorySegment(rows, (starts[10] + from) * 2, ORDER);
+        d11.intoMemorySegment(rows, (starts[11] + from) * 2, ORDER);
+        d12.intoMemorySegment(rows, (starts[12] + from) * 2, ORDER);
+        d13.intoMemorySegment(rows, (starts[13] + from) * 2, ORDER);
+        d14.intoMemorySegment(rows, (starts[14] + from) * 2, ORDER);
+        d15.intoMemorySegment(rows, (starts[15] + from) * 2, ORDER);
+    }
+
+    /** {@link #fromPairs16Bf16} on any memory. */
+    private static void fromPairs16Bf16AnyMemory(float[] pairs, int at, MemorySegment rows, long[] starts, long from) {
         FloatVector r0 = FloatVector.fromArray(FLOATS, pairs, at + 0 * 16);
         FloatVector r1 = FloatVector.fromArray(FLOATS, pairs, at + 1 * 16);
         FloatVector r2 = FloatVector.fromArray(FLOATS, pairs, at + 2 * 16);

@@ -160,15 +160,21 @@ final class SparseForward {
 
     /** Loads a byte of each line of elements {@code first} to {@code first + span}; returns their sum. */
     private static int lines(MemorySegment seg, long first, long span, long size) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             return linesOffHeap(seg, first, span, size);
         }
-        return linesOnHeap(seg, first, span, size);
+        if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            return linesFloatArrays(seg, first, span, size);
+        }
+        if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            return linesShortArrays(seg, first, span, size);
+        }
+        return linesAnyMemory(seg, first, span, size);
     }
 
     /** {@link #lines} on off-heap memory. */
     private static int linesOffHeap(MemorySegment seg, long first, long span, long size) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         long a = Math.min(first, first + span) * size;
         long b = Math.max(first, first + span) * size + size - 1;
         int seen = seg.get(ValueLayout.JAVA_BYTE, b);
@@ -178,8 +184,32 @@ final class SparseForward {
         return seen;
     }
 
-    /** {@link #lines} on heap memory. */
-    private static int linesOnHeap(MemorySegment seg, long first, long span, long size) {
+    /** {@link #lines} on float arrays. */
+    private static int linesFloatArrays(MemorySegment seg, long first, long span, long size) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        long a = Math.min(first, first + span) * size;
+        long b = Math.max(first, first + span) * size + size - 1;
+        int seen = seg.get(ValueLayout.JAVA_BYTE, b);
+        for (long at = a; at < b; at += LINE_BYTES) {
+            seen += seg.get(ValueLayout.JAVA_BYTE, at);
+        }
+        return seen;
+    }
+
+    /** {@link #lines} on short arrays. */
+    private static int linesShortArrays(MemorySegment seg, long first, long span, long size) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        long a = Math.min(first, first + span) * size;
+        long b = Math.max(first, first + span) * size + size - 1;
+        int seen = seg.get(ValueLayout.JAVA_BYTE, b);
+        for (long at = a; at < b; at += LINE_BYTES) {
+            seen += seg.get(ValueLayout.JAVA_BYTE, at);
+        }
+        return seen;
+    }
+
+    /** {@link #lines} on any memory. */
+    private static int linesAnyMemory(MemorySegment seg, long first, long span, long size) {
         long a = Math.min(first, first + span) * size;
         long b = Math.max(first, first + span) * size + size - 1;
         int seen = seg.get(ValueLayout.JAVA_BYTE, b);

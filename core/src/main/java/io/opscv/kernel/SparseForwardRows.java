@@ -15,18 +15,22 @@ final class SparseForwardRows {
     /** The row loop for FLOAT self and out. */
     static void rowFloat(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
             int[] x0, float[] w0, float[] w1, int last, int lout) {
-        if (OffHeap.SEGMENT.isInstance(src) && OffHeap.SEGMENT.isInstance(dst)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(src) && SegmentClasses.OFF_HEAP.isInstance(dst)) {
             rowFloatOffHeap(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(src) && SegmentClasses.FLOAT_ARRAY.isInstance(dst)) {
+            rowFloatFloatArrays(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(src) && SegmentClasses.SHORT_ARRAY.isInstance(dst)) {
+            rowFloatShortArrays(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
         } else {
-            rowFloatOnHeap(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
+            rowFloatAnyMemory(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
         }
     }
 
     /** {@link #rowFloat} on off-heap memory. */
     private static void rowFloatOffHeap(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
             int[] x0, float[] w0, float[] w1, int last, int lout) {
-        src = (MemorySegment) OffHeap.SEGMENT.cast(src);
-        dst = (MemorySegment) OffHeap.SEGMENT.cast(dst);
+        src = (MemorySegment) SegmentClasses.OFF_HEAP.cast(src);
+        dst = (MemorySegment) SegmentClasses.OFF_HEAP.cast(dst);
         for (int j = 0; j < lout; j++) {
             int left = x0[j];
             int right = left < last ? left + 1 : left;
@@ -36,8 +40,36 @@ final class SparseForwardRows {
         }
     }
 
-    /** {@link #rowFloat} on heap memory. */
-    private static void rowFloatOnHeap(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
+    /** {@link #rowFloat} on float arrays. */
+    private static void rowFloatFloatArrays(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
+            int[] x0, float[] w0, float[] w1, int last, int lout) {
+        src = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(src);
+        dst = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(dst);
+        for (int j = 0; j < lout; j++) {
+            int left = x0[j];
+            int right = left < last ? left + 1 : left;
+            float y = w0[j] * src.get(ElementCodec.F32, (in + left * tap) * 4)
+                    + w1[j] * src.get(ElementCodec.F32, (in + right * tap) * 4);
+            dst.set(ElementCodec.F32, (to + j * step) * 4, y);
+        }
+    }
+
+    /** {@link #rowFloat} on short arrays. */
+    private static void rowFloatShortArrays(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
+            int[] x0, float[] w0, float[] w1, int last, int lout) {
+        src = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(src);
+        dst = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(dst);
+        for (int j = 0; j < lout; j++) {
+            int left = x0[j];
+            int right = left < last ? left + 1 : left;
+            float y = w0[j] * src.get(ElementCodec.F32, (in + left * tap) * 4)
+                    + w1[j] * src.get(ElementCodec.F32, (in + right * tap) * 4);
+            dst.set(ElementCodec.F32, (to + j * step) * 4, y);
+        }
+    }
+
+    /** {@link #rowFloat} on any memory. */
+    private static void rowFloatAnyMemory(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
             int[] x0, float[] w0, float[] w1, int last, int lout) {
         for (int j = 0; j < lout; j++) {
             int left = x0[j];
@@ -51,18 +83,22 @@ final class SparseForwardRows {
     /** The row loop for FLOAT16 self and out. */
     static void rowHalf(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
             int[] x0, float[] w0, float[] w1, int last, int lout) {
-        if (OffHeap.SEGMENT.isInstance(src) && OffHeap.SEGMENT.isInstance(dst)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(src) && SegmentClasses.OFF_HEAP.isInstance(dst)) {
             rowHalfOffHeap(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(src) && SegmentClasses.FLOAT_ARRAY.isInstance(dst)) {
+            rowHalfFloatArrays(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(src) && SegmentClasses.SHORT_ARRAY.isInstance(dst)) {
+            rowHalfShortArrays(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
         } else {
-            rowHalfOnHeap(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
+            rowHalfAnyMemory(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
         }
     }
 
     /** {@link #rowHalf} on off-heap memory. */
     private static void rowHalfOffHeap(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
             int[] x0, float[] w0, float[] w1, int last, int lout) {
-        src = (MemorySegment) OffHeap.SEGMENT.cast(src);
-        dst = (MemorySegment) OffHeap.SEGMENT.cast(dst);
+        src = (MemorySegment) SegmentClasses.OFF_HEAP.cast(src);
+        dst = (MemorySegment) SegmentClasses.OFF_HEAP.cast(dst);
         for (int j = 0; j < lout; j++) {
             int left = x0[j];
             int right = left < last ? left + 1 : left;
@@ -72,8 +108,36 @@ final class SparseForwardRows {
         }
     }
 
-    /** {@link #rowHalf} on heap memory. */
-    private static void rowHalfOnHeap(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
+    /** {@link #rowHalf} on float arrays. */
+    private static void rowHalfFloatArrays(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
+            int[] x0, float[] w0, float[] w1, int last, int lout) {
+        src = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(src);
+        dst = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(dst);
+        for (int j = 0; j < lout; j++) {
+            int left = x0[j];
+            int right = left < last ? left + 1 : left;
+            float y = w0[j] * Float.float16ToFloat(src.get(ElementCodec.U16, (in + left * tap) * 2))
+                    + w1[j] * Float.float16ToFloat(src.get(ElementCodec.U16, (in + right * tap) * 2));
+            dst.set(ElementCodec.U16, (to + j * step) * 2, Float.floatToFloat16(y));
+        }
+    }
+
+    /** {@link #rowHalf} on short arrays. */
+    private static void rowHalfShortArrays(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
+            int[] x0, float[] w0, float[] w1, int last, int lout) {
+        src = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(src);
+        dst = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(dst);
+        for (int j = 0; j < lout; j++) {
+            int left = x0[j];
+            int right = left < last ? left + 1 : left;
+            float y = w0[j] * Float.float16ToFloat(src.get(ElementCodec.U16, (in + left * tap) * 2))
+                    + w1[j] * Float.float16ToFloat(src.get(ElementCodec.U16, (in + right * tap) * 2));
+            dst.set(ElementCodec.U16, (to + j * step) * 2, Float.floatToFloat16(y));
+        }
+    }
+
+    /** {@link #rowHalf} on any memory. */
+    private static void rowHalfAnyMemory(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
             int[] x0, float[] w0, float[] w1, int last, int lout) {
         for (int j = 0; j < lout; j++) {
             int left = x0[j];
@@ -87,18 +151,22 @@ final class SparseForwardRows {
     /** The row loop for BF16 self and out. */
     static void rowBf16(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
             int[] x0, float[] w0, float[] w1, int last, int lout) {
-        if (OffHeap.SEGMENT.isInstance(src) && OffHeap.SEGMENT.isInstance(dst)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(src) && SegmentClasses.OFF_HEAP.isInstance(dst)) {
             rowBf16OffHeap(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(src) && SegmentClasses.FLOAT_ARRAY.isInstance(dst)) {
+            rowBf16FloatArrays(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(src) && SegmentClasses.SHORT_ARRAY.isInstance(dst)) {
+            rowBf16ShortArrays(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
         } else {
-            rowBf16OnHeap(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
+            rowBf16AnyMemory(src, in, tap, dst, to, step, x0, w0, w1, last, lout);
         }
     }
 
     /** {@link #rowBf16} on off-heap memory. */
     private static void rowBf16OffHeap(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
             int[] x0, float[] w0, float[] w1, int last, int lout) {
-        src = (MemorySegment) OffHeap.SEGMENT.cast(src);
-        dst = (MemorySegment) OffHeap.SEGMENT.cast(dst);
+        src = (MemorySegment) SegmentClasses.OFF_HEAP.cast(src);
+        dst = (MemorySegment) SegmentClasses.OFF_HEAP.cast(dst);
         for (int j = 0; j < lout; j++) {
             int left = x0[j];
             int right = left < last ? left + 1 : left;
@@ -108,8 +176,36 @@ final class SparseForwardRows {
         }
     }
 
-    /** {@link #rowBf16} on heap memory. */
-    private static void rowBf16OnHeap(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
+    /** {@link #rowBf16} on float arrays. */
+    private static void rowBf16FloatArrays(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
+            int[] x0, float[] w0, float[] w1, int last, int lout) {
+        src = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(src);
+        dst = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(dst);
+        for (int j = 0; j < lout; j++) {
+            int left = x0[j];
+            int right = left < last ? left + 1 : left;
+            float y = w0[j] * ElementCodec.bf16ToFloat(src.get(ElementCodec.U16, (in + left * tap) * 2))
+                    + w1[j] * ElementCodec.bf16ToFloat(src.get(ElementCodec.U16, (in + right * tap) * 2));
+            dst.set(ElementCodec.U16, (to + j * step) * 2, ElementCodec.floatToBf16(y));
+        }
+    }
+
+    /** {@link #rowBf16} on short arrays. */
+    private static void rowBf16ShortArrays(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
+            int[] x0, float[] w0, float[] w1, int last, int lout) {
+        src = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(src);
+        dst = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(dst);
+        for (int j = 0; j < lout; j++) {
+            int left = x0[j];
+            int right = left < last ? left + 1 : left;
+            float y = w0[j] * ElementCodec.bf16ToFloat(src.get(ElementCodec.U16, (in + left * tap) * 2))
+                    + w1[j] * ElementCodec.bf16ToFloat(src.get(ElementCodec.U16, (in + right * tap) * 2));
+            dst.set(ElementCodec.U16, (to + j * step) * 2, ElementCodec.floatToBf16(y));
+        }
+    }
+
+    /** {@link #rowBf16} on any memory. */
+    private static void rowBf16AnyMemory(MemorySegment src, long in, long tap, MemorySegment dst, long to, long step,
             int[] x0, float[] w0, float[] w1, int last, int lout) {
         for (int j = 0; j < lout; j++) {
             int left = x0[j];

@@ -338,18 +338,22 @@ public final class StridedCopy {
      */
     static void typedRows(MemorySegment from, long fromAt, long fromPitch, MemorySegment to, long toAt, long toPitch,
                           long rows, int bytes) {
-        if (OffHeap.SEGMENT.isInstance(from) && OffHeap.SEGMENT.isInstance(to)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(from) && SegmentClasses.OFF_HEAP.isInstance(to)) {
             typedRowsOffHeap(from, fromAt, fromPitch, to, toAt, toPitch, rows, bytes);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(from) && SegmentClasses.FLOAT_ARRAY.isInstance(to)) {
+            typedRowsFloatArrays(from, fromAt, fromPitch, to, toAt, toPitch, rows, bytes);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(from) && SegmentClasses.SHORT_ARRAY.isInstance(to)) {
+            typedRowsShortArrays(from, fromAt, fromPitch, to, toAt, toPitch, rows, bytes);
         } else {
-            typedRowsOnHeap(from, fromAt, fromPitch, to, toAt, toPitch, rows, bytes);
+            typedRowsAnyMemory(from, fromAt, fromPitch, to, toAt, toPitch, rows, bytes);
         }
     }
 
     /** {@link #typedRows} on off-heap memory. */
     private static void typedRowsOffHeap(MemorySegment from, long fromAt, long fromPitch, MemorySegment to, long toAt, long toPitch,
                           long rows, int bytes) {
-        from = (MemorySegment) OffHeap.SEGMENT.cast(from);
-        to = (MemorySegment) OffHeap.SEGMENT.cast(to);
+        from = (MemorySegment) SegmentClasses.OFF_HEAP.cast(from);
+        to = (MemorySegment) SegmentClasses.OFF_HEAP.cast(to);
         for (long r = 0; r < rows; r++) {
             long a = fromAt + r * fromPitch;
             long b = toAt + r * toPitch;
@@ -371,8 +375,60 @@ public final class StridedCopy {
         }
     }
 
-    /** {@link #typedRows} on heap memory. */
-    private static void typedRowsOnHeap(MemorySegment from, long fromAt, long fromPitch, MemorySegment to, long toAt, long toPitch,
+    /** {@link #typedRows} on float arrays. */
+    private static void typedRowsFloatArrays(MemorySegment from, long fromAt, long fromPitch, MemorySegment to, long toAt, long toPitch,
+                          long rows, int bytes) {
+        from = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(from);
+        to = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(to);
+        for (long r = 0; r < rows; r++) {
+            long a = fromAt + r * fromPitch;
+            long b = toAt + r * toPitch;
+            int k = 0;
+            for (; k + 8 <= bytes; k += 8) {
+                to.set(ValueLayout.JAVA_LONG_UNALIGNED, b + k, from.get(ValueLayout.JAVA_LONG_UNALIGNED, a + k));
+            }
+            if (k + 4 <= bytes) {
+                to.set(ValueLayout.JAVA_INT_UNALIGNED, b + k, from.get(ValueLayout.JAVA_INT_UNALIGNED, a + k));
+                k += 4;
+            }
+            if (k + 2 <= bytes) {
+                to.set(ValueLayout.JAVA_SHORT_UNALIGNED, b + k, from.get(ValueLayout.JAVA_SHORT_UNALIGNED, a + k));
+                k += 2;
+            }
+            if (k < bytes) {
+                to.set(ValueLayout.JAVA_BYTE, b + k, from.get(ValueLayout.JAVA_BYTE, a + k));
+            }
+        }
+    }
+
+    /** {@link #typedRows} on short arrays. */
+    private static void typedRowsShortArrays(MemorySegment from, long fromAt, long fromPitch, MemorySegment to, long toAt, long toPitch,
+                          long rows, int bytes) {
+        from = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(from);
+        to = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(to);
+        for (long r = 0; r < rows; r++) {
+            long a = fromAt + r * fromPitch;
+            long b = toAt + r * toPitch;
+            int k = 0;
+            for (; k + 8 <= bytes; k += 8) {
+                to.set(ValueLayout.JAVA_LONG_UNALIGNED, b + k, from.get(ValueLayout.JAVA_LONG_UNALIGNED, a + k));
+            }
+            if (k + 4 <= bytes) {
+                to.set(ValueLayout.JAVA_INT_UNALIGNED, b + k, from.get(ValueLayout.JAVA_INT_UNALIGNED, a + k));
+                k += 4;
+            }
+            if (k + 2 <= bytes) {
+                to.set(ValueLayout.JAVA_SHORT_UNALIGNED, b + k, from.get(ValueLayout.JAVA_SHORT_UNALIGNED, a + k));
+                k += 2;
+            }
+            if (k < bytes) {
+                to.set(ValueLayout.JAVA_BYTE, b + k, from.get(ValueLayout.JAVA_BYTE, a + k));
+            }
+        }
+    }
+
+    /** {@link #typedRows} on any memory. */
+    private static void typedRowsAnyMemory(MemorySegment from, long fromAt, long fromPitch, MemorySegment to, long toAt, long toPitch,
                           long rows, int bytes) {
         for (long r = 0; r < rows; r++) {
             long a = fromAt + r * fromPitch;

@@ -70,16 +70,20 @@ final class VectorCodec {
 
     /** BF16 widened exactly: the upper half of a float. */
     static void widenBf16(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             widenBf16OffHeap(seg, first, stride, count, last, dst, at);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            widenBf16FloatArrays(seg, first, stride, count, last, dst, at);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            widenBf16ShortArrays(seg, first, stride, count, last, dst, at);
         } else {
-            widenBf16OnHeap(seg, first, stride, count, last, dst, at);
+            widenBf16AnyMemory(seg, first, stride, count, last, dst, at);
         }
     }
 
     /** {@link #widenBf16} on off-heap memory. */
     private static void widenBf16OffHeap(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         for (int k = 0; k < count; k++) {
             long at16 = (first + k * stride) * 2;
             boolean partial = k == count - 1 && last < LANES;
@@ -98,8 +102,50 @@ final class VectorCodec {
         }
     }
 
-    /** {@link #widenBf16} on heap memory. */
-    private static void widenBf16OnHeap(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
+    /** {@link #widenBf16} on float arrays. */
+    private static void widenBf16FloatArrays(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        for (int k = 0; k < count; k++) {
+            long at16 = (first + k * stride) * 2;
+            boolean partial = k == count - 1 && last < LANES;
+            if (partial && at16 + HALF_BYTES > seg.byteSize()) {
+                segmentEnd(seg, DataType.BF16, first + k * stride, last, dst, at + k * LANES);
+                continue;
+            }
+            ShortVector raw = SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER));
+            if (partial) {
+                raw = SHORT_VECTOR.cast(ShortVector.zero(HALFS)).blend(raw, HALFS.indexInRange(0, last));
+            }
+            IntVector x = INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(raw)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0));
+            FLOAT_VECTOR.cast((FloatVector) x.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
+                    .intoArray(dst, at + k * LANES);
+        }
+    }
+
+    /** {@link #widenBf16} on short arrays. */
+    private static void widenBf16ShortArrays(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        for (int k = 0; k < count; k++) {
+            long at16 = (first + k * stride) * 2;
+            boolean partial = k == count - 1 && last < LANES;
+            if (partial && at16 + HALF_BYTES > seg.byteSize()) {
+                segmentEnd(seg, DataType.BF16, first + k * stride, last, dst, at + k * LANES);
+                continue;
+            }
+            ShortVector raw = SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER));
+            if (partial) {
+                raw = SHORT_VECTOR.cast(ShortVector.zero(HALFS)).blend(raw, HALFS.indexInRange(0, last));
+            }
+            IntVector x = INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(raw)
+                    .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0));
+            FLOAT_VECTOR.cast((FloatVector) x.lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0))
+                    .intoArray(dst, at + k * LANES);
+        }
+    }
+
+    /** {@link #widenBf16} on any memory. */
+    private static void widenBf16AnyMemory(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
         for (int k = 0; k < count; k++) {
             long at16 = (first + k * stride) * 2;
             boolean partial = k == count - 1 && last < LANES;
@@ -124,16 +170,20 @@ final class VectorCodec {
      * infinity or NaN blends in the float's top exponent (NaNs quieted as the JDK's conversion does).
      */
     static void widenFp16(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             widenFp16OffHeap(seg, first, stride, count, last, dst, at);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            widenFp16FloatArrays(seg, first, stride, count, last, dst, at);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            widenFp16ShortArrays(seg, first, stride, count, last, dst, at);
         } else {
-            widenFp16OnHeap(seg, first, stride, count, last, dst, at);
+            widenFp16AnyMemory(seg, first, stride, count, last, dst, at);
         }
     }
 
     /** {@link #widenFp16} on off-heap memory. */
     private static void widenFp16OffHeap(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         for (int k = 0; k < count; k++) {
             long at16 = (first + k * stride) * 2;
             boolean partial = k == count - 1 && last < LANES;
@@ -161,8 +211,68 @@ final class VectorCodec {
         }
     }
 
-    /** {@link #widenFp16} on heap memory. */
-    private static void widenFp16OnHeap(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
+    /** {@link #widenFp16} on float arrays. */
+    private static void widenFp16FloatArrays(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        for (int k = 0; k < count; k++) {
+            long at16 = (first + k * stride) * 2;
+            boolean partial = k == count - 1 && last < LANES;
+            if (partial && at16 + HALF_BYTES > seg.byteSize()) {
+                segmentEnd(seg, DataType.FLOAT16, first + k * stride, last, dst, at + k * LANES);
+                continue;
+            }
+            ShortVector raw = SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER));
+            if (partial) {
+                raw = SHORT_VECTOR.cast(ShortVector.zero(HALFS)).blend(raw, HALFS.indexInRange(0, last));
+            }
+            IntVector h = INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(raw)
+                    .convertShape(VectorOperators.S2I, INTS, 0));
+            IntVector magnitude = h.and(0x7fff);
+            IntVector shifted = magnitude.lanewise(VectorOperators.LSHL, 13);
+            FloatVector scaled = FLOAT_VECTOR.cast((FloatVector) shifted.reinterpretShape(FLOATS, 0)).mul(0x1p112f);
+            IntVector bits = INT_VECTOR.cast((IntVector) scaled.reinterpretShape(INTS, 0));
+            VectorMask<Integer> top = magnitude.compare(VectorOperators.GE, 0x7c00);
+            if (top.anyTrue()) {
+                bits = bits.blend(shifted.or(0x7f800000), top)
+                        .blend(shifted.or(0x7fc00000), magnitude.compare(VectorOperators.GT, 0x7c00));
+            }
+            FLOAT_VECTOR.cast((FloatVector) INT_VECTOR.cast(bits).or(h.and(0x80000000)).reinterpretShape(FLOATS, 0))
+                    .intoArray(dst, at + k * LANES);
+        }
+    }
+
+    /** {@link #widenFp16} on short arrays. */
+    private static void widenFp16ShortArrays(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        for (int k = 0; k < count; k++) {
+            long at16 = (first + k * stride) * 2;
+            boolean partial = k == count - 1 && last < LANES;
+            if (partial && at16 + HALF_BYTES > seg.byteSize()) {
+                segmentEnd(seg, DataType.FLOAT16, first + k * stride, last, dst, at + k * LANES);
+                continue;
+            }
+            ShortVector raw = SHORT_VECTOR.cast(ShortVector.fromMemorySegment(HALFS, seg, at16, ORDER));
+            if (partial) {
+                raw = SHORT_VECTOR.cast(ShortVector.zero(HALFS)).blend(raw, HALFS.indexInRange(0, last));
+            }
+            IntVector h = INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(raw)
+                    .convertShape(VectorOperators.S2I, INTS, 0));
+            IntVector magnitude = h.and(0x7fff);
+            IntVector shifted = magnitude.lanewise(VectorOperators.LSHL, 13);
+            FloatVector scaled = FLOAT_VECTOR.cast((FloatVector) shifted.reinterpretShape(FLOATS, 0)).mul(0x1p112f);
+            IntVector bits = INT_VECTOR.cast((IntVector) scaled.reinterpretShape(INTS, 0));
+            VectorMask<Integer> top = magnitude.compare(VectorOperators.GE, 0x7c00);
+            if (top.anyTrue()) {
+                bits = bits.blend(shifted.or(0x7f800000), top)
+                        .blend(shifted.or(0x7fc00000), magnitude.compare(VectorOperators.GT, 0x7c00));
+            }
+            FLOAT_VECTOR.cast((FloatVector) INT_VECTOR.cast(bits).or(h.and(0x80000000)).reinterpretShape(FLOATS, 0))
+                    .intoArray(dst, at + k * LANES);
+        }
+    }
+
+    /** {@link #widenFp16} on any memory. */
+    private static void widenFp16AnyMemory(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
         for (int k = 0; k < count; k++) {
             long at16 = (first + k * stride) * 2;
             boolean partial = k == count - 1 && last < LANES;
@@ -197,22 +307,40 @@ final class VectorCodec {
      * C2 box every vector of the loop.)
      */
     private static void segmentEnd(MemorySegment seg, DataType type, long first, int last, float[] dst, int at) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             segmentEndOffHeap(seg, type, first, last, dst, at);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            segmentEndFloatArrays(seg, type, first, last, dst, at);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            segmentEndShortArrays(seg, type, first, last, dst, at);
         } else {
-            segmentEndOnHeap(seg, type, first, last, dst, at);
+            segmentEndAnyMemory(seg, type, first, last, dst, at);
         }
     }
 
     /** {@link #segmentEnd} on off-heap memory. */
     private static void segmentEndOffHeap(MemorySegment seg, DataType type, long first, int last, float[] dst, int at) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         ElementCodec.decode(seg, type, first, 1, last, dst, at);
         java.util.Arrays.fill(dst, at + last, at + LANES, 0f);
     }
 
-    /** {@link #segmentEnd} on heap memory. */
-    private static void segmentEndOnHeap(MemorySegment seg, DataType type, long first, int last, float[] dst, int at) {
+    /** {@link #segmentEnd} on float arrays. */
+    private static void segmentEndFloatArrays(MemorySegment seg, DataType type, long first, int last, float[] dst, int at) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        ElementCodec.decode(seg, type, first, 1, last, dst, at);
+        java.util.Arrays.fill(dst, at + last, at + LANES, 0f);
+    }
+
+    /** {@link #segmentEnd} on short arrays. */
+    private static void segmentEndShortArrays(MemorySegment seg, DataType type, long first, int last, float[] dst, int at) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        ElementCodec.decode(seg, type, first, 1, last, dst, at);
+        java.util.Arrays.fill(dst, at + last, at + LANES, 0f);
+    }
+
+    /** {@link #segmentEnd} on any memory. */
+    private static void segmentEndAnyMemory(MemorySegment seg, DataType type, long first, int last, float[] dst, int at) {
         ElementCodec.decode(seg, type, first, 1, last, dst, at);
         java.util.Arrays.fill(dst, at + last, at + LANES, 0f);
     }
@@ -223,16 +351,20 @@ final class VectorCodec {
      * below AVX-512 (no masked 16-bit store there).
      */
     static void roundBf16(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             roundBf16OffHeap(src, at, count, seg, first, stride, last);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            roundBf16FloatArrays(src, at, count, seg, first, stride, last);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            roundBf16ShortArrays(src, at, count, seg, first, stride, last);
         } else {
-            roundBf16OnHeap(src, at, count, seg, first, stride, last);
+            roundBf16AnyMemory(src, at, count, seg, first, stride, last);
         }
     }
 
     /** {@link #roundBf16} on off-heap memory. */
     private static void roundBf16OffHeap(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         for (int k = 0; k < count; k++) {
             int n = k == count - 1 ? last : LANES;
             FloatVector v = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, at + k * LANES));
@@ -252,8 +384,52 @@ final class VectorCodec {
         }
     }
 
-    /** {@link #roundBf16} on heap memory. */
-    private static void roundBf16OnHeap(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
+    /** {@link #roundBf16} on float arrays. */
+    private static void roundBf16FloatArrays(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        for (int k = 0; k < count; k++) {
+            int n = k == count - 1 ? last : LANES;
+            FloatVector v = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, at + k * LANES));
+            IntVector bits = INT_VECTOR.cast((IntVector) v.reinterpretShape(INTS, 0));
+            if (n < LANES && !AVX512 || bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
+                ElementCodec.encode(src, at + k * LANES, n, seg, DataType.BF16, first + k * stride, 1);
+                continue;
+            }
+            IntVector odd = bits.lanewise(VectorOperators.LSHR, 16).and(1);
+            ShortVector h = SHORT_VECTOR.cast((ShortVector) bits.add(0x7fff).add(odd).lanewise(VectorOperators.LSHR, 16)
+                    .convertShape(VectorOperators.I2S, HALFS, 0));
+            if (n == LANES) {
+                h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER);
+            } else {
+                h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER, HALFS.indexInRange(0, n));
+            }
+        }
+    }
+
+    /** {@link #roundBf16} on short arrays. */
+    private static void roundBf16ShortArrays(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        for (int k = 0; k < count; k++) {
+            int n = k == count - 1 ? last : LANES;
+            FloatVector v = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, at + k * LANES));
+            IntVector bits = INT_VECTOR.cast((IntVector) v.reinterpretShape(INTS, 0));
+            if (n < LANES && !AVX512 || bits.and(0x7fffffff).compare(VectorOperators.GT, 0x7f800000).anyTrue()) {
+                ElementCodec.encode(src, at + k * LANES, n, seg, DataType.BF16, first + k * stride, 1);
+                continue;
+            }
+            IntVector odd = bits.lanewise(VectorOperators.LSHR, 16).and(1);
+            ShortVector h = SHORT_VECTOR.cast((ShortVector) bits.add(0x7fff).add(odd).lanewise(VectorOperators.LSHR, 16)
+                    .convertShape(VectorOperators.I2S, HALFS, 0));
+            if (n == LANES) {
+                h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER);
+            } else {
+                h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER, HALFS.indexInRange(0, n));
+            }
+        }
+    }
+
+    /** {@link #roundBf16} on any memory. */
+    private static void roundBf16AnyMemory(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
         for (int k = 0; k < count; k++) {
             int n = k == count - 1 ? last : LANES;
             FloatVector v = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, at + k * LANES));
@@ -282,16 +458,20 @@ final class VectorCodec {
      * Below AVX-512 a partial last position goes through the codec (no masked 16-bit store there).
      */
     static void roundFp16(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             roundFp16OffHeap(src, at, count, seg, first, stride, last);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            roundFp16FloatArrays(src, at, count, seg, first, stride, last);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            roundFp16ShortArrays(src, at, count, seg, first, stride, last);
         } else {
-            roundFp16OnHeap(src, at, count, seg, first, stride, last);
+            roundFp16AnyMemory(src, at, count, seg, first, stride, last);
         }
     }
 
     /** {@link #roundFp16} on off-heap memory. */
     private static void roundFp16OffHeap(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         for (int k = 0; k < count; k++) {
             if (k == count - 1 && last < LANES && !AVX512) {
                 ElementCodec.encode(src, at + k * LANES, last, seg, DataType.FLOAT16, first + k * stride, 1);
@@ -323,8 +503,76 @@ final class VectorCodec {
         }
     }
 
-    /** {@link #roundFp16} on heap memory. */
-    private static void roundFp16OnHeap(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
+    /** {@link #roundFp16} on float arrays. */
+    private static void roundFp16FloatArrays(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        for (int k = 0; k < count; k++) {
+            if (k == count - 1 && last < LANES && !AVX512) {
+                ElementCodec.encode(src, at + k * LANES, last, seg, DataType.FLOAT16, first + k * stride, 1);
+                continue;
+            }
+            FloatVector v = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, at + k * LANES));
+            IntVector bits = INT_VECTOR.cast((IntVector) v.reinterpretShape(INTS, 0));
+            IntVector magnitude = bits.and(0x7fffffff);
+            IntVector odd = magnitude.lanewise(VectorOperators.LSHR, 13).and(1);
+            IntVector normal = magnitude.add(((15 - 127) << 23) + 0xfff).add(odd)
+                    .lanewise(VectorOperators.LSHR, 13);
+            IntVector half = normal;
+            if (magnitude.sub(113 << 23).compare(VectorOperators.UGE, 30 << 23).anyTrue()) {
+                FloatVector rounded = FLOAT_VECTOR.cast((FloatVector) magnitude.reinterpretShape(FLOATS, 0)).add(0.5f);
+                IntVector small = INT_VECTOR.cast((IntVector) rounded.reinterpretShape(INTS, 0))
+                        .sub(Float.floatToRawIntBits(0.5f));
+                half = normal.blend(small, magnitude.compare(VectorOperators.LT, 113 << 23))
+                        .blend(0x7c00, magnitude.compare(VectorOperators.GE, (127 + 16) << 23))
+                        .blend(0x7e00, magnitude.compare(VectorOperators.GT, 0x7f800000));
+            }
+            ShortVector h = SHORT_VECTOR.cast((ShortVector) INT_VECTOR.cast(half)
+                    .or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
+                    .convertShape(VectorOperators.I2S, HALFS, 0));
+            if (k < count - 1 || last == LANES) {
+                h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER);
+            } else {
+                h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER, HALFS.indexInRange(0, last));
+            }
+        }
+    }
+
+    /** {@link #roundFp16} on short arrays. */
+    private static void roundFp16ShortArrays(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        for (int k = 0; k < count; k++) {
+            if (k == count - 1 && last < LANES && !AVX512) {
+                ElementCodec.encode(src, at + k * LANES, last, seg, DataType.FLOAT16, first + k * stride, 1);
+                continue;
+            }
+            FloatVector v = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, at + k * LANES));
+            IntVector bits = INT_VECTOR.cast((IntVector) v.reinterpretShape(INTS, 0));
+            IntVector magnitude = bits.and(0x7fffffff);
+            IntVector odd = magnitude.lanewise(VectorOperators.LSHR, 13).and(1);
+            IntVector normal = magnitude.add(((15 - 127) << 23) + 0xfff).add(odd)
+                    .lanewise(VectorOperators.LSHR, 13);
+            IntVector half = normal;
+            if (magnitude.sub(113 << 23).compare(VectorOperators.UGE, 30 << 23).anyTrue()) {
+                FloatVector rounded = FLOAT_VECTOR.cast((FloatVector) magnitude.reinterpretShape(FLOATS, 0)).add(0.5f);
+                IntVector small = INT_VECTOR.cast((IntVector) rounded.reinterpretShape(INTS, 0))
+                        .sub(Float.floatToRawIntBits(0.5f));
+                half = normal.blend(small, magnitude.compare(VectorOperators.LT, 113 << 23))
+                        .blend(0x7c00, magnitude.compare(VectorOperators.GE, (127 + 16) << 23))
+                        .blend(0x7e00, magnitude.compare(VectorOperators.GT, 0x7f800000));
+            }
+            ShortVector h = SHORT_VECTOR.cast((ShortVector) INT_VECTOR.cast(half)
+                    .or(bits.lanewise(VectorOperators.LSHR, 16).and(0x8000))
+                    .convertShape(VectorOperators.I2S, HALFS, 0));
+            if (k < count - 1 || last == LANES) {
+                h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER);
+            } else {
+                h.intoMemorySegment(seg, (first + k * stride) * 2, ORDER, HALFS.indexInRange(0, last));
+            }
+        }
+    }
+
+    /** {@link #roundFp16} on any memory. */
+    private static void roundFp16AnyMemory(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
         for (int k = 0; k < count; k++) {
             if (k == count - 1 && last < LANES && !AVX512) {
                 ElementCodec.encode(src, at + k * LANES, last, seg, DataType.FLOAT16, first + k * stride, 1);
@@ -358,16 +606,20 @@ final class VectorCodec {
 
     /** FLOAT positions read as they are (the last one masked), for runs too short for a copy call. */
     static void loadFloats(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             loadFloatsOffHeap(seg, first, stride, count, last, dst, at);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            loadFloatsFloatArrays(seg, first, stride, count, last, dst, at);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            loadFloatsShortArrays(seg, first, stride, count, last, dst, at);
         } else {
-            loadFloatsOnHeap(seg, first, stride, count, last, dst, at);
+            loadFloatsAnyMemory(seg, first, stride, count, last, dst, at);
         }
     }
 
     /** {@link #loadFloats} on off-heap memory. */
     private static void loadFloatsOffHeap(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         for (int k = 0; k < count; k++) {
             long offset = (first + k * stride) * 4;
             boolean partial = k == count - 1 && last < LANES;
@@ -381,8 +633,40 @@ final class VectorCodec {
         }
     }
 
-    /** {@link #loadFloats} on heap memory. */
-    private static void loadFloatsOnHeap(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
+    /** {@link #loadFloats} on float arrays. */
+    private static void loadFloatsFloatArrays(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        for (int k = 0; k < count; k++) {
+            long offset = (first + k * stride) * 4;
+            boolean partial = k == count - 1 && last < LANES;
+            FloatVector v = !partial || offset + FLOAT_BYTES <= seg.byteSize()
+                    ? FloatVector.fromMemorySegment(FLOATS, seg, offset, ORDER)
+                    : FloatVector.fromMemorySegment(FLOATS, seg, offset, ORDER, FLOATS.indexInRange(0, last));
+            if (partial) {
+                v = FLOAT_VECTOR.cast(FloatVector.zero(FLOATS)).blend(v, FLOATS.indexInRange(0, last));
+            }
+            FLOAT_VECTOR.cast(v).intoArray(dst, at + k * LANES);
+        }
+    }
+
+    /** {@link #loadFloats} on short arrays. */
+    private static void loadFloatsShortArrays(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        for (int k = 0; k < count; k++) {
+            long offset = (first + k * stride) * 4;
+            boolean partial = k == count - 1 && last < LANES;
+            FloatVector v = !partial || offset + FLOAT_BYTES <= seg.byteSize()
+                    ? FloatVector.fromMemorySegment(FLOATS, seg, offset, ORDER)
+                    : FloatVector.fromMemorySegment(FLOATS, seg, offset, ORDER, FLOATS.indexInRange(0, last));
+            if (partial) {
+                v = FLOAT_VECTOR.cast(FloatVector.zero(FLOATS)).blend(v, FLOATS.indexInRange(0, last));
+            }
+            FLOAT_VECTOR.cast(v).intoArray(dst, at + k * LANES);
+        }
+    }
+
+    /** {@link #loadFloats} on any memory. */
+    private static void loadFloatsAnyMemory(MemorySegment seg, long first, long stride, int count, int last, float[] dst, int at) {
         for (int k = 0; k < count; k++) {
             long offset = (first + k * stride) * 4;
             boolean partial = k == count - 1 && last < LANES;
@@ -398,16 +682,20 @@ final class VectorCodec {
 
     /** FLOAT positions written as they are (the last one masked). */
     static void storeFloats(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             storeFloatsOffHeap(src, at, count, seg, first, stride, last);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            storeFloatsFloatArrays(src, at, count, seg, first, stride, last);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            storeFloatsShortArrays(src, at, count, seg, first, stride, last);
         } else {
-            storeFloatsOnHeap(src, at, count, seg, first, stride, last);
+            storeFloatsAnyMemory(src, at, count, seg, first, stride, last);
         }
     }
 
     /** {@link #storeFloats} on off-heap memory. */
     private static void storeFloatsOffHeap(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         for (int k = 0; k < count; k++) {
             FloatVector v = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, at + k * LANES));
             long offset = (first + k * stride) * 4;
@@ -419,8 +707,36 @@ final class VectorCodec {
         }
     }
 
-    /** {@link #storeFloats} on heap memory. */
-    private static void storeFloatsOnHeap(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
+    /** {@link #storeFloats} on float arrays. */
+    private static void storeFloatsFloatArrays(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        for (int k = 0; k < count; k++) {
+            FloatVector v = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, at + k * LANES));
+            long offset = (first + k * stride) * 4;
+            if (k < count - 1 || last == LANES) {
+                v.intoMemorySegment(seg, offset, ORDER);
+            } else {
+                v.intoMemorySegment(seg, offset, ORDER, FLOATS.indexInRange(0, last));
+            }
+        }
+    }
+
+    /** {@link #storeFloats} on short arrays. */
+    private static void storeFloatsShortArrays(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        for (int k = 0; k < count; k++) {
+            FloatVector v = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, at + k * LANES));
+            long offset = (first + k * stride) * 4;
+            if (k < count - 1 || last == LANES) {
+                v.intoMemorySegment(seg, offset, ORDER);
+            } else {
+                v.intoMemorySegment(seg, offset, ORDER, FLOATS.indexInRange(0, last));
+            }
+        }
+    }
+
+    /** {@link #storeFloats} on any memory. */
+    private static void storeFloatsAnyMemory(float[] src, int at, int count, MemorySegment seg, long first, long stride, int last) {
         for (int k = 0; k < count; k++) {
             FloatVector v = FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, at + k * LANES));
             long offset = (first + k * stride) * 4;
@@ -438,16 +754,20 @@ final class VectorCodec {
      * bits: over a generic species C2 did not intrinsify the loads.
      */
     static void storeFloatRows(float[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             storeFloatRowsOffHeap(src, count, rows, seg, first, pitch);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            storeFloatRowsFloatArrays(src, count, rows, seg, first, pitch);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            storeFloatRowsShortArrays(src, count, rows, seg, first, pitch);
         } else {
-            storeFloatRowsOnHeap(src, count, rows, seg, first, pitch);
+            storeFloatRowsAnyMemory(src, count, rows, seg, first, pitch);
         }
     }
 
     /** {@link #storeFloatRows} on off-heap memory. */
     private static void storeFloatRowsOffHeap(float[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         int whole = count / LANES;
         VectorMask<Float> tail = FLOATS.indexInRange(0, count - whole * LANES);
         // A partial last vector goes as whole vectors that overlap within the row: the one ending at the row's end,
@@ -478,8 +798,74 @@ final class VectorCodec {
         }
     }
 
-    /** {@link #storeFloatRows} on heap memory. */
-    private static void storeFloatRowsOnHeap(float[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
+    /** {@link #storeFloatRows} on float arrays. */
+    private static void storeFloatRowsFloatArrays(float[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        int whole = count / LANES;
+        VectorMask<Float> tail = FLOATS.indexInRange(0, count - whole * LANES);
+        // A partial last vector goes as whole vectors that overlap within the row: the one ending at the row's end,
+        // or two half-width ones; masked stores to a segment cost more.
+        int half = FLOAT_HALVES.length();
+        boolean halves = whole == 0 && count >= half && half >= 4;
+        for (int l = 0; l < rows; l++) {
+            long at = (first + l * pitch) * 4;
+            int from = l * count;
+            for (int k = 0; k < whole; k++) {
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, from + k * LANES))
+                        .intoMemorySegment(seg, at + k * LANES * 4L, ORDER);
+            }
+            if (whole * LANES == count) {
+                continue;
+            }
+            if (whole > 0) {
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, from + count - LANES))
+                        .intoMemorySegment(seg, at + (count - LANES) * 4L, ORDER);
+            } else if (halves) {
+                FLOAT_HALF.cast(FloatVector.fromArray(FLOAT_HALVES, src, from)).intoMemorySegment(seg, at, ORDER);
+                FLOAT_HALF.cast(FloatVector.fromArray(FLOAT_HALVES, src, from + count - half))
+                        .intoMemorySegment(seg, at + (count - half) * 4L, ORDER);
+            } else {
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, from + whole * LANES))
+                        .intoMemorySegment(seg, at + whole * LANES * 4L, ORDER, tail);
+            }
+        }
+    }
+
+    /** {@link #storeFloatRows} on short arrays. */
+    private static void storeFloatRowsShortArrays(float[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        int whole = count / LANES;
+        VectorMask<Float> tail = FLOATS.indexInRange(0, count - whole * LANES);
+        // A partial last vector goes as whole vectors that overlap within the row: the one ending at the row's end,
+        // or two half-width ones; masked stores to a segment cost more.
+        int half = FLOAT_HALVES.length();
+        boolean halves = whole == 0 && count >= half && half >= 4;
+        for (int l = 0; l < rows; l++) {
+            long at = (first + l * pitch) * 4;
+            int from = l * count;
+            for (int k = 0; k < whole; k++) {
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, from + k * LANES))
+                        .intoMemorySegment(seg, at + k * LANES * 4L, ORDER);
+            }
+            if (whole * LANES == count) {
+                continue;
+            }
+            if (whole > 0) {
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, from + count - LANES))
+                        .intoMemorySegment(seg, at + (count - LANES) * 4L, ORDER);
+            } else if (halves) {
+                FLOAT_HALF.cast(FloatVector.fromArray(FLOAT_HALVES, src, from)).intoMemorySegment(seg, at, ORDER);
+                FLOAT_HALF.cast(FloatVector.fromArray(FLOAT_HALVES, src, from + count - half))
+                        .intoMemorySegment(seg, at + (count - half) * 4L, ORDER);
+            } else {
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, src, from + whole * LANES))
+                        .intoMemorySegment(seg, at + whole * LANES * 4L, ORDER, tail);
+            }
+        }
+    }
+
+    /** {@link #storeFloatRows} on any memory. */
+    private static void storeFloatRowsAnyMemory(float[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
         int whole = count / LANES;
         VectorMask<Float> tail = FLOATS.indexInRange(0, count - whole * LANES);
         // A partial last vector goes as whole vectors that overlap within the row: the one ending at the row's end,
@@ -512,16 +898,20 @@ final class VectorCodec {
 
     /** As {@link #storeFloatRows} for 16-bit bits, rows end to end in {@code src}, {@code pitch} apart in memory. */
     static void storeHalfRows(short[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             storeHalfRowsOffHeap(src, count, rows, seg, first, pitch);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            storeHalfRowsFloatArrays(src, count, rows, seg, first, pitch);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            storeHalfRowsShortArrays(src, count, rows, seg, first, pitch);
         } else {
-            storeHalfRowsOnHeap(src, count, rows, seg, first, pitch);
+            storeHalfRowsAnyMemory(src, count, rows, seg, first, pitch);
         }
     }
 
     /** {@link #storeHalfRows} on off-heap memory. */
     private static void storeHalfRowsOffHeap(short[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         int whole = count / LANES;
         VectorMask<Short> tail = HALFS.indexInRange(0, count - whole * LANES);
         int half = HALF_HALVES.length();
@@ -553,8 +943,76 @@ final class VectorCodec {
         }
     }
 
-    /** {@link #storeHalfRows} on heap memory. */
-    private static void storeHalfRowsOnHeap(short[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
+    /** {@link #storeHalfRows} on float arrays. */
+    private static void storeHalfRowsFloatArrays(short[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        int whole = count / LANES;
+        VectorMask<Short> tail = HALFS.indexInRange(0, count - whole * LANES);
+        int half = HALF_HALVES.length();
+        boolean halves = whole == 0 && count >= half && half >= 8;
+        for (int l = 0; l < rows; l++) {
+            long at = (first + l * pitch) * 2;
+            int from = l * count;
+            for (int k = 0; k < whole; k++) {
+                SHORT_VECTOR.cast(ShortVector.fromArray(HALFS, src, from + k * LANES))
+                        .intoMemorySegment(seg, at + k * LANES * 2L, ORDER);
+            }
+            if (whole * LANES == count) {
+                continue;
+            }
+            if (whole > 0) {
+                SHORT_VECTOR.cast(ShortVector.fromArray(HALFS, src, from + count - LANES))
+                        .intoMemorySegment(seg, at + (count - LANES) * 2L, ORDER);
+            } else if (halves) {
+                HALF_HALF.cast(ShortVector.fromArray(HALF_HALVES, src, from)).intoMemorySegment(seg, at, ORDER);
+                HALF_HALF.cast(ShortVector.fromArray(HALF_HALVES, src, from + count - half))
+                        .intoMemorySegment(seg, at + (count - half) * 2L, ORDER);
+            } else if (AVX512) {
+                SHORT_VECTOR.cast(ShortVector.fromArray(HALFS, src, from + whole * LANES))
+                        .intoMemorySegment(seg, at + whole * LANES * 2L, ORDER, tail);
+            } else {
+                MemorySegment.copy(src, from + whole * LANES, seg, ValueLayout.JAVA_SHORT_UNALIGNED,
+                        at + whole * LANES * 2L, count - whole * LANES);
+            }
+        }
+    }
+
+    /** {@link #storeHalfRows} on short arrays. */
+    private static void storeHalfRowsShortArrays(short[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        int whole = count / LANES;
+        VectorMask<Short> tail = HALFS.indexInRange(0, count - whole * LANES);
+        int half = HALF_HALVES.length();
+        boolean halves = whole == 0 && count >= half && half >= 8;
+        for (int l = 0; l < rows; l++) {
+            long at = (first + l * pitch) * 2;
+            int from = l * count;
+            for (int k = 0; k < whole; k++) {
+                SHORT_VECTOR.cast(ShortVector.fromArray(HALFS, src, from + k * LANES))
+                        .intoMemorySegment(seg, at + k * LANES * 2L, ORDER);
+            }
+            if (whole * LANES == count) {
+                continue;
+            }
+            if (whole > 0) {
+                SHORT_VECTOR.cast(ShortVector.fromArray(HALFS, src, from + count - LANES))
+                        .intoMemorySegment(seg, at + (count - LANES) * 2L, ORDER);
+            } else if (halves) {
+                HALF_HALF.cast(ShortVector.fromArray(HALF_HALVES, src, from)).intoMemorySegment(seg, at, ORDER);
+                HALF_HALF.cast(ShortVector.fromArray(HALF_HALVES, src, from + count - half))
+                        .intoMemorySegment(seg, at + (count - half) * 2L, ORDER);
+            } else if (AVX512) {
+                SHORT_VECTOR.cast(ShortVector.fromArray(HALFS, src, from + whole * LANES))
+                        .intoMemorySegment(seg, at + whole * LANES * 2L, ORDER, tail);
+            } else {
+                MemorySegment.copy(src, from + whole * LANES, seg, ValueLayout.JAVA_SHORT_UNALIGNED,
+                        at + whole * LANES * 2L, count - whole * LANES);
+            }
+        }
+    }
+
+    /** {@link #storeHalfRows} on any memory. */
+    private static void storeHalfRowsAnyMemory(short[] src, int count, int rows, MemorySegment seg, long first, long pitch) {
         int whole = count / LANES;
         VectorMask<Short> tail = HALFS.indexInRange(0, count - whole * LANES);
         int half = HALF_HALVES.length();
@@ -594,18 +1052,22 @@ final class VectorCodec {
      */
     static void copyRows(MemorySegment from, long fromAt, long fromPitch, MemorySegment to, long toAt, long toPitch,
                          long rows, int bytes) {
-        if (OffHeap.SEGMENT.isInstance(from) && OffHeap.SEGMENT.isInstance(to)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(from) && SegmentClasses.OFF_HEAP.isInstance(to)) {
             copyRowsOffHeap(from, fromAt, fromPitch, to, toAt, toPitch, rows, bytes);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(from) && SegmentClasses.FLOAT_ARRAY.isInstance(to)) {
+            copyRowsFloatArrays(from, fromAt, fromPitch, to, toAt, toPitch, rows, bytes);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(from) && SegmentClasses.SHORT_ARRAY.isInstance(to)) {
+            copyRowsShortArrays(from, fromAt, fromPitch, to, toAt, toPitch, rows, bytes);
         } else {
-            copyRowsOnHeap(from, fromAt, fromPitch, to, toAt, toPitch, rows, bytes);
+            copyRowsAnyMemory(from, fromAt, fromPitch, to, toAt, toPitch, rows, bytes);
         }
     }
 
     /** {@link #copyRows} on off-heap memory. */
     private static void copyRowsOffHeap(MemorySegment from, long fromAt, long fromPitch, MemorySegment to, long toAt, long toPitch,
                          long rows, int bytes) {
-        from = (MemorySegment) OffHeap.SEGMENT.cast(from);
-        to = (MemorySegment) OffHeap.SEGMENT.cast(to);
+        from = (MemorySegment) SegmentClasses.OFF_HEAP.cast(from);
+        to = (MemorySegment) SegmentClasses.OFF_HEAP.cast(to);
         VectorMask<Byte> mask = BYTES.indexInRange(0, bytes);
         long whole = from.byteSize() - BYTES.vectorByteSize();
         for (long r = 0; r < rows; r++) {
@@ -616,8 +1078,38 @@ final class VectorCodec {
         }
     }
 
-    /** {@link #copyRows} on heap memory. */
-    private static void copyRowsOnHeap(MemorySegment from, long fromAt, long fromPitch, MemorySegment to, long toAt, long toPitch,
+    /** {@link #copyRows} on float arrays. */
+    private static void copyRowsFloatArrays(MemorySegment from, long fromAt, long fromPitch, MemorySegment to, long toAt, long toPitch,
+                         long rows, int bytes) {
+        from = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(from);
+        to = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(to);
+        VectorMask<Byte> mask = BYTES.indexInRange(0, bytes);
+        long whole = from.byteSize() - BYTES.vectorByteSize();
+        for (long r = 0; r < rows; r++) {
+            long at = fromAt + r * fromPitch;
+            BYTE_VECTOR.cast(at <= whole ? ByteVector.fromMemorySegment(BYTES, from, at, ORDER)
+                    : ByteVector.fromMemorySegment(BYTES, from, at, ORDER, mask))
+                    .intoMemorySegment(to, toAt + r * toPitch, ORDER, mask);
+        }
+    }
+
+    /** {@link #copyRows} on short arrays. */
+    private static void copyRowsShortArrays(MemorySegment from, long fromAt, long fromPitch, MemorySegment to, long toAt, long toPitch,
+                         long rows, int bytes) {
+        from = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(from);
+        to = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(to);
+        VectorMask<Byte> mask = BYTES.indexInRange(0, bytes);
+        long whole = from.byteSize() - BYTES.vectorByteSize();
+        for (long r = 0; r < rows; r++) {
+            long at = fromAt + r * fromPitch;
+            BYTE_VECTOR.cast(at <= whole ? ByteVector.fromMemorySegment(BYTES, from, at, ORDER)
+                    : ByteVector.fromMemorySegment(BYTES, from, at, ORDER, mask))
+                    .intoMemorySegment(to, toAt + r * toPitch, ORDER, mask);
+        }
+    }
+
+    /** {@link #copyRows} on any memory. */
+    private static void copyRowsAnyMemory(MemorySegment from, long fromAt, long fromPitch, MemorySegment to, long toAt, long toPitch,
                          long rows, int bytes) {
         VectorMask<Byte> mask = BYTES.indexInRange(0, bytes);
         long whole = from.byteSize() - BYTES.vectorByteSize();

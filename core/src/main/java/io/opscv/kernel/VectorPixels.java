@@ -80,17 +80,21 @@ final class VectorPixels {
      */
     static void interpolate(KernelProvider provider, LinearTable t, int pix, MemorySegment seg, DataType type,
                             long first, float[] x, float[] y) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             interpolateOffHeap(provider, t, pix, seg, type, first, x, y);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            interpolateFloatArrays(provider, t, pix, seg, type, first, x, y);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            interpolateShortArrays(provider, t, pix, seg, type, first, x, y);
         } else {
-            interpolateOnHeap(provider, t, pix, seg, type, first, x, y);
+            interpolateAnyMemory(provider, t, pix, seg, type, first, x, y);
         }
     }
 
     /** {@link #interpolate} on off-heap memory. */
     private static void interpolateOffHeap(KernelProvider provider, LinearTable t, int pix, MemorySegment seg, DataType type,
                             long first, float[] x, float[] y) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         if (pix < LANES || type != DataType.FLOAT && type != DataType.BF16 || t.lout() > 2L * t.lin()) {
             provider.decodeRun(seg, type, first, t.lin() * pix, x, 0);
             interpolate(t, pix, x, y);
@@ -136,8 +140,106 @@ final class VectorPixels {
         }
     }
 
-    /** {@link #interpolate} on heap memory. */
-    private static void interpolateOnHeap(KernelProvider provider, LinearTable t, int pix, MemorySegment seg, DataType type,
+    /** {@link #interpolate} on float arrays. */
+    private static void interpolateFloatArrays(KernelProvider provider, LinearTable t, int pix, MemorySegment seg, DataType type,
+                            long first, float[] x, float[] y) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        if (pix < LANES || type != DataType.FLOAT && type != DataType.BF16 || t.lout() > 2L * t.lin()) {
+            provider.decodeRun(seg, type, first, t.lin() * pix, x, 0);
+            interpolate(t, pix, x, y);
+            return;
+        }
+        LinearTable f = t.full();
+        final int[] x0 = f.x0;
+        final float[] w0 = f.w0;
+        final float[] w1 = f.w1;
+        final int last = t.lin() - 1;
+        final boolean bf16 = type == DataType.BF16;
+        final long size = type.byteSize();
+        final int tail = pix - LANES;
+        for (int j = 0, n = t.lout(); j < n; j++) {
+            FloatVector a = FloatVector.broadcast(FLOATS, w0[j]);
+            FloatVector b = FloatVector.broadcast(FLOATS, w1[j]);
+            long left = (first + (long) x0[j] * pix) * size;
+            long right = (first + (long) (x0[j] < last ? x0[j] + 1 : x0[j]) * pix) * size;
+            int at = j * pix;
+            for (int c = 0; ; c += LANES) {
+                if (c > tail) {
+                    c = tail;
+                }
+                // A BF16 element widened by a shift, written out here: no vector crosses a method boundary
+                // (KERNELS.md, "JIT state").
+                FloatVector l = bf16
+                        ? (FloatVector) INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(
+                                ShortVector.fromMemorySegment(HALFS, seg, left + c * 2L, ORDER))
+                                .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                                .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)
+                        : FloatVector.fromMemorySegment(FLOATS, seg, left + c * 4L, ORDER);
+                FloatVector r = bf16
+                        ? (FloatVector) INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(
+                                ShortVector.fromMemorySegment(HALFS, seg, right + c * 2L, ORDER))
+                                .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                                .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)
+                        : FloatVector.fromMemorySegment(FLOATS, seg, right + c * 4L, ORDER);
+                FLOAT_VECTOR.cast(l).mul(a).add(FLOAT_VECTOR.cast(r).mul(b)).intoArray(y, at + c);
+                if (c == tail) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /** {@link #interpolate} on short arrays. */
+    private static void interpolateShortArrays(KernelProvider provider, LinearTable t, int pix, MemorySegment seg, DataType type,
+                            long first, float[] x, float[] y) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        if (pix < LANES || type != DataType.FLOAT && type != DataType.BF16 || t.lout() > 2L * t.lin()) {
+            provider.decodeRun(seg, type, first, t.lin() * pix, x, 0);
+            interpolate(t, pix, x, y);
+            return;
+        }
+        LinearTable f = t.full();
+        final int[] x0 = f.x0;
+        final float[] w0 = f.w0;
+        final float[] w1 = f.w1;
+        final int last = t.lin() - 1;
+        final boolean bf16 = type == DataType.BF16;
+        final long size = type.byteSize();
+        final int tail = pix - LANES;
+        for (int j = 0, n = t.lout(); j < n; j++) {
+            FloatVector a = FloatVector.broadcast(FLOATS, w0[j]);
+            FloatVector b = FloatVector.broadcast(FLOATS, w1[j]);
+            long left = (first + (long) x0[j] * pix) * size;
+            long right = (first + (long) (x0[j] < last ? x0[j] + 1 : x0[j]) * pix) * size;
+            int at = j * pix;
+            for (int c = 0; ; c += LANES) {
+                if (c > tail) {
+                    c = tail;
+                }
+                // A BF16 element widened by a shift, written out here: no vector crosses a method boundary
+                // (KERNELS.md, "JIT state").
+                FloatVector l = bf16
+                        ? (FloatVector) INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(
+                                ShortVector.fromMemorySegment(HALFS, seg, left + c * 2L, ORDER))
+                                .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                                .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)
+                        : FloatVector.fromMemorySegment(FLOATS, seg, left + c * 4L, ORDER);
+                FloatVector r = bf16
+                        ? (FloatVector) INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(
+                                ShortVector.fromMemorySegment(HALFS, seg, right + c * 2L, ORDER))
+                                .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                                .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)
+                        : FloatVector.fromMemorySegment(FLOATS, seg, right + c * 4L, ORDER);
+                FLOAT_VECTOR.cast(l).mul(a).add(FLOAT_VECTOR.cast(r).mul(b)).intoArray(y, at + c);
+                if (c == tail) {
+                    break;
+                }
+            }
+        }
+    }
+
+    /** {@link #interpolate} on any memory. */
+    private static void interpolateAnyMemory(KernelProvider provider, LinearTable t, int pix, MemorySegment seg, DataType type,
                             long first, float[] x, float[] y) {
         if (pix < LANES || type != DataType.FLOAT && type != DataType.BF16 || t.lout() > 2L * t.lin()) {
             provider.decodeRun(seg, type, first, t.lin() * pix, x, 0);
@@ -193,17 +295,23 @@ final class VectorPixels {
      */
     static boolean combine(LinearTable t, int pix, float ha, long first0, float hb, long first1, MemorySegment seg,
                            DataType type, MemorySegment out, long at) {
-        if (OffHeap.SEGMENT.isInstance(seg) && OffHeap.SEGMENT.isInstance(out)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg) && SegmentClasses.OFF_HEAP.isInstance(out)) {
             return combineOffHeap(t, pix, ha, first0, hb, first1, seg, type, out, at);
         }
-        return combineOnHeap(t, pix, ha, first0, hb, first1, seg, type, out, at);
+        if (SegmentClasses.FLOAT_ARRAY.isInstance(seg) && SegmentClasses.FLOAT_ARRAY.isInstance(out)) {
+            return combineFloatArrays(t, pix, ha, first0, hb, first1, seg, type, out, at);
+        }
+        if (SegmentClasses.SHORT_ARRAY.isInstance(seg) && SegmentClasses.SHORT_ARRAY.isInstance(out)) {
+            return combineShortArrays(t, pix, ha, first0, hb, first1, seg, type, out, at);
+        }
+        return combineAnyMemory(t, pix, ha, first0, hb, first1, seg, type, out, at);
     }
 
     /** {@link #combine} on off-heap memory. */
     private static boolean combineOffHeap(LinearTable t, int pix, float ha, long first0, float hb, long first1, MemorySegment seg,
                            DataType type, MemorySegment out, long at) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
-        out = (MemorySegment) OffHeap.SEGMENT.cast(out);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
+        out = (MemorySegment) SegmentClasses.OFF_HEAP.cast(out);
         if (pix < LANES) {
             return false;
         }
@@ -223,8 +331,56 @@ final class VectorPixels {
         return true;
     }
 
-    /** {@link #combine} on heap memory. */
-    private static boolean combineOnHeap(LinearTable t, int pix, float ha, long first0, float hb, long first1, MemorySegment seg,
+    /** {@link #combine} on float arrays. */
+    private static boolean combineFloatArrays(LinearTable t, int pix, float ha, long first0, float hb, long first1, MemorySegment seg,
+                           DataType type, MemorySegment out, long at) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        out = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(out);
+        if (pix < LANES) {
+            return false;
+        }
+        switch (type) {
+            case FLOAT -> CombineRows.pixelsFloat(t, pix, ha, first0, hb, first1, seg, out, at);
+            case BF16 -> {
+                if (PAIRS && pix % (2 * LANES) == 0) {
+                    CombineRows.pixelsBf16Pairs(t, pix, ha, first0, hb, first1, seg, out, at);
+                } else {
+                    CombineRows.pixelsBf16(t, pix, ha, first0, hb, first1, seg, out, at);
+                }
+            }
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@link #combine} on short arrays. */
+    private static boolean combineShortArrays(LinearTable t, int pix, float ha, long first0, float hb, long first1, MemorySegment seg,
+                           DataType type, MemorySegment out, long at) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        out = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(out);
+        if (pix < LANES) {
+            return false;
+        }
+        switch (type) {
+            case FLOAT -> CombineRows.pixelsFloat(t, pix, ha, first0, hb, first1, seg, out, at);
+            case BF16 -> {
+                if (PAIRS && pix % (2 * LANES) == 0) {
+                    CombineRows.pixelsBf16Pairs(t, pix, ha, first0, hb, first1, seg, out, at);
+                } else {
+                    CombineRows.pixelsBf16(t, pix, ha, first0, hb, first1, seg, out, at);
+                }
+            }
+            default -> {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** {@link #combine} on any memory. */
+    private static boolean combineAnyMemory(LinearTable t, int pix, float ha, long first0, float hb, long first1, MemorySegment seg,
                            DataType type, MemorySegment out, long at) {
         if (pix < LANES) {
             return false;
@@ -251,17 +407,21 @@ final class VectorPixels {
      */
     static void sum(KernelProvider provider, LinearTable t, int pix, MemorySegment seg, DataType type, long first,
                     float[] g, float[] y) {
-        if (OffHeap.SEGMENT.isInstance(seg)) {
+        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
             sumOffHeap(provider, t, pix, seg, type, first, g, y);
+        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+            sumFloatArrays(provider, t, pix, seg, type, first, g, y);
+        } else if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+            sumShortArrays(provider, t, pix, seg, type, first, g, y);
         } else {
-            sumOnHeap(provider, t, pix, seg, type, first, g, y);
+            sumAnyMemory(provider, t, pix, seg, type, first, g, y);
         }
     }
 
     /** {@link #sum} on off-heap memory. */
     private static void sumOffHeap(KernelProvider provider, LinearTable t, int pix, MemorySegment seg, DataType type, long first,
                     float[] g, float[] y) {
-        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
         if (pix < LANES || type != DataType.FLOAT && type != DataType.BF16) {
             provider.decodeRun(seg, type, first, t.lout() * pix, g, 0);
             sum(t, pix, g, y);
@@ -304,8 +464,100 @@ final class VectorPixels {
         }
     }
 
-    /** {@link #sum} on heap memory. */
-    private static void sumOnHeap(KernelProvider provider, LinearTable t, int pix, MemorySegment seg, DataType type, long first,
+    /** {@link #sum} on float arrays. */
+    private static void sumFloatArrays(KernelProvider provider, LinearTable t, int pix, MemorySegment seg, DataType type, long first,
+                    float[] g, float[] y) {
+        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+        if (pix < LANES || type != DataType.FLOAT && type != DataType.BF16) {
+            provider.decodeRun(seg, type, first, t.lout() * pix, g, 0);
+            sum(t, pix, g, y);
+            return;
+        }
+        LinearTable f = t.full();
+        final int[] x0 = f.x0;
+        final float[] w0 = f.w0;
+        final float[] w1 = f.w1;
+        final int last = t.lin() - 1;
+        final int whole = pix - pix % LANES;
+        final boolean bf16 = type == DataType.BF16;
+        final long size = type.byteSize();
+        java.util.Arrays.fill(y, 0, t.lin() * pix, 0f);
+        for (int j = 0, n = t.lout(); j < n; j++) {
+            float wa = w0[j];
+            float wb = w1[j];
+            FloatVector a = FloatVector.broadcast(FLOATS, wa);
+            FloatVector b = FloatVector.broadcast(FLOATS, wb);
+            int left = x0[j] * pix;
+            int right = (x0[j] < last ? x0[j] + 1 : x0[j]) * pix;
+            long at = (first + (long) j * pix) * size;
+            for (int c = 0; c < whole; c += LANES) {
+                FloatVector v = bf16
+                        ? (FloatVector) INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(
+                                ShortVector.fromMemorySegment(HALFS, seg, at + c * 2L, ORDER))
+                                .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                                .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)
+                        : FloatVector.fromMemorySegment(FLOATS, seg, at + c * 4L, ORDER);
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, y, left + c)).add(FLOAT_VECTOR.cast(v).mul(a))
+                        .intoArray(y, left + c);
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, y, right + c)).add(FLOAT_VECTOR.cast(v).mul(b))
+                        .intoArray(y, right + c);
+            }
+            for (int c = whole; c < pix; c++) {
+                float v = ElementCodec.get(seg, type, first + (long) j * pix + c);
+                y[left + c] += wa * v;
+                y[right + c] += wb * v;
+            }
+        }
+    }
+
+    /** {@link #sum} on short arrays. */
+    private static void sumShortArrays(KernelProvider provider, LinearTable t, int pix, MemorySegment seg, DataType type, long first,
+                    float[] g, float[] y) {
+        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+        if (pix < LANES || type != DataType.FLOAT && type != DataType.BF16) {
+            provider.decodeRun(seg, type, first, t.lout() * pix, g, 0);
+            sum(t, pix, g, y);
+            return;
+        }
+        LinearTable f = t.full();
+        final int[] x0 = f.x0;
+        final float[] w0 = f.w0;
+        final float[] w1 = f.w1;
+        final int last = t.lin() - 1;
+        final int whole = pix - pix % LANES;
+        final boolean bf16 = type == DataType.BF16;
+        final long size = type.byteSize();
+        java.util.Arrays.fill(y, 0, t.lin() * pix, 0f);
+        for (int j = 0, n = t.lout(); j < n; j++) {
+            float wa = w0[j];
+            float wb = w1[j];
+            FloatVector a = FloatVector.broadcast(FLOATS, wa);
+            FloatVector b = FloatVector.broadcast(FLOATS, wb);
+            int left = x0[j] * pix;
+            int right = (x0[j] < last ? x0[j] + 1 : x0[j]) * pix;
+            long at = (first + (long) j * pix) * size;
+            for (int c = 0; c < whole; c += LANES) {
+                FloatVector v = bf16
+                        ? (FloatVector) INT_VECTOR.cast((IntVector) SHORT_VECTOR.cast(
+                                ShortVector.fromMemorySegment(HALFS, seg, at + c * 2L, ORDER))
+                                .convertShape(VectorOperators.ZERO_EXTEND_S2I, INTS, 0))
+                                .lanewise(VectorOperators.LSHL, 16).reinterpretShape(FLOATS, 0)
+                        : FloatVector.fromMemorySegment(FLOATS, seg, at + c * 4L, ORDER);
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, y, left + c)).add(FLOAT_VECTOR.cast(v).mul(a))
+                        .intoArray(y, left + c);
+                FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, y, right + c)).add(FLOAT_VECTOR.cast(v).mul(b))
+                        .intoArray(y, right + c);
+            }
+            for (int c = whole; c < pix; c++) {
+                float v = ElementCodec.get(seg, type, first + (long) j * pix + c);
+                y[left + c] += wa * v;
+                y[right + c] += wb * v;
+            }
+        }
+    }
+
+    /** {@link #sum} on any memory. */
+    private static void sumAnyMemory(KernelProvider provider, LinearTable t, int pix, MemorySegment seg, DataType type, long first,
                     float[] g, float[] y) {
         if (pix < LANES || type != DataType.FLOAT && type != DataType.BF16) {
             provider.decodeRun(seg, type, first, t.lout() * pix, g, 0);

@@ -6,13 +6,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Rewrites a kernel class's source so that each static method taking a {@code MemorySegment} runs as one of two
- * twins: {@code nameOffHeap}, whose first statements cast its segments to the off-heap class ({@link OffHeap}), and
- * {@code nameOnHeap}, the body as written; the method itself keeps its name, javadoc and signature and calls the
- * off-heap twin when every segment it is given is off-heap. Every segment access goes through JDK methods whose
- * receiver profiles all callers share: once a process has passed heap memory through them, an access compiled
- * from those profiles serves both kinds, and the off-heap calls ran up to 4 × slower (docs/KERNELS.md, "Heap and
- * off-heap memory in one process"). In the off-heap twin C2 binds those methods from the cast instead.
+ * Rewrites a kernel class's source so that each static method taking a {@code MemorySegment} runs as one of its
+ * twins: {@code nameOffHeap}, {@code nameFloatArrays} and {@code nameShortArrays}, whose first statements cast its
+ * segments to that one class ({@link SegmentClasses}), and {@code nameAnyMemory}, the body as written; the method
+ * itself keeps its name, javadoc and signature and calls the first twin whose class every segment it is given has.
+ * Every segment access goes through JDK methods whose receiver profiles all callers share: once a process has passed
+ * both off-heap and heap memory through them, an access compiled from those profiles serves every kind, and calls
+ * ran up to 3.8 × slower (docs/KERNELS.md, "Heap and off-heap memory in one process"). In a twin that casts, C2 binds
+ * those methods from the cast instead.
  *
  * <p>The source is the house's: methods at four spaces of indent, their body closed by a line {@code "    }"},
  * parameters without annotations or generic commas.
@@ -22,9 +23,18 @@ final class SegmentTwins {
             "^    ((?:public |private |protected )?)static ((?:final )?[\\w.<>\\[\\]]+) (\\w+)\\(");
     private static final Pattern SEGMENT_PARAMETER = Pattern.compile("^\\s*(?:final\\s+)?MemorySegment\\s+(\\w+)$");
 
+    /** A twin whose segments are all of one class: its name's suffix, the class, and the memory it serves. */
+    private record Kind(String suffix, String type, String memory) {}
+
+    /** The twins that cast, tried in this order; segments of mixed or other classes take {@code nameAnyMemory}. */
+    private static final List<Kind> CAST = List.of(
+            new Kind("OffHeap", "SegmentClasses.OFF_HEAP", "off-heap memory"),
+            new Kind("FloatArrays", "SegmentClasses.FLOAT_ARRAY", "float arrays"),
+            new Kind("ShortArrays", "SegmentClasses.SHORT_ARRAY", "short arrays"));
+
     private SegmentTwins() {}
 
-    /** {@code source} with every static method that takes a segment split into the two twins. */
+    /** {@code source} with every static method that takes a segment split into its twins. */
     static String apply(String source) {
         List<String> lines = source.lines().toList();
         StringBuilder out = new StringBuilder();
@@ -65,28 +75,30 @@ final class SegmentTwins {
             String call = String.join(", ", names) + ");\n";
             String result = returns ? "return " : "";
             out.append(header).append('\n');
-            out.append("        if (").append(String.join(" && ", segments.stream()
-                    .map(s -> "OffHeap.SEGMENT.isInstance(" + s + ")").toList())).append(") {\n");
-            out.append("            ").append(result).append(name).append("OffHeap(").append(call);
-            out.append("        }").append(returns ? "\n" : " else {\n");
-            out.append(returns ? "        " : "            ").append(result).append(name).append("OnHeap(")
-                    .append(call);
-            if (!returns) {
-                out.append("        }\n");
+            for (int k = 0; k < CAST.size(); k++) {
+                Kind kind = CAST.get(k);
+                out.append(k == 0 || returns ? "        if (" : " else if (").append(String.join(" && ", segments
+                        .stream().map(s -> kind.type() + ".isInstance(" + s + ")").toList())).append(") {\n");
+                out.append("            ").append(result).append(name).append(kind.suffix()).append('(').append(call);
+                out.append("        }").append(returns ? "\n" : "");
             }
-            out.append("    }\n\n");
+            out.append(returns ? "        " : " else {\n            ").append(result).append(name).append("AnyMemory(")
+                    .append(call);
+            out.append(returns ? "" : "        }\n").append("    }\n");
             String twinHeader = header.substring(m.end(1)).replaceFirst("^(static " + Pattern.quote(m.group(2))
                     + " )" + name + "\\(", "private $1" + name + "%s(");
-            out.append("    /** {@link #").append(name).append("} on off-heap memory. */\n");
-            out.append("    ").append(twinHeader.formatted("OffHeap")).append('\n');
-            for (String s : segments) {
-                out.append("        ").append(s).append(" = (MemorySegment) OffHeap.SEGMENT.cast(").append(s)
-                        .append(");\n");
+            for (Kind kind : CAST) {
+                out.append("\n    /** {@link #").append(name).append("} on ").append(kind.memory()).append(". */\n");
+                out.append("    ").append(twinHeader.formatted(kind.suffix())).append('\n');
+                for (String s : segments) {
+                    out.append("        ").append(s).append(" = (MemorySegment) ").append(kind.type()).append(".cast(")
+                            .append(s).append(");\n");
+                }
+                body.forEach(l -> out.append(l).append('\n'));
+                out.append("    }\n");
             }
-            body.forEach(l -> out.append(l).append('\n'));
-            out.append("    }\n\n");
-            out.append("    /** {@link #").append(name).append("} on heap memory. */\n");
-            out.append("    ").append(twinHeader.formatted("OnHeap")).append('\n');
+            out.append("\n    /** {@link #").append(name).append("} on any memory. */\n");
+            out.append("    ").append(twinHeader.formatted("AnyMemory")).append('\n');
             body.forEach(l -> out.append(l).append('\n'));
             out.append("    }\n");
             i = bodyEnd + 1;

@@ -10,7 +10,7 @@ import java.lang.foreign.ValueLayout;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
-/** The off-heap and on-heap twins of the segment methods ({@link SegmentTwins}): how they read, and their bits. */
+/** The twins of the segment methods ({@link SegmentTwins}): how they read, and their bits. */
 class SegmentTwinsTest {
     @Test
     void methodsTakingSegmentsDispatchToTwinsAndOthersStayAsWritten() {
@@ -36,42 +36,80 @@ class SegmentTwinsTest {
                     /** Doc. */
                     static int sum(MemorySegment seg, long at,
                             int n) {
-                        if (OffHeap.SEGMENT.isInstance(seg)) {
+                        if (SegmentClasses.OFF_HEAP.isInstance(seg)) {
                             return sumOffHeap(seg, at, n);
                         }
-                        return sumOnHeap(seg, at, n);
+                        if (SegmentClasses.FLOAT_ARRAY.isInstance(seg)) {
+                            return sumFloatArrays(seg, at, n);
+                        }
+                        if (SegmentClasses.SHORT_ARRAY.isInstance(seg)) {
+                            return sumShortArrays(seg, at, n);
+                        }
+                        return sumAnyMemory(seg, at, n);
                     }
 
                     /** {@link #sum} on off-heap memory. */
                     private static int sumOffHeap(MemorySegment seg, long at,
                             int n) {
-                        seg = (MemorySegment) OffHeap.SEGMENT.cast(seg);
+                        seg = (MemorySegment) SegmentClasses.OFF_HEAP.cast(seg);
                         return seg.get(U16, at) + n;
                     }
 
-                    /** {@link #sum} on heap memory. */
-                    private static int sumOnHeap(MemorySegment seg, long at,
+                    /** {@link #sum} on float arrays. */
+                    private static int sumFloatArrays(MemorySegment seg, long at,
+                            int n) {
+                        seg = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(seg);
+                        return seg.get(U16, at) + n;
+                    }
+
+                    /** {@link #sum} on short arrays. */
+                    private static int sumShortArrays(MemorySegment seg, long at,
+                            int n) {
+                        seg = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(seg);
+                        return seg.get(U16, at) + n;
+                    }
+
+                    /** {@link #sum} on any memory. */
+                    private static int sumAnyMemory(MemorySegment seg, long at,
                             int n) {
                         return seg.get(U16, at) + n;
                     }
 
                     private static void copy(MemorySegment from, MemorySegment to) {
-                        if (OffHeap.SEGMENT.isInstance(from) && OffHeap.SEGMENT.isInstance(to)) {
+                        if (SegmentClasses.OFF_HEAP.isInstance(from) && SegmentClasses.OFF_HEAP.isInstance(to)) {
                             copyOffHeap(from, to);
+                        } else if (SegmentClasses.FLOAT_ARRAY.isInstance(from) && SegmentClasses.FLOAT_ARRAY.isInstance(to)) {
+                            copyFloatArrays(from, to);
+                        } else if (SegmentClasses.SHORT_ARRAY.isInstance(from) && SegmentClasses.SHORT_ARRAY.isInstance(to)) {
+                            copyShortArrays(from, to);
                         } else {
-                            copyOnHeap(from, to);
+                            copyAnyMemory(from, to);
                         }
                     }
 
                     /** {@link #copy} on off-heap memory. */
                     private static void copyOffHeap(MemorySegment from, MemorySegment to) {
-                        from = (MemorySegment) OffHeap.SEGMENT.cast(from);
-                        to = (MemorySegment) OffHeap.SEGMENT.cast(to);
+                        from = (MemorySegment) SegmentClasses.OFF_HEAP.cast(from);
+                        to = (MemorySegment) SegmentClasses.OFF_HEAP.cast(to);
                         to.copyFrom(from);
                     }
 
-                    /** {@link #copy} on heap memory. */
-                    private static void copyOnHeap(MemorySegment from, MemorySegment to) {
+                    /** {@link #copy} on float arrays. */
+                    private static void copyFloatArrays(MemorySegment from, MemorySegment to) {
+                        from = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(from);
+                        to = (MemorySegment) SegmentClasses.FLOAT_ARRAY.cast(to);
+                        to.copyFrom(from);
+                    }
+
+                    /** {@link #copy} on short arrays. */
+                    private static void copyShortArrays(MemorySegment from, MemorySegment to) {
+                        from = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(from);
+                        to = (MemorySegment) SegmentClasses.SHORT_ARRAY.cast(to);
+                        to.copyFrom(from);
+                    }
+
+                    /** {@link #copy} on any memory. */
+                    private static void copyAnyMemory(MemorySegment from, MemorySegment to) {
                         to.copyFrom(from);
                     }
 
@@ -84,15 +122,17 @@ class SegmentTwinsTest {
     }
 
     @Test
-    void offHeapClassIsThatOfEveryArenasSegments() {
+    void theClassesAreThoseOfEveryArenasSegmentsAndOfTheArrayForms() {
         try (Arena confined = Arena.ofConfined(); Arena shared = Arena.ofShared()) {
-            assertEquals(OffHeap.SEGMENT, confined.allocate(8).getClass());
-            assertEquals(OffHeap.SEGMENT, shared.allocate(8).getClass());
-            assertEquals(OffHeap.SEGMENT, Arena.global().allocate(8).getClass());
+            assertEquals(SegmentClasses.OFF_HEAP, confined.allocate(8).getClass());
+            assertEquals(SegmentClasses.OFF_HEAP, shared.allocate(8).getClass());
+            assertEquals(SegmentClasses.OFF_HEAP, Arena.global().allocate(8).getClass());
         }
+        assertEquals(SegmentClasses.FLOAT_ARRAY, MemorySegment.ofArray(new float[3]).asSlice(4).getClass());
+        assertEquals(SegmentClasses.SHORT_ARRAY, MemorySegment.ofArray(new short[3]).asSlice(2).getClass());
     }
 
-    /** Every bit pattern class (normal, subnormal, zero, infinity, NaN) through both twins of the codecs. */
+    /** Every bit pattern class (normal, subnormal, zero, infinity, NaN) through the codecs' twins. */
     @Test
     void heapAndOffHeapSegmentsGiveTheSameBits() {
         SplittableRandom random = new SplittableRandom(7);
@@ -106,14 +146,25 @@ class SegmentTwinsTest {
             floats[i] = Float.intBitsToFloat(random.nextInt());
         }
         try (Arena arena = Arena.ofConfined()) {
+            float[] fromFloats = new float[n];
+            float[] fromOffHeapFloats = new float[n];
+            MemorySegment floatsOffHeap = arena.allocate(n * 4L).copyFrom(MemorySegment.ofArray(floats));
+            ElementCodec.decode(MemorySegment.ofArray(floats), DataType.FLOAT, 0, 1, n, fromFloats, 0);
+            ElementCodec.decode(floatsOffHeap, DataType.FLOAT, 0, 1, n, fromOffHeapFloats, 0);
+            assertArrayEquals(fromFloats, fromOffHeapFloats, "FLOAT decode");
             for (DataType type : new DataType[] {DataType.BF16, DataType.FLOAT16}) {
                 MemorySegment heap = MemorySegment.ofArray(halfs.clone());
                 MemorySegment offHeap = arena.allocate(n * 2L).copyFrom(heap);
+                // Bytes on the heap: neither class of the array forms, the twin that does not cast.
+                MemorySegment bytes = MemorySegment.ofArray(new byte[n * 2]).copyFrom(heap);
                 float[] fromHeap = new float[n + 16];
                 float[] fromOffHeap = new float[n + 16];
+                float[] fromBytes = new float[n + 16];
                 ElementCodec.decode(heap, type, 0, 1, n, fromHeap, 0);
                 ElementCodec.decode(offHeap, type, 0, 1, n, fromOffHeap, 0);
+                ElementCodec.decode(bytes, type, 0, 1, n, fromBytes, 0);
                 assertArrayEquals(fromHeap, fromOffHeap, type + " decode");
+                assertArrayEquals(fromHeap, fromBytes, type + " decode from bytes");
                 int vectors = n / 16;
                 if (type == DataType.BF16) {
                     VectorCodec.widenBf16(heap, 0, 16, vectors, 16, fromHeap, 0);
