@@ -70,39 +70,45 @@ final class SegmentTwins {
                 i = bodyEnd + 1;
                 continue;
             }
-            String name = m.group(3);
-            boolean returns = !m.group(2).equals("void");
-            String call = String.join(", ", names) + ");\n";
-            String result = returns ? "return " : "";
-            out.append(header).append('\n');
-            for (int k = 0; k < CAST.size(); k++) {
-                Kind kind = CAST.get(k);
-                out.append(k == 0 || returns ? "        if (" : " else if (").append(String.join(" && ", segments
-                        .stream().map(s -> kind.type() + ".isInstance(" + s + ")").toList())).append(") {\n");
-                out.append("            ").append(result).append(name).append(kind.suffix()).append('(').append(call);
-                out.append("        }").append(returns ? "\n" : "");
-            }
-            out.append(returns ? "        " : " else {\n            ").append(result).append(name).append("AnyMemory(")
-                    .append(call);
-            out.append(returns ? "" : "        }\n").append("    }\n");
+            out.append(dispatcher(header, m.group(3), !m.group(2).equals("void"), names, segments));
             String twinHeader = header.substring(m.end(1)).replaceFirst("^(static " + Pattern.quote(m.group(2))
-                    + " )" + name + "\\(", "private $1" + name + "%s(");
+                    + " )" + m.group(3) + "\\(", "private $1" + m.group(3) + "%s(");
             for (Kind kind : CAST) {
-                out.append("\n    /** {@link #").append(name).append("} on ").append(kind.memory()).append(". */\n");
-                out.append("    ").append(twinHeader.formatted(kind.suffix())).append('\n');
-                for (String s : segments) {
-                    out.append("        ").append(s).append(" = (MemorySegment) ").append(kind.type()).append(".cast(")
-                            .append(s).append(");\n");
-                }
-                body.forEach(l -> out.append(l).append('\n'));
-                out.append("    }\n");
+                out.append(twin(twinHeader, m.group(3), kind.suffix(), kind.memory(), body, segments.stream()
+                        .map(s -> "        " + s + " = (MemorySegment) " + kind.type() + ".cast(" + s + ");\n")
+                        .toList()));
             }
-            out.append("\n    /** {@link #").append(name).append("} on any memory. */\n");
-            out.append("    ").append(twinHeader.formatted("AnyMemory")).append('\n');
-            body.forEach(l -> out.append(l).append('\n'));
-            out.append("    }\n");
+            out.append(twin(twinHeader, m.group(3), "AnyMemory", "any memory", body, List.of()));
             i = bodyEnd + 1;
         }
         return out.toString();
+    }
+
+    /** The method as called: the first twin whose class every segment has, else the one that does not cast. */
+    private static String dispatcher(String header, String name, boolean returns, List<String> names,
+                                     List<String> segments) {
+        StringBuilder out = new StringBuilder(header).append('\n');
+        String call = String.join(", ", names) + ");\n";
+        String result = returns ? "return " : "";
+        for (int k = 0; k < CAST.size(); k++) {
+            Kind kind = CAST.get(k);
+            out.append(k == 0 || returns ? "        if (" : " else if (").append(String.join(" && ", segments
+                    .stream().map(s -> kind.type() + ".isInstance(" + s + ")").toList())).append(") {\n");
+            out.append("            ").append(result).append(name).append(kind.suffix()).append('(').append(call);
+            out.append("        }").append(returns ? "\n" : "");
+        }
+        out.append(returns ? "        " : " else {\n            ").append(result).append(name).append("AnyMemory(")
+                .append(call);
+        return out.append(returns ? "" : "        }\n").append("    }\n").toString();
+    }
+
+    /** One twin: {@code casts} (its first statements), then the body as written. */
+    private static String twin(String header, String name, String suffix, String memory, List<String> body,
+                               List<String> casts) {
+        StringBuilder out = new StringBuilder("\n    /** {@link #").append(name).append("} on ").append(memory)
+                .append(". */\n    ").append(header.formatted(suffix)).append('\n');
+        casts.forEach(out::append);
+        body.forEach(l -> out.append(l).append('\n'));
+        return out.append("    }\n").toString();
     }
 }
