@@ -24,8 +24,6 @@ final class VectorKernelProvider implements KernelProvider {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
     private static final VectorSpecies<Integer> INTS = VectorSpecies.of(int.class, FLOATS.vectorShape());
     private static final int LANES = FLOATS.length();
-    /** Bytes in a vector as wide as {@link #FLOATS}. */
-    private static final VectorSpecies<Byte> BYTES = VectorSpecies.of(byte.class, FLOATS.vectorShape());
     /** As many 16-bit lanes as {@link #FLOATS} has floats. */
     private static final VectorSpecies<Short> HALFS = VectorSpecies.of(short.class,
             VectorShape.forBitSize(LANES * Short.SIZE));
@@ -343,7 +341,7 @@ final class VectorKernelProvider implements KernelProvider {
     @Override
     public void copyRows(MemorySegment from, long fromAt, long fromPitch, MemorySegment to, long toAt, long toPitch,
                          long rows, int bytes) {
-        if (bytes > BYTES.length() || !VectorCodec.AVX512) {
+        if (bytes > FLOATS.vectorByteSize() || !VectorCodec.AVX512) {
             KernelProvider.super.copyRows(from, fromAt, fromPitch, to, toAt, toPitch, rows, bytes);
             return;
         }
