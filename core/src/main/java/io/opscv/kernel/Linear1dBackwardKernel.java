@@ -30,7 +30,8 @@ import io.opscv.runtime.DataType;
  * end to end as one row of sums ({@link FlatRows}, {@link RowSums}), or, where their inputs take too many terms for
  * that, in lanes a chunk of whole rows at a time ({@link FlatRows}, {@link KernelProvider#sumLines}); long rows of a
  * periodic table go along the row, a segment at a time, on sums that hold one period ({@link PeriodicRows}); other long
- * rows downsampled by {@link ScatterBackward#MIN_RATIO} or more go four at a time through the reference's scatter loop
+ * rows downsampled by {@link ScatterBackward#MIN_RATIO} or more, and long rows too few to fill half the lanes whose
+ * table the lanes cannot cut into periodic stretches, go four at a time through the reference's scatter loop
  * ({@link ScatterBackward}).
  *
  * <p>Every output element belongs to exactly one task and is summed by one thread in an order that does
@@ -113,7 +114,7 @@ public final class Linear1dBackwardKernel {
             PeriodicRows.backward(gradOut, out, full, periodic, provider, pool);
             return;
         }
-        if (ScatterBackward.applies(full, gradOut)) {
+        if (fourRowsAtATime(full, gradOut, out.shape()[0] * out.shape()[1], provider.lanes())) {
             ScatterBackward.run(gradOut, out, full, provider, pool);
             return;
         }
@@ -187,6 +188,29 @@ public final class Linear1dBackwardKernel {
         int blockTasks() {
             return (blocks + blocksPerTask - 1) / blocksPerTask;
         }
+    }
+
+    /**
+     * Whether {@code rows} rows go four at a time through the reference's scatter loop ({@link ScatterBackward}): long
+     * rows downsampled by {@link ScatterBackward#MIN_RATIO} or more, or too few to fill half of {@code lanes} on a
+     * table the lanes cannot cut into periodic stretches ({@link #stretchLength}), where each group position would
+     * cost as much for them as for a whole group.
+     */
+    static boolean fourRowsAtATime(LinearTable t, StridedTensor gradOut, long rows, int lanes) {
+        return ScatterBackward.applies(t, gradOut)
+                || ScatterBackward.appliesToFewRows(t, gradOut, rows, lanes) && stretchLength(t, rows, lanes) == 0;
+    }
+
+    /**
+     * The length of the stretches the lanes cut each of {@code rows} rows into ({@link Plan#regions}), or 0 where they
+     * do not: with at most half as many rows as lanes, on the periodic stretch of {@code t}'s table, a whole number of
+     * periods each and {@link #BLOCK_INPUTS} inputs at least.
+     */
+    static int stretchLength(LinearTable t, long rows, int lanes) {
+        int segments = rows > 0 && rows * 2 <= lanes ? (int) (lanes / rows) : 1;
+        LinearTable.Period period = segments > 1 ? t.periodicInputs() : null;
+        int length = period == null ? 0 : (period.to() - period.from()) / segments / period.inputs() * period.inputs();
+        return length < BLOCK_INPUTS ? 0 : length;
     }
 
     /** How a call is cut into tasks. */
@@ -264,13 +288,12 @@ public final class Linear1dBackwardKernel {
          */
         private Region[] regions(int lin) {
             int lanes = provider.lanes();
-            int segments = rows * 2 <= lanes ? (int) (lanes / rows) : 1;
-            LinearTable.Period period = segments > 1 ? table.periodicInputs() : null;
-            int length = period == null ? 0 : (period.to() - period.from()) / segments / period.inputs()
-                    * period.inputs();
-            if (length < BLOCK_INPUTS) {
+            int length = stretchLength(table, rows, lanes);
+            if (length == 0) {
                 return new Region[] {rowsRegion(0, lin)};
             }
+            int segments = (int) (lanes / rows);
+            LinearTable.Period period = table.periodicInputs();
             int from = period.from();
             int to = from + segments * length;
             int shiftOut = (int) ((long) length / period.inputs() * period.outputs());

@@ -11,6 +11,10 @@ import java.util.function.Function;
  * two terms per row, and each input a zero and a store. The sums are the reference's in its order, so the
  * bits are the same.
  *
+ * <p>Long rows too few to fill half the lanes go here at any ratio where the lanes cannot cut them into periodic
+ * stretches ({@link #appliesToFewRows}): in lanes each group position costs as much for one row as for sixteen.
+ * One or two rows are summed a row at a time, so that no work goes to rows that are not there.
+ *
  * <p>Tasks are runs of consecutive blocks in (row, block) order, so every output element belongs to one
  * task and the result does not depend on the thread count.
  */
@@ -38,8 +42,21 @@ final class ScatterBackward {
 
     /** Whether {@code t} downsamples rows of out at least {@link #MIN_INPUTS} long from a gradOut of small L stride. */
     static boolean applies(LinearTable t, StridedTensor gradOut) {
+        return t.lin() >= (long) MIN_RATIO * t.lout() && longRows(t, gradOut);
+    }
+
+    /**
+     * Whether {@code rows} rows of out at least {@link #MIN_INPUTS} long, from a gradOut of small L stride, fill at
+     * most half of {@code lanes}, and the sizes differ (an identity is a copy elsewhere). The caller checks that the
+     * lanes do not cut them into periodic stretches instead ({@link Linear1dBackwardKernel#stretchLength}).
+     */
+    static boolean appliesToFewRows(LinearTable t, StridedTensor gradOut, long rows, int lanes) {
+        return rows > 0 && rows * 2 <= lanes && t.lin() != t.lout() && longRows(t, gradOut);
+    }
+
+    private static boolean longRows(LinearTable t, StridedTensor gradOut) {
         long stride = gradOut.strides()[2];
-        return t.lin() >= (long) MIN_RATIO * t.lout() && t.lin() >= MIN_INPUTS && stride >= 0 && stride <= MAX_STRIDE;
+        return t.lin() >= MIN_INPUTS && stride >= 0 && stride <= MAX_STRIDE;
     }
 
     static void run(StridedTensor gradOut, StridedTensor out, LinearTable t, KernelProvider provider,
@@ -142,8 +159,14 @@ final class ScatterBackward {
         for (int k = 0; k < rows; k++) {
             readRow(provider, gradOut, rowStart(gradOut, r0 + k), jA, jB - jA, s.g, k * s.gPitch);
         }
-        // Lanes past the last row sum whatever their tiles hold, and are not written.
-        sum(t, i0, i1, jA, jB, s.g, s.gPitch, s.sums, s.sumsPitch);
+        if (rows <= 2) {
+            for (int k = 0; k < rows; k++) {
+                sumRow(t, i0, i1, jA, jB, s.g, k * s.gPitch, s.sums, k * s.sumsPitch);
+            }
+        } else {
+            // Rows past the last one sum whatever their tiles hold, and are not written.
+            sum(t, i0, i1, jA, jB, s.g, s.gPitch, s.sums, s.sumsPitch);
+        }
         for (int k = 0; k < rows; k++) {
             writeRow(provider, s.sums, k * s.sumsPitch + 1, i1 - i0, out, rowStart(out, r0 + k), i0);
         }
@@ -217,6 +240,50 @@ final class ScatterBackward {
         }
         int k = lo + base;
         store(sums, sp, k, a0, b0, a1, b1, a2, b2, a3, b3);
+    }
+
+    /**
+     * {@link #sum} for one row: positions {@code g[gAt + j - jA]}, sums {@code sums[sAt + 1 + i - i0]} (and the slots
+     * either side), the same loop with one row's two open sums.
+     */
+    static void sumRow(LinearTable t, int i0, int i1, int jA, int jB, float[] g, int gAt, float[] sums, int sAt) {
+        final int[] x0 = t.x0;
+        final float[] w0 = t.w0;
+        final float[] w1 = t.w1;
+        final int last = t.lin() - 1;
+        final int base = sAt + 1 - i0;
+        java.util.Arrays.fill(sums, sAt, sAt + i1 - i0 + 2, 0f);
+        if (jA >= jB) {
+            return;
+        }
+        int lo = x0[jA];
+        float a = 0f;
+        float b = 0f;
+        int j = jA;
+        for (; j < jB && x0[j] < last; j++) {
+            int left = x0[j];
+            sums[lo + base] = a;
+            sums[lo + base + 1] = b;
+            boolean same = left == lo;
+            boolean next = left == lo + 1;
+            float v = g[gAt + j - jA];
+            a = (same ? a : next ? b : 0f) + w0[j] * v;
+            b = (same ? b : 0f) + w1[j] * v;
+            lo = left;
+        }
+        // Positions past the last input: both taps are the last input, the left term first.
+        for (; j < jB; j++) {
+            sums[lo + base] = a;
+            sums[lo + base + 1] = b;
+            boolean same = last == lo;
+            boolean next = last == lo + 1;
+            float v = g[gAt + j - jA];
+            a = ((same ? a : next ? b : 0f) + w0[j] * v) + w1[j] * v;
+            b = 0f;
+            lo = last;
+        }
+        sums[lo + base] = a;
+        sums[lo + base + 1] = b;
     }
 
     /** Stores each row's two open sums, of inputs at slots k and k + 1. */

@@ -137,6 +137,13 @@ class KernelProviderEquivalenceTest {
                 new KernelCase("lanes_rows_lin1_ac", 5, 131, 1, 11, true, 0, f, cont, false),
                 new KernelCase("lanes_rows_unreached", 2, 150, 8, 32, false, 12.0, f, cont, false),
                 new KernelCase("lanes_rows_few", 1, 5, 3, 20, false, 0, f, cont, false),
+                // Long rows too few for half the lanes on tables with no periodic stretch: four rows at a time
+                // (ScatterBackward) at any ratio, one or two rows a row at a time; three rows in the four-row loop,
+                // blocks cut across the rows, the last input as both taps.
+                new KernelCase("few_rows_1_up2x_ac", 1, 1, 5000, 9997, true, 0, f, cont, false),
+                new KernelCase("few_rows_2_up1.09x_ac", 1, 2, 4410, 4800, true, 0, f, cont, false),
+                new KernelCase("few_rows_3_down1.6x_ac", 1, 3, 9000, 5600, true, 0, f, cont, false),
+                new KernelCase("few_rows_2_down1.67x_scales", 2, 1, 6000, 3600, false, 0.59987, f, cont, false),
                 new KernelCase("segments_3_rows", 1, 3, 20000, 40000, false, 0, f, cont, false),
                 new KernelCase("segments_7_rows_ac", 1, 7, 12289, 49153, true, 0, f, cont, false),
                 new KernelCase("segments_down3x", 1, 2, 30000, 10000, false, 0, f, cont, false),
@@ -411,6 +418,31 @@ class KernelProviderEquivalenceTest {
                         .gradOut(arena), lanes, kc.lin(), kc.lin()), kc.toString());
                 assertEquals(1, Linear1dBackwardKernel.sharedGroups(gradOut, lanes, kc.lin() + 1, kc.lin()),
                         kc.toString());
+            }
+        }
+    }
+
+    /**
+     * Long rows too few to fill half the lanes go four at a time (ScatterBackward) at any ratio where the lanes cannot
+     * cut them into periodic stretches; a periodic table, more rows, shorter rows and equal sizes stay with the
+     * forms before it, as do all of them in one lane (the scalar provider) below a downsampling by 3.
+     */
+    @Test
+    void fewLongRowsWithoutPeriodicStretchesGoFourAtATime() {
+        int lanes = VECTOR.lanes();
+        try (Arena arena = Arena.ofShared()) {
+            record Shape(int c, int lin, int lout, boolean alignCorners, boolean fourRows) {}
+            for (Shape s : List.of(new Shape(1, 5000, 9997, true, true), new Shape(2, 4410, 4800, true, true),
+                    new Shape(lanes / 2, 9000, 5600, true, true), new Shape(1, 5000, 10000, false, false),
+                    new Shape(lanes / 2 + 1, 5000, 9997, true, false), new Shape(1, 300, 601, true, false),
+                    new Shape(1, 5000, 5000, true, false))) {
+                KernelCase kc = new KernelCase("s", 1, s.c(), s.lin(), s.lout(), s.alignCorners(), 0, DataType.FLOAT,
+                        KernelCase.Layout.CONTIGUOUS, false);
+                StridedTensor gradOut = kc.gradOut(arena);
+                assertEquals(s.fourRows(), Linear1dBackwardKernel.fourRowsAtATime(kc.table(), gradOut, s.c(), lanes),
+                        s + " at " + lanes + " lanes");
+                assertFalse(Linear1dBackwardKernel.fourRowsAtATime(kc.table(), gradOut, s.c(), SCALAR.lanes()),
+                        s + " in one lane");
             }
         }
     }
