@@ -30,8 +30,9 @@ import io.opscv.runtime.DataType;
  * end to end as one row of sums ({@link FlatRows}, {@link RowSums}), or, where their inputs take too many terms for
  * that, in lanes a chunk of whole rows at a time ({@link FlatRows}, {@link KernelProvider#sumLines}); long rows of a
  * periodic table go along the row, a segment at a time, on sums that hold one period ({@link PeriodicRows}); other long
- * rows downsampled by {@link ScatterBackward#MIN_RATIO} or more, and long rows too few to fill half the lanes whose
- * table the lanes cannot cut into periodic stretches, go four at a time through the reference's scatter loop
+ * rows downsampled by {@link ScatterBackward#MIN_RATIO} or more, and one or two long rows or downsampled ones too few to
+ * fill half the lanes, on a table the lanes cannot cut into periodic stretches, go four at a time through the
+ * reference's scatter loop
  * ({@link ScatterBackward}).
  *
  * <p>Every output element belongs to exactly one task and is summed by one thread in an order that does
@@ -192,9 +193,9 @@ public final class Linear1dBackwardKernel {
 
     /**
      * Whether {@code rows} rows go four at a time through the reference's scatter loop ({@link ScatterBackward}): long
-     * rows downsampled by {@link ScatterBackward#MIN_RATIO} or more, or too few to fill half of {@code lanes} on a
-     * table the lanes cannot cut into periodic stretches ({@link #stretchLength}), where each group position would
-     * cost as much for them as for a whole group.
+     * rows downsampled by {@link ScatterBackward#MIN_RATIO} or more, or one or two rows, or downsampled rows too few to
+     * fill half of {@code lanes}, on a table the lanes cannot cut into periodic stretches ({@link #stretchLength}),
+     * where each group position would cost as much for them as for a whole group.
      */
     static boolean fourRowsAtATime(LinearTable t, StridedTensor gradOut, long rows, int lanes) {
         return ScatterBackward.applies(t, gradOut)

@@ -423,9 +423,10 @@ class KernelProviderEquivalenceTest {
     }
 
     /**
-     * Long rows too few to fill half the lanes go four at a time (ScatterBackward) at any ratio where the lanes cannot
-     * cut them into periodic stretches; a periodic table, more rows, shorter rows and equal sizes stay with the
-     * forms before it, as do all of them in one lane (the scalar provider) below a downsampling by 3.
+     * One or two long rows, and downsampled ones too few to fill half the lanes, go four at a time (ScatterBackward)
+     * where the lanes cannot cut them into periodic stretches; a periodic table, three rows upsampled, more rows,
+     * shorter rows and equal sizes stay with the forms before it, as do all of them in one lane (the scalar provider)
+     * below a downsampling by 3.
      */
     @Test
     void fewLongRowsWithoutPeriodicStretchesGoFourAtATime() {
@@ -434,6 +435,7 @@ class KernelProviderEquivalenceTest {
             record Shape(int c, int lin, int lout, boolean alignCorners, boolean fourRows) {}
             for (Shape s : List.of(new Shape(1, 5000, 9997, true, true), new Shape(2, 4410, 4800, true, true),
                     new Shape(lanes / 2, 9000, 5600, true, true), new Shape(1, 5000, 10000, false, false),
+                    new Shape(3, 5000, 9997, true, false),
                     new Shape(lanes / 2 + 1, 5000, 9997, true, false), new Shape(1, 300, 601, true, false),
                     new Shape(1, 5000, 5000, true, false))) {
                 KernelCase kc = new KernelCase("s", 1, s.c(), s.lin(), s.lout(), s.alignCorners(), 0, DataType.FLOAT,
