@@ -32,8 +32,7 @@ import io.opscv.runtime.DataType;
  * periodic table go along the row, a segment at a time, on sums that hold one period ({@link PeriodicRows}); other long
  * rows downsampled by {@link ScatterBackward#MIN_RATIO} or more, and one or two long rows or downsampled ones too few to
  * fill half the lanes, on a table the lanes cannot cut into periodic stretches, go four at a time through the
- * reference's scatter loop
- * ({@link ScatterBackward}).
+ * reference's scatter loop ({@link ScatterBackward}).
  *
  * <p>Every output element belongs to exactly one task and is summed by one thread in an order that does
  * not depend on the cut (the gather form needs no atomics), so results are bit-identical for any thread

@@ -51,8 +51,8 @@ final class ScatterBackward {
      * most half of {@code lanes} and are one or two or downsampled, and the sizes differ (an identity is a copy
      * elsewhere). The caller checks that the lanes do not cut them into periodic stretches instead
      * ({@link Linear1dBackwardKernel#stretchLength}). Three or more rows upsampled stay in lanes: there the walk costs
-     * about as much a group position as the four-row loop a position (three rows upsampled by 16 took 1.37 × the time
-     * here, by 4 0.87 ×), where a downsampling's scatter in lanes costs several times more.
+     * about as much a group position as the four-row loop a position, where a downsampling's scatter in lanes costs
+     * several times more.
      */
     static boolean appliesToFewRows(LinearTable t, StridedTensor gradOut, long rows, int lanes) {
         return rows > 0 && rows * 2 <= lanes && (rows <= 2 || t.lout() < t.lin()) && t.lin() != t.lout()

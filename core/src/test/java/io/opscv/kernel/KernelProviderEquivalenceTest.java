@@ -137,9 +137,9 @@ class KernelProviderEquivalenceTest {
                 new KernelCase("lanes_rows_lin1_ac", 5, 131, 1, 11, true, 0, f, cont, false),
                 new KernelCase("lanes_rows_unreached", 2, 150, 8, 32, false, 12.0, f, cont, false),
                 new KernelCase("lanes_rows_few", 1, 5, 3, 20, false, 0, f, cont, false),
-                // Long rows too few for half the lanes on tables with no periodic stretch: four rows at a time
-                // (ScatterBackward) at any ratio, one or two rows a row at a time; three rows in the four-row loop,
-                // blocks cut across the rows, the last input as both taps.
+                // One or two long rows at any ratio, and downsampled ones too few for half the lanes, on tables with
+                // no periodic stretch: four rows at a time (ScatterBackward), one or two a row at a time; three
+                // downsampled rows in the four-row loop, blocks cut across the rows, the last input as both taps.
                 new KernelCase("few_rows_1_up2x_ac", 1, 1, 5000, 9997, true, 0, f, cont, false),
                 new KernelCase("few_rows_2_up1.09x_ac", 1, 2, 4410, 4800, true, 0, f, cont, false),
                 new KernelCase("few_rows_3_down1.6x_ac", 1, 3, 9000, 5600, true, 0, f, cont, false),

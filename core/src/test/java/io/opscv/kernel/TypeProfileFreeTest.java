@@ -28,13 +28,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 /**
  * No kernel boxes a vector when the JIT has no type profile. Run by the surefire executions {@code type-profile-free}
  * ({@code -XX:-UseTypeProfile}), {@code type-profile-free-256} and {@code type-profile-free-128} (the same at 256 and
- * 128 bits); skipped elsewhere. Without the profile, C2 binds a call on a vector only where it knows the vector's
- * exact class ({@link ExactVectors}), so a call site that would box in a process where its profile happened to be
- * missing boxes here in every process. Each
- * sweep case (a small one, of every operator and the shapes, dtypes and layouts the sweep draws) runs until a window
- * of its calls allocates no vector object (JFR's allocation samples, whose class is a {@code jdk.incubator.vector}
- * class): the windows before that may still run code that C2 has not compiled yet. A case whose calls still allocate
- * vectors after {@link #DEADLINE} fails, naming the kernel methods the samples were taken in.
+ * 128 bits); skipped elsewhere. Without the profile, C2 binds a call on a vector only where it knows the vector's exact
+ * class ({@link ExactVectors}), so a call site that would box in a process where its profile happened to be missing
+ * boxes here in every process. Each sweep case (a small one, of every operator and the shapes, dtypes and layouts the
+ * sweep draws) runs until a window of its calls allocates no vector object (JFR's allocation samples, whose class is a
+ * {@code jdk.incubator.vector} class): the windows before that may still run code that C2 has not compiled yet. A case
+ * whose calls still allocate vectors after {@link #DEADLINE} fails, naming the kernel methods the samples were taken
+ * in.
  */
 class TypeProfileFreeTest {
     /** How long a case may take to reach a window with no vector allocated. */
