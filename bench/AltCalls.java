@@ -35,11 +35,7 @@ public final class AltCalls {
         String property = args[2];
         String[] values = args[3].split(",");
         int calls = Integer.parseInt(args[4]);
-        List<SweepCase> drawn = SweepDistribution.cases(op, SweepDistribution.DEFAULT_SEED,
-                SweepDistribution.DEFAULT_COUNT, SweepDistribution.DEFAULT_TRAFFIC_MIB);
-        for (String name : args[1].split(",")) {
-            SweepCase c = drawn.stream().filter(k -> k.name().startsWith(name + "_")).findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("no cell " + name));
+        for (SweepCase c : SweepDistribution.cells(op, args[1].split(","))) {
             try (SweepFixture f = new SweepFixture(c)) {
                 List<List<Double>> ms = new ArrayList<>();
                 for (String ignored : values) {

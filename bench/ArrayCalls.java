@@ -48,14 +48,11 @@ public final class ArrayCalls {
             System.err.println("usage: ArrayCalls CELL[,CELL...] arrays|mixed");
             System.exit(2);
         }
-        List<SweepCase> drawn = SweepDistribution.cases(SweepOp.byLabel("linear1d_backward").orElseThrow(),
-                SweepDistribution.DEFAULT_SEED, SweepDistribution.DEFAULT_COUNT, SweepDistribution.DEFAULT_TRAFFIC_MIB);
         boolean mixed = args[1].equals("mixed");
         try (Arena arena = Arena.ofShared()) {
             List<Fixture> fixtures = new ArrayList<>();
-            for (String name : args[0].split(",")) {
-                SweepCase c = drawn.stream().filter(k -> k.name().startsWith(name + "_")).findFirst()
-                        .orElseThrow(() -> new IllegalArgumentException("no cell " + name));
+            for (SweepCase c : SweepDistribution.cells(SweepOp.byLabel("linear1d_backward").orElseThrow(),
+                    args[0].split(","))) {
                 fixtures.add(fixture(c, arena));
             }
             if (mixed) {

@@ -33,11 +33,7 @@ public final class CellLoop {
         SweepOp op = SweepOp.byLabel(args[0]).orElseThrow(() -> new IllegalArgumentException("no op " + args[0]));
         double seconds = Double.parseDouble(args[2]);
         var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        List<SweepCase> drawn = SweepDistribution.cases(op, SweepDistribution.DEFAULT_SEED,
-                SweepDistribution.DEFAULT_COUNT, SweepDistribution.DEFAULT_TRAFFIC_MIB);
-        for (String name : args[1].split(",")) {
-            SweepCase c = drawn.stream().filter(k -> k.name().startsWith(name + "_")).findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("no cell " + name));
+        for (SweepCase c : SweepDistribution.cells(op, args[1].split(","))) {
             try (SweepFixture f = new SweepFixture(c)) {
                 List<Double> ms = new ArrayList<>();
                 long allocatedFrom = 0;

@@ -31,13 +31,7 @@ public final class MixedSegments {
             System.exit(2);
         }
         SweepOp op = SweepOp.byLabel(args[0]).orElseThrow(() -> new IllegalArgumentException("no op " + args[0]));
-        List<SweepCase> drawn = SweepDistribution.cases(op, SweepDistribution.DEFAULT_SEED,
-                SweepDistribution.DEFAULT_COUNT, SweepDistribution.DEFAULT_TRAFFIC_MIB);
-        List<SweepCase> cells = new ArrayList<>();
-        for (String name : args[1].split(",")) {
-            cells.add(drawn.stream().filter(k -> k.name().startsWith(name + "_")).findFirst()
-                    .orElseThrow(() -> new IllegalArgumentException("no cell " + name)));
-        }
+        List<SweepCase> cells = SweepDistribution.cells(op, args[1].split(","));
         double[] before = new double[cells.size()];
         for (int round = 0; round < 2; round++) {
             for (int i = 0; i < cells.size(); i++) {

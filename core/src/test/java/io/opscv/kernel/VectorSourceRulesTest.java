@@ -41,8 +41,8 @@ class VectorSourceRulesTest {
     }
 
     /**
-     * Only generated classes read or write a tensor's elements through a segment, each method in an off-heap and an
-     * on-heap twin ({@code SegmentTwins}): an access written by hand is compiled from the profiles every caller of
+     * Only generated classes read or write a tensor's elements through a segment, each method in twins per kind of
+     * memory ({@code SegmentTwins}): an access written by hand is compiled from the profiles every caller of
      * the JDK's segment methods shares, and once a process had met heap segments its off-heap calls ran up to
      * 3.8 x slower. Bulk copies ({@code MemorySegment.copy}) are not such accesses.
      */

@@ -36,6 +36,22 @@ public final class SweepDistribution {
         return all;
     }
 
+    /**
+     * The cells {@code names} of {@code op}'s default draw, in that order, each named by its index (e.g. {@code m20},
+     * {@code l2_04}): how the bench's tools take cells.
+     *
+     * @throws IllegalArgumentException where no drawn case has that index
+     */
+    public static List<SweepCase> cells(SweepOp op, String... names) {
+        List<SweepCase> drawn = cases(op, DEFAULT_SEED, DEFAULT_COUNT, DEFAULT_TRAFFIC_MIB);
+        List<SweepCase> cells = new ArrayList<>();
+        for (String name : names) {
+            cells.add(drawn.stream().filter(c -> c.name().startsWith(name + "_")).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("no cell " + name)));
+        }
+        return cells;
+    }
+
     private static List<SweepCase> group(SweepOp op, Draws d, int count, double lo, double hi, String prefix, boolean cache) {
         return op.twoD()
                 ? Bilinear2dDistribution.draw(op, d, count, lo, hi, prefix, cache)

@@ -2,6 +2,7 @@ package io.opscv.perf.sweep;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.opscv.runtime.DataType;
@@ -184,5 +185,16 @@ class SweepDistributionTest {
                 2.0, SweepLayout.NCHW, "up2", "image", false);
         assertEquals("2.0x2.0", given.scalesLabel());
         assertEquals("2x3x8x10", given.inShape());
+    }
+
+    /** The bench's tools take cells by index, in the order given, from the default draw; an unknown index throws. */
+    @Test
+    void cellsAreTheDefaultDrawsCasesByIndex() {
+        SweepOp op = SweepOp.byLabel("linear1d_backward").orElseThrow();
+        List<SweepCase> drawn = SweepDistribution.cases(op, SweepDistribution.DEFAULT_SEED,
+                SweepDistribution.DEFAULT_COUNT, SweepDistribution.DEFAULT_TRAFFIC_MIB);
+        List<SweepCase> cells = SweepDistribution.cells(op, "m20", "l2_04", "m02");
+        assertEquals(List.of(drawn.get(20), drawn.get(SweepDistribution.DEFAULT_COUNT + 4), drawn.get(2)), cells);
+        assertThrows(IllegalArgumentException.class, () -> SweepDistribution.cells(op, "m2"));
     }
 }
