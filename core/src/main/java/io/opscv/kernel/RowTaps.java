@@ -22,6 +22,11 @@ final class RowTaps {
     final int period;
     final int shift;
     /**
+     * Weights a period moves: 0 where the weights repeat with the taps (the arrays hold one period's), the
+     * period where a {@link #run}'s indices repeat but its weights do not (the weight arrays hold every element's).
+     */
+    final int weightStep;
+    /**
      * {@link #windows}' last answer, for one vector width (a JVM has one). Threads that ask at once may each
      * work it out; the record's final fields publish whichever lands safely.
      */
@@ -55,6 +60,7 @@ final class RowTaps {
         this.length = length;
         this.period = left.length;
         this.shift = shift;
+        this.weightStep = w0.length == period ? 0 : period;
         this.pix = pix;
         this.left = left;
         this.right = right;
@@ -113,49 +119,86 @@ final class RowTaps {
 
     /**
      * As {@link #of(LinearTable, int)}, with the {@link #run} of its longest stretch whose taps repeat every
-     * {@code lanes} elements, moved by the inputs the table's period implies ({@link LinearTable#periodicInputs}:
-     * its output period of pixels must divide the lanes): the 2-D forward's W taps of an integer upsampling or a
-     * downsampling by 2 or 4 (NCHW, or NHWC pixels of 2, 4 or 8 channels). The repeats are checked on the taps.
+     * {@code lanes} elements moved by one shift. Where the table has a period of outputs that divides the lanes
+     * ({@link LinearTable#periodicInputs}: the 2-D forward's W taps of an integer upsampling or a downsampling by 2
+     * or 4, NCHW or NHWC pixels of 2, 4 or 8 channels), the run's weights repeat too and it holds one vector's
+     * taps. Otherwise the indices alone may repeat, as they do along most of an alignCorners row of a ratio near
+     * an integer or its inverse, whose weights drift: the run then holds one vector's indices and every element's
+     * weights, which still spares each vector its index loads and window dispatch. The repeats are checked on the
+     * taps.
      */
     static RowTaps of(LinearTable t, int pix, int lanes) {
         RowTaps taps = of(t, pix);
-        LinearTable.Period period = lanes > 1 ? t.periodicInputs() : null;
-        long outputs = period == null ? 0 : (long) period.outputs() * pix;
-        if (outputs == 0 || lanes % outputs != 0) {
+        if (lanes <= 1) {
             return taps;
         }
-        int shift = (int) (lanes / outputs * period.inputs() * pix);
-        // The longest stretch of e whose element e + lanes repeats element e, moved by shift.
-        int n = taps.left.length;
+        LinearTable.Period period = t.periodicInputs();
+        long outputs = period == null ? 0 : (long) period.outputs() * pix;
+        if (outputs != 0 && lanes % outputs == 0) {
+            RowTaps repeating = taps.withRun(lanes, (int) (lanes / outputs * period.inputs() * pix));
+            if (repeating.run != null) {
+                return repeating;
+            }
+        }
+        return taps.withRun(lanes, -1);
+    }
+
+    /**
+     * These taps with the {@link #run} of their longest stretch of whole vectors (at least {@link #MIN_RUN}) whose
+     * element e + lanes reads element e's taps moved by {@code shift} with the same weights, or, where
+     * {@code shift} is negative, moved by any one shift, weights aside; themselves where there is none.
+     */
+    private RowTaps withRun(int lanes, int shift) {
+        boolean weights = shift >= 0;
+        int n = left.length;
         int bestFrom = 0;
         int bestTo = 0;
-        for (int e = 0, from = 0; e + lanes < n; e++) {
-            if (!taps.repeats(e, lanes, shift)) {
+        int bestShift = 0;
+        for (int e = 0, from = 0, s = shift; e + lanes < n; e++) {
+            int d = left[e + lanes] - left[e];
+            if (!weights && d != s) {
+                from = e;
+                s = d;
+            }
+            if (!repeats(e, lanes, s, weights)) {
                 from = e + 1;
             } else if (e + 1 - from > bestTo - bestFrom) {
                 bestFrom = from;
                 bestTo = e + 1;
+                bestShift = s;
             }
         }
         // Whole vectors from a vector's start, so that the elements before and after the run are whole vectors too.
         int from = (bestFrom + lanes - 1) / lanes * lanes;
         int length = bestTo == bestFrom ? 0 : (bestTo + lanes - from) / lanes * lanes;
         if (length < MIN_RUN * lanes) {
-            return taps;
+            return this;
         }
-        int end = from + lanes;
-        RowTaps run = periodic(java.util.Arrays.copyOfRange(taps.left, from, end),
-                java.util.Arrays.copyOfRange(taps.right, from, end),
-                java.util.Arrays.copyOfRange(taps.w0, from, end),
-                java.util.Arrays.copyOfRange(taps.w1, from, end), length, shift);
-        return new RowTaps(pix, taps.left, taps.right, taps.w0, taps.w1, taps.length, taps.shift, run, from);
+        boolean same = true;
+        for (int e = from; same && e + lanes < from + length; e++) {
+            same = repeats(e, lanes, bestShift, true);
+        }
+        int end = from + (same ? lanes : length);
+        RowTaps run = new RowTaps(1, java.util.Arrays.copyOfRange(left, from, from + lanes),
+                java.util.Arrays.copyOfRange(right, from, from + lanes),
+                java.util.Arrays.copyOfRange(w0, from, end), java.util.Arrays.copyOfRange(w1, from, end), length,
+                bestShift);
+        // Drifting weights are taken only within the permute windows (VectorRowTaps.drifting).
+        byte kind = run.windows(lanes).kind()[0];
+        if (!same && kind != TapWindows.PAIR && kind != TapWindows.QUAD) {
+            return this;
+        }
+        return new RowTaps(pix, left, right, w0, w1, this.length, this.shift, run, from);
     }
 
-    /** Whether element {@code e + step} reads element e's taps moved by {@code shift}, with the same weights. */
-    private boolean repeats(int e, int step, int shift) {
+    /**
+     * Whether element {@code e + step} reads element e's taps moved by {@code shift}, and where {@code weights}
+     * with the same weights.
+     */
+    private boolean repeats(int e, int step, int shift, boolean weights) {
         return left[e + step] == left[e] + shift && right[e + step] == right[e] + shift
-                && Float.floatToRawIntBits(w0[e + step]) == Float.floatToRawIntBits(w0[e])
-                && Float.floatToRawIntBits(w1[e + step]) == Float.floatToRawIntBits(w1[e]);
+                && (!weights || Float.floatToRawIntBits(w0[e + step]) == Float.floatToRawIntBits(w0[e])
+                && Float.floatToRawIntBits(w1[e + step]) == Float.floatToRawIntBits(w1[e]));
     }
 
     /**

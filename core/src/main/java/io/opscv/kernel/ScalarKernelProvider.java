@@ -92,7 +92,8 @@ final class ScalarKernelProvider implements KernelProvider {
         for (int e = e0; e < e1; e++) {
             int p = e % taps.period;
             int base = e / taps.period * taps.shift - xBase;
-            y[e - yBase] = w0[p] * x[left[p] + base] + w1[p] * x[right[p] + base];
+            int w = p + e / taps.period * taps.weightStep;
+            y[e - yBase] = w0[w] * x[left[p] + base] + w1[w] * x[right[p] + base];
         }
     }
 
