@@ -9,7 +9,7 @@ package io.opscv.kernel;
  * <p>Taps may repeat with a period: the arrays then hold the first {@link #period} elements (whole vectors)
  * and element {@code e} reads what element {@code e % period} does, moved by {@code (e / period)·shift}
  * inputs, so that a chunk of many short rows or maps keeps one period's tables in L1, and a long row's
- * periodic stretch ({@link #run}) a vector's.
+ * periodic stretches ({@link #runs}) a few vectors'.
  */
 final class RowTaps {
     final int pix;
@@ -23,7 +23,7 @@ final class RowTaps {
     final int shift;
     /**
      * Weights a period moves: 0 where the weights repeat with the taps (the arrays hold one period's), the
-     * period where a {@link #run}'s indices repeat but its weights do not (the weight arrays hold every element's).
+     * period where a run's indices repeat but its weights do not (the weight arrays hold every element's).
      */
     final int weightStep;
     /**
@@ -32,30 +32,36 @@ final class RowTaps {
      */
     private volatile TapWindows windows;
     /**
-     * Elements {@code [runFrom, runFrom + run.length)} interpolated as {@code run}'s elements from 0: a stretch of
-     * the row whose taps repeat every vector, which the vector provider takes with each vector's indices and
-     * weights loaded once for the whole stretch ({@link VectorRowTaps}); null where there is none. The arrays
-     * describe these elements too.
+     * Stretches of the row taken as rows of their own: elements {@code [runFrom[i], runFrom[i] + runs[i].length)}
+     * are {@code runs[i]}'s elements from 0, in ascending order, none overlapping. Their taps repeat every period of
+     * a few vectors, so the vector provider loads each vector's indices (and weights, where those repeat too) once
+     * for the stretch ({@link VectorRowTaps}); none where no stretch is long enough. The arrays describe these
+     * elements too.
      */
-    final RowTaps run;
-    final int runFrom;
+    final RowTaps[] runs;
+    final int[] runFrom;
     /**
-     * The fewest vectors a {@link #run} holds: on rows of 112 elements (a run of
+     * The fewest vectors a run holds: on rows of 112 elements (a run of
      * five vectors) the three calls a row took 1.4 × as long as the row's tables; rows of 256 ran 1.2 × faster.
      */
     static final int MIN_RUN = 8;
+    /**
+     * The fewest periods a run holds: three-channel rows of 168 elements (49 → 56 pixels, three periods of three
+     * vectors) took 1.07 × as long as with the row's tables.
+     */
+    static final int MIN_PERIODS = 4;
 
     private RowTaps(int pix, int[] left, int[] right, float[] w0, float[] w1) {
         this(pix, left, right, w0, w1, left.length, 0);
     }
 
     private RowTaps(int pix, int[] left, int[] right, float[] w0, float[] w1, int length, int shift) {
-        this(pix, left, right, w0, w1, length, shift, null, 0);
+        this(pix, left, right, w0, w1, length, shift, new RowTaps[0], new int[0]);
     }
 
-    private RowTaps(int pix, int[] left, int[] right, float[] w0, float[] w1, int length, int shift, RowTaps run,
-                    int runFrom) {
-        this.run = run;
+    private RowTaps(int pix, int[] left, int[] right, float[] w0, float[] w1, int length, int shift, RowTaps[] runs,
+                    int[] runFrom) {
+        this.runs = runs;
         this.runFrom = runFrom;
         this.length = length;
         this.period = left.length;
@@ -118,77 +124,139 @@ final class RowTaps {
     }
 
     /**
-     * As {@link #of(LinearTable, int)}, with the {@link #run} of its longest stretch whose taps repeat every
-     * {@code lanes} elements moved by one shift. Where the table has a period of outputs that divides the lanes
-     * ({@link LinearTable#periodicInputs}: the 2-D forward's W taps of an integer upsampling or a downsampling by 2
-     * or 4, NCHW or NHWC pixels of 2, 4 or 8 channels), the run's weights repeat too and it holds one vector's
-     * taps. Otherwise the indices alone may repeat, as they do along most of an alignCorners row of a ratio near
-     * an integer or its inverse, whose weights drift: the run then holds one vector's indices and every element's
-     * weights, which still spares each vector its index loads and window dispatch. The repeats are checked on the
-     * taps.
+     * As {@link #of(LinearTable, int)}, with {@link #runs}: stretches whose taps repeat every period of one to
+     * {@link #MAX_RUN_VECTORS} vectors of {@code lanes} elements, moved by one shift. Where the table has a period of
+     * outputs ({@link LinearTable#periodicInputs}: the 2-D forward's W taps of an integer upsampling, a downsampling by
+     * 2 or 4, ×3/2 and the like, NCHW or NHWC pixels), a run's weights repeat too and it holds one period's taps.
+     * Elsewhere the indices alone may repeat, as they do along an alignCorners row of a ratio near an integer or a
+     * simple fraction, whose weights drift: such a run holds one period's indices and every element's weights, which
+     * still spares each vector its index loads and window dispatch. Runs with repeating weights are chosen first,
+     * then the longest; the repeats are checked on the taps.
      */
     static RowTaps of(LinearTable t, int pix, int lanes) {
         RowTaps taps = of(t, pix);
         if (lanes <= 1) {
             return taps;
         }
+        java.util.List<int[]> stretches = new java.util.ArrayList<>();
         LinearTable.Period period = t.periodicInputs();
         long outputs = period == null ? 0 : (long) period.outputs() * pix;
-        if (outputs != 0 && lanes % outputs == 0) {
-            RowTaps repeating = taps.withRun(lanes, (int) (lanes / outputs * period.inputs() * pix));
-            if (repeating.run != null) {
-                return repeating;
-            }
+        long step = outputs == 0 ? 0 : outputs / gcd((int) Math.min(outputs, Integer.MAX_VALUE), lanes) * lanes;
+        if (step != 0 && step <= (long) MAX_RUN_VECTORS * lanes) {
+            taps.stretches(lanes, (int) step, (int) (step / outputs * period.inputs() * pix), stretches);
         }
-        return taps.withRun(lanes, -1);
+        for (int k = 1; k <= MAX_RUN_VECTORS; k++) {
+            taps.stretches(lanes, k * lanes, -1, stretches);
+        }
+        return taps.withRuns(lanes, stretches);
     }
 
     /**
-     * These taps with the {@link #run} of their longest stretch of whole vectors (at least {@link #MIN_RUN}) whose
-     * element e + lanes reads element e's taps moved by {@code shift} with the same weights, or, where
-     * {@code shift} is negative, moved by any one shift, weights aside; themselves where there is none.
+     * The most vectors in a run's period: three-channel pixels upsampled or downsampled by 2 repeat every three
+     * vectors, a ×2.5 row of single elements every five.
      */
-    private RowTaps withRun(int lanes, int shift) {
+    static final int MAX_RUN_VECTORS = 8;
+
+    /** Stretch fields: first and end element (whole vectors), the period, the shift, 1 where the weights repeat. */
+    private static final int FROM = 0;
+    private static final int TO = 1;
+    private static final int STEP = 2;
+    private static final int SHIFT = 3;
+    private static final int WEIGHTS = 4;
+
+    /**
+     * Adds to {@code out} the whole vectors of each longest stretch whose element e + {@code step} reads element e's
+     * taps moved by {@code shift} with the same weights, or, where {@code shift} is negative, moved by any one shift,
+     * weights aside, where they are long enough for a run (at least {@link #MIN_RUN} vectors and
+     * {@link #MIN_PERIODS} periods).
+     */
+    private void stretches(int lanes, int step, int shift, java.util.List<int[]> out) {
         boolean weights = shift >= 0;
         int n = left.length;
-        int bestFrom = 0;
-        int bestTo = 0;
-        int bestShift = 0;
-        for (int e = 0, from = 0, s = shift; e + lanes < n; e++) {
-            int d = left[e + lanes] - left[e];
-            if (!weights && d != s) {
+        int from = -1;
+        int s = shift;
+        for (int e = 0; e <= n - step; e++) {
+            if (from >= 0 && e < n - step && repeats(e, step, s, weights)) {
+                continue;
+            }
+            if (from >= 0) {
+                // Elements [from, e + step) repeat; whole vectors from a vector's start.
+                int first = (from + lanes - 1) / lanes * lanes;
+                int end = (e + step) / lanes * lanes;
+                if (end - first >= Math.max(MIN_RUN * lanes, MIN_PERIODS * step)) {
+                    out.add(new int[] {first, end, step, s, weights ? 1 : 0});
+                }
+                from = -1;
+            }
+            int d = weights ? shift : e < n - step ? left[e + step] - left[e] : 0;
+            if (e < n - step && repeats(e, step, d, weights)) {
                 from = e;
                 s = d;
             }
-            if (!repeats(e, lanes, s, weights)) {
-                from = e + 1;
-            } else if (e + 1 - from > bestTo - bestFrom) {
-                bestFrom = from;
-                bestTo = e + 1;
-                bestShift = s;
+        }
+    }
+
+    /**
+     * These taps with runs on {@code stretches}: those whose weights repeat first, then the longest, each cut to the
+     * longest part no run chosen before covers.
+     */
+    private RowTaps withRuns(int lanes, java.util.List<int[]> stretches) {
+        stretches.sort(java.util.Comparator.<int[]>comparingInt(x -> -x[WEIGHTS]).thenComparingInt(x -> x[FROM] - x[TO]));
+        java.util.TreeMap<Integer, RowTaps> chosen = new java.util.TreeMap<>();
+        for (int[] st : stretches) {
+            // The longest gap between chosen runs within the stretch.
+            int bestFrom = 0;
+            int bestTo = 0;
+            int at = st[FROM];
+            for (java.util.Map.Entry<Integer, RowTaps> c : chosen.entrySet()) {
+                int cFrom = c.getKey();
+                int cTo = cFrom + c.getValue().length;
+                if (Math.min(st[TO], cFrom) - at > bestTo - bestFrom) {
+                    bestFrom = at;
+                    bestTo = Math.min(st[TO], cFrom);
+                }
+                at = Math.max(at, cTo);
+            }
+            if (st[TO] - at > bestTo - bestFrom) {
+                bestFrom = at;
+                bestTo = st[TO];
+            }
+            if (bestTo - bestFrom >= Math.max(MIN_RUN * lanes, MIN_PERIODS * st[STEP])) {
+                RowTaps run = run(lanes, bestFrom, bestTo - bestFrom, st[STEP], st[SHIFT]);
+                if (run != null) {
+                    chosen.put(bestFrom, run);
+                }
             }
         }
-        // Whole vectors from a vector's start, so that the elements before and after the run are whole vectors too.
-        int from = (bestFrom + lanes - 1) / lanes * lanes;
-        int length = bestTo == bestFrom ? 0 : (bestTo + lanes - from) / lanes * lanes;
-        if (length < MIN_RUN * lanes) {
+        if (chosen.isEmpty()) {
             return this;
         }
+        int[] from = chosen.keySet().stream().mapToInt(Integer::intValue).toArray();
+        return new RowTaps(pix, left, right, w0, w1, length, shift, chosen.values().toArray(new RowTaps[0]), from);
+    }
+
+    /**
+     * The run of elements {@code [from, from + length)}, whose element e + {@code step} reads element e's taps moved
+     * by {@code shift}: one period's taps where the weights repeat too, else one period's indices and every
+     * element's weights; null where those drifting weights would need gathers ({@link VectorRowTaps} takes them only
+     * in permute windows).
+     */
+    private RowTaps run(int lanes, int from, int length, int step, int shift) {
         boolean same = true;
-        for (int e = from; same && e + lanes < from + length; e++) {
-            same = repeats(e, lanes, bestShift, true);
+        for (int e = from; same && e + step < from + length; e++) {
+            same = repeats(e, step, shift, true);
         }
-        int end = from + (same ? lanes : length);
-        RowTaps run = new RowTaps(1, java.util.Arrays.copyOfRange(left, from, from + lanes),
-                java.util.Arrays.copyOfRange(right, from, from + lanes),
+        int end = from + (same ? step : length);
+        RowTaps run = new RowTaps(1, java.util.Arrays.copyOfRange(left, from, from + step),
+                java.util.Arrays.copyOfRange(right, from, from + step),
                 java.util.Arrays.copyOfRange(w0, from, end), java.util.Arrays.copyOfRange(w1, from, end), length,
-                bestShift);
-        // Drifting weights are taken only within the permute windows (VectorRowTaps.drifting).
-        byte kind = run.windows(lanes).kind()[0];
-        if (!same && kind != TapWindows.PAIR && kind != TapWindows.QUAD) {
-            return this;
+                shift);
+        for (byte kind : run.windows(lanes).kind()) {
+            if (!same && kind != TapWindows.PAIR && kind != TapWindows.QUAD) {
+                return null;
+            }
         }
-        return new RowTaps(pix, left, right, w0, w1, this.length, this.shift, run, from);
+        return run;
     }
 
     /**

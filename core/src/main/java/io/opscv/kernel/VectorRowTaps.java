@@ -16,9 +16,9 @@ import jdk.incubator.vector.VectorSpecies;
  * inputs (a few channels to a pixel, short rows end to end, upsampling or downsampling by less than about 2) two
  * two-source permutes of those, within four (downsampling by up to about 4) two pairs of them blended; otherwise
  * two hardware gathers; where a window would leave {@code x}, the scalar loop. The left product first. Where the
- * taps repeat with a period (the flat rows and maps), each vector of the period is worked out once (its indices
- * and weights loaded) and applied to every whole period of the call in turn; where only the indices repeat every
- * vector (a {@link RowTaps#run} whose weights drift), the window once and each vector's weights in the loop.
+ * taps repeat with a period (the flat rows and maps, a long row's {@link RowTaps#runs}), each vector of the period
+ * is worked out once (its indices and weights loaded) and applied to every whole period of the call in turn; where
+ * only a run's indices repeat (its weights drift), each vector's window once and its weights in the loop.
  */
 final class VectorRowTaps {
     private static final VectorSpecies<Float> FLOATS = FloatVector.SPECIES_PREFERRED;
@@ -28,7 +28,7 @@ final class VectorRowTaps {
     private VectorRowTaps() {}
 
     static void interpolate(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
-        if (taps.run == null) {
+        if (taps.runs.length == 0) {
             stretches(taps, e0, e1, x, xBase, y, yBase);
         } else {
             runStretches(taps, e0, e1, x, xBase, y, yBase);
@@ -36,74 +36,96 @@ final class VectorRowTaps {
     }
 
     /**
-     * {@link #interpolate} of taps with a periodic run, in a method of its own so that the rows without one keep
-     * the small caller C2 inlined before: the run goes as whole periods of one vector, each vector's indices and
-     * weights loaded once for all of it, or, where its weights drift, its indices once ({@link #drifting}).
+     * {@link #interpolate} of taps with periodic runs, in a method of its own so that the rows without one keep
+     * the small caller C2 inlined before: each run goes as whole periods, each vector's indices and weights loaded
+     * once for all of them, or, where its weights drift, its indices once ({@link #drifting}); the elements between
+     * runs by the row's tables.
      */
     private static void runStretches(RowTaps taps, int e0, int e1, float[] x, int xBase, float[] y, int yBase) {
-        RowTaps run = taps.run;
-        int a = Math.max(e0, taps.runFrom);
-        int b = Math.min(e1, taps.runFrom + run.length());
-        if (a < b && run.period == LANES) {
-            stretches(taps, e0, a, x, xBase, y, yBase);
-            if (run.weightStep == 0) {
-                stretches(run, a - taps.runFrom, b - taps.runFrom, x, xBase, y, yBase - taps.runFrom);
-            } else {
-                drifting(taps, a, b, x, xBase, y, yBase);
+        int e = e0;
+        for (int i = 0; i < taps.runs.length; i++) {
+            RowTaps run = taps.runs[i];
+            int from = taps.runFrom[i];
+            int a = Math.max(e, from);
+            int b = Math.min(e1, from + run.length());
+            if (a >= b) {
+                continue;
             }
-            stretches(taps, b, e1, x, xBase, y, yBase);
-            return;
+            stretches(taps, e, a, x, xBase, y, yBase);
+            if (run.weightStep == 0) {
+                stretches(run, a - from, b - from, x, xBase, y, yBase - from);
+            } else {
+                drifting(taps, run, from, a, b, x, xBase, y, yBase);
+            }
+            e = b;
         }
-        stretches(taps, e0, e1, x, xBase, y, yBase);
+        stretches(taps, e, e1, x, xBase, y, yBase);
     }
 
     /**
-     * Elements {@code [a, b)} of {@code taps}' run whose weights drift ({@link RowTaps#weightStep}): the run's one
-     * window of indices (a pair or four vectors of inputs) worked out once, each vector's weights loaded in the loop.
-     * The partial vectors at the ends go through the scalar loop, as does the whole stretch where a window would
-     * leave {@code x}.
+     * Elements {@code [a, b)} of {@code taps}' run from element {@code runFrom} whose weights drift
+     * ({@link RowTaps#weightStep}): each vector of the run's period has its window of indices (a pair or four vectors
+     * of inputs) worked out once and is applied to every period in turn, loading that vector's weights in the loop.
+     * The partial vectors at the ends go through the scalar loop, as does a vector of the period wherever its window
+     * would leave {@code x}.
      */
-    private static void drifting(RowTaps taps, int a, int b, float[] x, int xBase, float[] y, int yBase) {
-        RowTaps run = taps.run;
+    private static void drifting(RowTaps taps, RowTaps run, int runFrom, int a, int b, float[] x, int xBase,
+                                 float[] y, int yBase) {
         int v0 = Math.min(b, (a + LANES - 1) / LANES * LANES);
         int v1 = Math.max(v0, b / LANES * LANES);
         ScalarKernelProvider.interpolateRowScalar(taps, a, v0, x, xBase, y, yBase);
         ScalarKernelProvider.interpolateRowScalar(taps, v1, b, x, xBase, y, yBase);
         TapWindows windows = run.windows(LANES);
-        int shift = run.shift;
-        int from = windows.base()[0] + (v0 - taps.runFrom) / LANES * shift - xBase;
-        if (v0 == v1 || from < 0 || from + (v1 - v0 - LANES) / LANES * shift + windows.reach()[0] > x.length) {
-            ScalarKernelProvider.interpolateRowScalar(taps, v0, v1, x, xBase, y, yBase);
-            return;
-        }
         final float[] w0 = run.w0;
         final float[] w1 = run.w1;
-        final boolean quad = windows.kind()[0] == TapWindows.QUAD;
-        IntVector left = INT_VECTOR.cast(IntVector.fromArray(INTS, windows.rel(), 0));
-        IntVector right = INT_VECTOR.cast(IntVector.fromArray(INTS, windows.rel(), LANES));
-        IntVector nearLeft = left.and(2 * LANES - 1);
-        IntVector nearRight = right.and(2 * LANES - 1);
-        VectorMask<Integer> farLeft = left.compare(VectorOperators.GE, 2 * LANES);
-        VectorMask<Integer> farRight = right.compare(VectorOperators.GE, 2 * LANES);
-        for (int e = v0, w = v0 - taps.runFrom; e < v1; e += LANES, w += LANES, from += shift) {
-            IntVector i0 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, from))
-                    .reinterpretShape(INTS, 0);
-            IntVector i1 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, from + LANES))
-                    .reinterpretShape(INTS, 0);
-            IntVector l = nearLeft.selectFrom(i0, i1);
-            IntVector r = nearRight.selectFrom(i0, i1);
-            if (quad) {
-                IntVector i2 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, from + 2 * LANES))
-                        .reinterpretShape(INTS, 0);
-                IntVector i3 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, from + 3 * LANES))
-                        .reinterpretShape(INTS, 0);
-                l = INT_VECTOR.cast(l).blend(nearLeft.selectFrom(i2, i3), farLeft);
-                r = INT_VECTOR.cast(r).blend(nearRight.selectFrom(i2, i3), farRight);
+        final int period = run.period;
+        final int shift = run.shift;
+        int r0 = v0 - runFrom;
+        int r1 = v1 - runFrom;
+        for (int p = 0; p < period; p += LANES) {
+            // The periods m whose vector at p lies within [r0, r1).
+            int first = r0 <= p ? 0 : (r0 - p + period - 1) / period;
+            int end = r1 < p + LANES ? 0 : (r1 - p - LANES) / period + 1;
+            if (first >= end) {
+                continue;
             }
-            FloatVector p = (FloatVector) INT_VECTOR.cast(l).reinterpretShape(FLOATS, 0);
-            FloatVector q = (FloatVector) INT_VECTOR.cast(r).reinterpretShape(FLOATS, 0);
-            FLOAT_VECTOR.cast(p).mul(FloatVector.fromArray(FLOATS, w0, w))
-                    .add(FLOAT_VECTOR.cast(q).mul(FloatVector.fromArray(FLOATS, w1, w))).intoArray(y, e - yBase);
+            int v = p / LANES;
+            int from = windows.base()[v] + first * shift - xBase;
+            if (from < 0 || from + (end - 1 - first) * shift + windows.reach()[v] > x.length) {
+                for (int m = first; m < end; m++) {
+                    int q = runFrom + m * period + p;
+                    ScalarKernelProvider.interpolateRowScalar(taps, q, q + LANES, x, xBase, y, yBase);
+                }
+                continue;
+            }
+            final boolean quad = windows.kind()[v] == TapWindows.QUAD;
+            IntVector left = INT_VECTOR.cast(IntVector.fromArray(INTS, windows.rel(), p));
+            IntVector right = INT_VECTOR.cast(IntVector.fromArray(INTS, windows.rel(), p + period));
+            IntVector nearLeft = left.and(2 * LANES - 1);
+            IntVector nearRight = right.and(2 * LANES - 1);
+            VectorMask<Integer> farLeft = left.compare(VectorOperators.GE, 2 * LANES);
+            VectorMask<Integer> farRight = right.compare(VectorOperators.GE, 2 * LANES);
+            for (int m = first, w = first * period + p; m < end; m++, w += period, from += shift) {
+                IntVector i0 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, from))
+                        .reinterpretShape(INTS, 0);
+                IntVector i1 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, from + LANES))
+                        .reinterpretShape(INTS, 0);
+                IntVector l = nearLeft.selectFrom(i0, i1);
+                IntVector r = nearRight.selectFrom(i0, i1);
+                if (quad) {
+                    IntVector i2 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, from + 2 * LANES))
+                            .reinterpretShape(INTS, 0);
+                    IntVector i3 = (IntVector) FLOAT_VECTOR.cast(FloatVector.fromArray(FLOATS, x, from + 3 * LANES))
+                            .reinterpretShape(INTS, 0);
+                    l = INT_VECTOR.cast(l).blend(nearLeft.selectFrom(i2, i3), farLeft);
+                    r = INT_VECTOR.cast(r).blend(nearRight.selectFrom(i2, i3), farRight);
+                }
+                FloatVector lv = (FloatVector) INT_VECTOR.cast(l).reinterpretShape(FLOATS, 0);
+                FloatVector rv = (FloatVector) INT_VECTOR.cast(r).reinterpretShape(FLOATS, 0);
+                FLOAT_VECTOR.cast(lv).mul(FloatVector.fromArray(FLOATS, w0, w))
+                        .add(FLOAT_VECTOR.cast(rv).mul(FloatVector.fromArray(FLOATS, w1, w)))
+                        .intoArray(y, runFrom + w - yBase);
+            }
         }
     }
 
