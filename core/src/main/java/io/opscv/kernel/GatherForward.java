@@ -12,9 +12,6 @@ package io.opscv.kernel;
  * the reference's, so the bits are the same.
  */
 final class GatherForward {
-    /** Inputs, or outputs where there are more of them, per block: a block's row stays in L1. */
-    static final int BLOCK = 4096;
-
     private GatherForward() {}
 
     /**
@@ -30,13 +27,20 @@ final class GatherForward {
                 && self.strides()[2] == 1;
     }
 
+    /** In blocks of {@link ScatterBackward#block} inputs, or outputs where there are more of them. */
     static void run(StridedTensor self, StridedTensor out, LinearTable t, KernelProvider provider, WorkerPool pool) {
+        run(self, out, t, provider, pool, ScatterBackward.block(out, Math.max(t.lin(), t.lout()), pool));
+    }
+
+    /** {@link #run} in blocks of {@code block} inputs, or outputs where there are more of them. */
+    static void run(StridedTensor self, StridedTensor out, LinearTable t, KernelProvider provider, WorkerPool pool,
+                    int block) {
         int lin = t.lin();
         int lout = t.lout();
-        // An upsampling's block holds fewer inputs, so that its outputs stay near BLOCK.
-        int blockInputs = lout <= lin ? BLOCK : (int) Math.max(1, (long) BLOCK * lin / lout);
+        // An upsampling's block holds fewer inputs, so that its outputs stay near the block.
+        int blockInputs = lout <= lin ? block : (int) Math.max(1, (long) block * lin / lout);
         ScatterBackward.forEachUnit(out, lin, lout, blockInputs, pool,
-                b -> new Scratch(lin, blockInputs, provider, b),
+                b -> new Scratch(lin, blockInputs, block, provider, b),
                 (r0, rows, i0, i1, s) -> unit(self, out, t, provider, r0, rows, i0, i1, s));
     }
 
@@ -47,11 +51,11 @@ final class GatherForward {
         final float[] x;
         float[] y;
 
-        Scratch(int lin, int blockInputs, KernelProvider provider, Buffers b) {
+        Scratch(int lin, int blockInputs, int block, KernelProvider provider, Buffers b) {
             buffers = b;
             xPitch = Math.min(lin, blockInputs) + 1;
             x = b.floats(ScatterBackward.ROWS * xPitch + 4 * provider.lanes());
-            y = b.floats(ScatterBackward.ROWS * (BLOCK + 1));
+            y = b.floats(ScatterBackward.ROWS * (block + 1));
         }
     }
 

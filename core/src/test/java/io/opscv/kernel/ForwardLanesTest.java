@@ -143,6 +143,38 @@ class ForwardLanesTest {
         }
     }
 
+    /**
+     * The long rows' form ({@link GatherForward}) in blocks small enough that the cases' rows cross them (its own
+     * blocks hold most rows whole): outputs whose right tap is the next block's first input, a partial last block,
+     * an upsampling's blocks of fewer inputs, against the plain reference.
+     */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {1024, 4096})
+    void longRowsInSmallBlocksMatchThePlainReference(int block) {
+        List<KernelCase> gathered = cases().filter(kc -> kc.name().startsWith("gather_") || kc.name().startsWith("along_"))
+                .toList();
+        int taken = 0;
+        try (Arena arena = Arena.ofShared(); WorkerPool pool = new WorkerPool(2)) {
+            for (KernelCase kc : gathered) {
+                LinearTable table = LinearTable.of(kc.lout(), kc.lin(), kc.alignCorners(), kc.scales());
+                StridedTensor self = kc.gradOut(arena);
+                int[] expected = reference(self, table, arena);
+                for (KernelProvider provider : new KernelProvider[] {SCALAR, VECTOR}) {
+                    StridedTensor out = kc.out(arena);
+                    if (!GatherForward.applies(table.full(), self)) {
+                        continue;
+                    }
+                    taken++;
+                    GatherForward.run(self, out, table.full(), provider, pool, block);
+                    assertArrayEquals(expected, KernelCase.bits(out), provider.name() + " on " + kc);
+                    assertEquals(-1, KernelCase.firstWriteOutside(out), provider.name() + ": wrote outside out on " + kc);
+                }
+            }
+        }
+        // 88 of the 132 cases (the rest have a strided self), with each provider.
+        assertEquals(176, taken);
+    }
+
     private static int[] reference(StridedTensor self, LinearTable t, Arena arena) {
         long n = self.shape()[0];
         long c = self.shape()[1];
