@@ -138,7 +138,7 @@ final class RowTaps {
         if (lanes <= 1) {
             return taps;
         }
-        java.util.List<int[]> stretches = new java.util.ArrayList<>();
+        java.util.List<Stretch> stretches = new java.util.ArrayList<>();
         LinearTable.Period period = t.periodicInputs();
         long outputs = period == null ? 0 : (long) period.outputs() * pix;
         long step = outputs == 0 ? 0 : outputs / gcd((int) Math.min(outputs, Integer.MAX_VALUE), lanes) * lanes;
@@ -157,12 +157,8 @@ final class RowTaps {
      */
     static final int MAX_RUN_VECTORS = 8;
 
-    /** Stretch fields: first and end element (whole vectors), the period, the shift, 1 where the weights repeat. */
-    private static final int FROM = 0;
-    private static final int TO = 1;
-    private static final int STEP = 2;
-    private static final int SHIFT = 3;
-    private static final int WEIGHTS = 4;
+    /** Whole vectors {@code [from, to)} whose taps repeat every {@code step} elements moved by {@code shift}. */
+    private record Stretch(int from, int to, int step, int shift, boolean weights) {}
 
     /**
      * Adds to {@code out} the whole vectors of each longest stretch whose element e + {@code step} reads element e's
@@ -170,7 +166,7 @@ final class RowTaps {
      * weights aside, where they are long enough for a run (at least {@link #MIN_RUN} vectors and
      * {@link #MIN_PERIODS} periods).
      */
-    private void stretches(int lanes, int step, int shift, java.util.List<int[]> out) {
+    private void stretches(int lanes, int step, int shift, java.util.List<Stretch> out) {
         boolean weights = shift >= 0;
         int n = left.length;
         int from = -1;
@@ -184,7 +180,7 @@ final class RowTaps {
                 int first = (from + lanes - 1) / lanes * lanes;
                 int end = (e + step) / lanes * lanes;
                 if (end - first >= Math.max(MIN_RUN * lanes, MIN_PERIODS * step)) {
-                    out.add(new int[] {first, end, step, s, weights ? 1 : 0});
+                    out.add(new Stretch(first, end, step, s, weights));
                 }
                 from = -1;
             }
@@ -200,29 +196,30 @@ final class RowTaps {
      * These taps with runs on {@code stretches}: those whose weights repeat first, then the longest, each cut to the
      * longest part no run chosen before covers.
      */
-    private RowTaps withRuns(int lanes, java.util.List<int[]> stretches) {
-        stretches.sort(java.util.Comparator.<int[]>comparingInt(x -> -x[WEIGHTS]).thenComparingInt(x -> x[FROM] - x[TO]));
+    private RowTaps withRuns(int lanes, java.util.List<Stretch> stretches) {
+        stretches.sort(java.util.Comparator.comparing((Stretch x) -> !x.weights())
+                .thenComparingInt(x -> x.from() - x.to()));
         java.util.TreeMap<Integer, RowTaps> chosen = new java.util.TreeMap<>();
-        for (int[] st : stretches) {
+        for (Stretch st : stretches) {
             // The longest gap between chosen runs within the stretch.
             int bestFrom = 0;
             int bestTo = 0;
-            int at = st[FROM];
+            int at = st.from();
             for (java.util.Map.Entry<Integer, RowTaps> c : chosen.entrySet()) {
                 int cFrom = c.getKey();
                 int cTo = cFrom + c.getValue().length;
-                if (Math.min(st[TO], cFrom) - at > bestTo - bestFrom) {
+                if (Math.min(st.to(), cFrom) - at > bestTo - bestFrom) {
                     bestFrom = at;
-                    bestTo = Math.min(st[TO], cFrom);
+                    bestTo = Math.min(st.to(), cFrom);
                 }
                 at = Math.max(at, cTo);
             }
-            if (st[TO] - at > bestTo - bestFrom) {
+            if (st.to() - at > bestTo - bestFrom) {
                 bestFrom = at;
-                bestTo = st[TO];
+                bestTo = st.to();
             }
-            if (bestTo - bestFrom >= Math.max(MIN_RUN * lanes, MIN_PERIODS * st[STEP])) {
-                RowTaps run = run(lanes, bestFrom, bestTo - bestFrom, st[STEP], st[SHIFT]);
+            if (bestTo - bestFrom >= Math.max(MIN_RUN * lanes, MIN_PERIODS * st.step())) {
+                RowTaps run = run(lanes, bestFrom, bestTo - bestFrom, st.step(), st.shift());
                 if (run != null) {
                     chosen.put(bestFrom, run);
                 }
@@ -251,8 +248,8 @@ final class RowTaps {
                 java.util.Arrays.copyOfRange(right, from, from + step),
                 java.util.Arrays.copyOfRange(w0, from, end), java.util.Arrays.copyOfRange(w1, from, end), length,
                 shift);
-        for (byte kind : run.windows(lanes).kind()) {
-            if (!same && kind != TapWindows.PAIR && kind != TapWindows.QUAD) {
+        for (byte kind : same ? new byte[0] : run.windows(lanes).kind()) {
+            if (kind != TapWindows.PAIR && kind != TapWindows.QUAD) {
                 return null;
             }
         }
